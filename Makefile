@@ -1,0 +1,27 @@
+# Two commands from a fresh machine (only Python >= 3.11 needed):
+#   make run    — the service: web (API + admin) + Celery worker + Celery beat
+#   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one)
+#   make bench  — the benchmarks of tests/perf/ (not part of the test run)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test bench venv
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python manage.py serve
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python tests/perf/run_all.py $(BENCH_ARGS)

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from rivals.api.views_health import healthz
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("healthz", healthz, name="healthz"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/v1/", include("rivals.api.urls")),
+    path("api/v1/", include("rankings.urls")),
+    path("api/v1/", include("tournaments.urls")),
+]
+
+handler404 = "rivals.api.views_errors.not_found"
+handler500 = "rivals.api.views_errors.server_error"

@@ -1,0 +1,78 @@
+"""The single exception handler: every 4xx body is ``{"error": {"code", "message", "details"}}``."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from rivals.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+_CODES = {
+    exceptions.ParseError: "invalid",
+    exceptions.ValidationError: "invalid",
+    exceptions.UnsupportedMediaType: "invalid",
+    exceptions.NotAcceptable: "invalid",
+    exceptions.NotAuthenticated: "unauthenticated",
+    exceptions.AuthenticationFailed: "unauthenticated",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.Throttled: "throttled",
+}
+
+
+def error_response(code: str, message: str, http_status: int, details: dict | None = None, headers=None) -> Response:
+    return Response(
+        {"error": {"code": code, "message": message, "details": details or {}}},
+        status=http_status,
+        headers=headers,
+    )
+
+
+def _message(detail) -> str:
+    if isinstance(detail, list) and detail:
+        return _message(detail[0])
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        return f"{key}: {_message(value)}"
+    return str(detail)
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        return error_response(exc.code, exc.message, exc.status_code, exc.details)
+    if isinstance(exc, RequestDataTooBig):
+        return error_response("invalid", "request body too large", status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):
+        return error_response("invalid", str(exc) or "bad request", status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(detail=exc.messages)
+    if isinstance(exc, exceptions.APIException):
+        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "invalid")
+        headers = {}
+        if getattr(exc, "auth_header", None):
+            headers["WWW-Authenticate"] = exc.auth_header
+        if getattr(exc, "wait", None):
+            headers["Retry-After"] = str(int(exc.wait))
+        details = exc.detail if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict) else {}
+        if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, list):
+            details = {"non_field_errors": exc.detail}
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            details = {"retry_after_s": int(exc.wait)}
+        status_code = exc.status_code
+        if isinstance(exc, (exceptions.NotAuthenticated, exceptions.AuthenticationFailed)):
+            status_code = status.HTTP_401_UNAUTHORIZED
+        return error_response(code, _message(exc.detail), status_code, details, headers=headers)
+    return None  # a real server error: let Django log it and answer 500

@@ -1,0 +1,66 @@
+"""``Idempotency-Key`` for state-changing requests (API.md "Conventions").
+
+The first request with a key runs once, inside one transaction with the stored record; a replay
+with the same body returns the stored response (``Idempotent-Replayed: true``); the same key with
+another body is 409 ``conflict``. A concurrent duplicate waits on the record's unique key and then
+replays. A request that fails with an exception stores nothing, so it may be retried.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from django.db import IntegrityError, transaction
+from rest_framework.response import Response
+
+from rivals.errors import Conflict, Invalid
+from rivals.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+
+
+def _owner(request) -> str:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"account:{user.pk}"
+    return "anonymous"
+
+
+def idempotent(view_method):
+    @functools.wraps(view_method)
+    def wrapper(self, request, *args, **kwargs):
+        key = request.headers.get(HEADER)
+        if not key:
+            return view_method(self, request, *args, **kwargs)
+        if len(key) > 255 or not key.isprintable():
+            raise Invalid("Idempotency-Key must be at most 255 printable characters")
+        fingerprint = hashlib.sha256(
+            b"\0".join([request.method.encode(), request.path.encode(), request.body or b""])
+        ).hexdigest()
+        owner = _owner(request)
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
+                        owner=owner, key=key, fingerprint=fingerprint, method=request.method,
+                        path=request.path[:500], status_code=0,
+                    )
+                    created = True
+            except IntegrityError:
+                record = IdempotencyRecord.objects.select_for_update().get(owner=owner, key=key)
+                created = False
+            if not created:
+                if record.fingerprint != fingerprint:
+                    raise Conflict(
+                        "this Idempotency-Key was used with another request",
+                        details={"idempotency_key": key},
+                    )
+                return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
+            response = view_method(self, request, *args, **kwargs)
+            record.status_code = response.status_code
+            record.response = response.data
+            record.save(update_fields=["status_code", "response"])
+            return response
+
+    return wrapper

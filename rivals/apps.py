@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class RivalsConfig(AppConfig):
+    name = "rivals"
+    verbose_name = "Rivals"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from rivals import projections  # noqa: F401  registers the projections

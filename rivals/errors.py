@@ -1,0 +1,54 @@
+"""Domain errors. Each maps to one HTTP status and one machine code of API.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class DomainError(Exception):
+    status_code = 400
+    code = "invalid"
+
+    def __init__(self, message: str, *, details: dict[str, Any] | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+        if code:
+            self.code = code
+
+
+class Invalid(DomainError):
+    status_code = 400
+    code = "invalid"
+
+
+class NotFound(DomainError):
+    status_code = 404
+    code = "not_found"
+
+
+class Conflict(DomainError):
+    """A stale sequence/version or a concurrent writer (HTTP 409)."""
+
+    status_code = 409
+    code = "conflict"
+
+
+class NotAllowed(DomainError):
+    """The rules forbid the action (HTTP 422)."""
+
+    status_code = 422
+    code = "not_allowed"
+
+
+class NoJokers(NotAllowed):
+    code = "no_jokers"
+
+
+class LimitReached(NotAllowed):
+    code = "limit_reached"
+
+
+class NotEligible(DomainError):
+    status_code = 403
+    code = "not_eligible"

@@ -1,0 +1,88 @@
+"""Run the whole service in one terminal: web (API + admin), a Celery worker and Celery beat.
+
+Migrates, declares the periodic tasks, creates a development superuser (printed), then starts the
+three processes and stops them all on Ctrl-C. Without ``DATABASE_URL`` the embedded PostgreSQL
+(started by the settings) is shared with the children through ``DATABASE_URL``; without
+``CELERY_BROKER_URL`` the filesystem broker under ``.data/broker`` is used.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from rivals.models import Account
+
+
+class Command(BaseCommand):
+    help = "Run web + worker + beat (development and single-host installs)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", default=os.environ.get("RIVALS_BIND", "127.0.0.1:8000"))
+        parser.add_argument("--web-workers", type=int, default=2)
+        parser.add_argument("--no-superuser", action="store_true")
+
+    def handle(self, *args, **opts):
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("setup_periodic_tasks")
+        if not opts["no_superuser"]:
+            self._dev_superuser()
+        env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
+        env.setdefault("DJANGO_DEBUG", "0")
+        py = sys.executable
+        procs = {
+            "web": [py, "-m", "gunicorn", "config.wsgi:application", "--bind", opts["bind"],
+                    "--workers", str(opts["web_workers"]), "--access-logfile", "-"],
+            "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            "beat": [py, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+                     "-s", str(settings.BASE_DIR / ".data" / "celerybeat-schedule")],
+        }
+        (settings.BASE_DIR / ".data").mkdir(exist_ok=True)
+        running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
+        host = opts["bind"]
+        self.stdout.write(self.style.SUCCESS(
+            f"serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  (Ctrl-C stops)"
+        ))
+        stopping = False
+
+        def stop(*_):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            while not stopping:
+                for name, proc in running.items():
+                    if proc.poll() is not None:
+                        self.stderr.write(f"{name} exited with {proc.returncode}; stopping the others")
+                        stopping = True
+                time.sleep(0.5)
+        finally:
+            for proc in running.values():
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGTERM)
+            deadline = time.monotonic() + 20
+            for proc in running.values():
+                try:
+                    proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+            self.stdout.write("stopped")
+
+    def _dev_superuser(self) -> None:
+        username = os.environ.get("RIVALS_ADMIN_USER", "admin")
+        if Account.objects.filter(username=username).exists():
+            self.stdout.write(f"dev superuser: {username} (exists; password unchanged)")
+            return
+        password = os.environ.get("RIVALS_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
+        Account.objects.create_superuser(username, password)
+        self.stdout.write(self.style.WARNING(f"dev superuser created: {username} / {password}"))

@@ -1,0 +1,32 @@
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
+
+from config.periodic import PERIODIC_TASKS
+
+
+class Command(BaseCommand):
+    help = "Create or update the periodic tasks declared in config/periodic.py (idempotent)."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        names = set()
+        for spec in PERIODIC_TASKS:
+            names.add(spec["name"])
+            fields = {"task": spec["task"], "enabled": True, "interval": None, "crontab": None,
+                      "kwargs": spec.get("kwargs_json", "{}")}
+            if "interval_seconds" in spec:
+                fields["interval"], _ = IntervalSchedule.objects.get_or_create(
+                    every=spec["interval_seconds"], period=IntervalSchedule.SECONDS
+                )
+            else:
+                cron = spec["crontab"]
+                fields["crontab"], _ = CrontabSchedule.objects.get_or_create(
+                    minute=cron.get("minute", "*"), hour=cron.get("hour", "*"),
+                    day_of_week=cron.get("day_of_week", "*"), day_of_month=cron.get("day_of_month", "*"),
+                    month_of_year=cron.get("month_of_year", "*"), timezone=cron.get("timezone", "UTC"),
+                )
+            PeriodicTask.objects.update_or_create(name=spec["name"], defaults=fields)
+        stale = PeriodicTask.objects.exclude(name__in=names).exclude(name__startswith="celery.")
+        stale.update(enabled=False)
+        self.stdout.write(f"{len(names)} periodic tasks set up")

@@ -1,0 +1,4 @@
+from .accounts import Account
+from .events import Event, IdempotencyRecord, Stream
+
+__all__ = ["Account", "Event", "IdempotencyRecord", "Stream"]

@@ -1,0 +1,82 @@
+"""The event store's tables: the append-only event log and the stream heads."""
+
+from __future__ import annotations
+
+import pgtrigger
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+
+class Event(models.Model):
+    """One immutable fact. UPDATE, DELETE and TRUNCATE are refused by PostgreSQL itself."""
+
+    position = models.BigAutoField(primary_key=True)
+    stream_id = models.CharField(max_length=120)
+    stream_type = models.CharField(max_length=40)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=60)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    data = models.JSONField(default=dict)
+    # actor, request_id, idempotency_key, …
+    metadata = models.JSONField(default=dict)
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "rivals_event"
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream_id", "version"], name="event_stream_version_unique"),
+        ]
+        indexes = [
+            models.Index(fields=["type", "position"], name="event_type_position"),
+            models.Index(fields=["stream_type", "position"], name="event_stype_position"),
+        ]
+        triggers = [
+            pgtrigger.Protect(
+                name="protect_event_update_delete",
+                operation=pgtrigger.Update | pgtrigger.Delete,
+            ),
+            pgtrigger.Trigger(
+                name="protect_event_truncate",
+                operation=pgtrigger.Truncate,
+                level=pgtrigger.Statement,
+                when=pgtrigger.Before,
+                func="RAISE EXCEPTION 'rivals_event is append-only: TRUNCATE is refused';",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.position} {self.stream_id}@{self.version} {self.type}"
+
+
+class Stream(models.Model):
+    """The head of one event stream: its type and current version (optimistic concurrency)."""
+
+    id = models.CharField(max_length=120, primary_key=True)
+    type = models.CharField(max_length=40)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField()
+    updated_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "rivals_stream"
+
+    def __str__(self) -> str:
+        return f"{self.id}@{self.version}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored response of a state-changing request sent with an ``Idempotency-Key``."""
+
+    owner = models.CharField(max_length=80)
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=500)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "rivals_idempotency"
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_owner_key_unique")]

@@ -1,0 +1,94 @@
+"""Projections: read models derived from events, applied live in the append's transaction.
+
+Each projection names the event types it reads, how to reset its state, and how to apply one
+event. ``rebuild_all`` resets every projection and replays the whole log in position order; a
+test proves the result equals the live state.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+
+from django.db import transaction
+
+from rivals.models import Event
+
+
+class Projection:
+    name: str = ""
+    event_types: frozenset[str] = frozenset()
+
+    def reset(self) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def apply(self, event: Event) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+_REGISTRY: list[Projection] = []
+_BY_TYPE: dict[str, list[Projection]] = defaultdict(list)
+
+
+def register(projection: Projection) -> Projection:
+    if any(p.name == projection.name for p in _REGISTRY):
+        return projection
+    _REGISTRY.append(projection)
+    for t in projection.event_types:
+        _BY_TYPE[t].append(projection)
+    return projection
+
+
+def registered() -> list[Projection]:
+    return list(_REGISTRY)
+
+
+def apply_live(events: Iterable[Event]) -> None:
+    for event in events:
+        for projection in _BY_TYPE.get(event.type, ()):
+            projection.apply(event)
+
+
+@transaction.atomic
+def rebuild_all(progress: Callable[[str], None] | None = None) -> int:
+    """Reset every projection and replay every event. Returns the number of events replayed."""
+    for projection in _REGISTRY:
+        projection.reset()
+        if progress:
+            progress(f"reset {projection.name}")
+    count = 0
+    types = list(_BY_TYPE)
+    for event in Event.objects.filter(type__in=types).order_by("position").iterator(chunk_size=2000):
+        for projection in _BY_TYPE[event.type]:
+            projection.apply(event)
+        count += 1
+    return count
+
+
+# --- the projections of the rivals app --------------------------------------------------------
+
+
+class AccountProfileProjection(Projection):
+    """Display name and joker balance of each account (R-11: every balance change is an event)."""
+
+    name = "account_profile"
+    event_types = frozenset({"AccountCreated", "DisplayNameChanged", "JokersChanged"})
+
+    def reset(self) -> None:
+        from rivals.models import Account
+
+        Account.objects.update(display_name="", jokers=0)
+
+    def apply(self, event: Event) -> None:
+        from django.db.models import F
+
+        from rivals.models import Account
+
+        d = event.data
+        if event.type in ("AccountCreated", "DisplayNameChanged"):
+            Account.objects.filter(pk=d["account_id"]).update(display_name=d["display_name"])
+        elif event.type == "JokersChanged":
+            Account.objects.filter(pk=d["account_id"]).update(jokers=F("jokers") + d["delta"])
+
+
+register(AccountProfileProjection())

@@ -1,0 +1,44 @@
+"""Test setup: real PostgreSQL (DATABASE_URL, else the embedded one), never SQLite, no mocks.
+
+Transactional tests flush tables with TRUNCATE at teardown; the event table refuses TRUNCATE,
+so — in test code only — that flush runs inside ``pgtrigger.ignore`` for the event table's
+protection triggers.
+"""
+
+from __future__ import annotations
+
+import pgtrigger
+import pytest
+from django.test import TransactionTestCase
+from rest_framework.test import APIClient
+
+EVENT_TRIGGERS = ("rivals.Event:protect_event_truncate", "rivals.Event:protect_event_update_delete")
+
+_original_teardown = TransactionTestCase._fixture_teardown
+
+
+def _fixture_teardown_ignoring_event_protection(self):
+    with pgtrigger.ignore(*EVENT_TRIGGERS):
+        return _original_teardown(self)
+
+
+TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def guest(api):
+    """A signed-in guest: returns (client, account_id)."""
+
+    def make(device_id: str = "device-1"):
+        client = APIClient()
+        res = client.post("/api/v1/auth/guest", {"device_id": device_id}, format="json")
+        assert res.status_code in (200, 201), res.content
+        client.credentials(HTTP_AUTHORIZATION=f"Token {res.json()['token']}")
+        return client, res.json()["account_id"]
+
+    return make

@@ -1,0 +1,128 @@
+"""Accounts (R-36 first part), the error body, idempotency, health and schema."""
+
+from __future__ import annotations
+
+import pytest
+
+from rivals.models import Event, IdempotencyRecord
+
+
+@pytest.mark.django_db
+def test_r36_guest_signin_creates_account_once_per_device(api):
+    first = api.post("/api/v1/auth/guest", {"device_id": "phone-1"}, format="json")
+    assert first.status_code == 201
+    body = first.json()
+    assert body["created"] is True and body["token"]
+    again = api.post("/api/v1/auth/guest", {"device_id": "phone-1"}, format="json")
+    assert again.status_code == 200
+    assert again.json() == {**body, "created": False}
+    created = Event.objects.filter(type="AccountCreated")
+    assert created.count() == 1
+    assert created.get().data["account_id"] == body["account_id"]
+
+
+@pytest.mark.django_db
+def test_r36_account_profile_get_and_patch(guest):
+    client, account_id = guest("phone-2")
+    res = client.get("/api/v1/account")
+    assert res.status_code == 200
+    profile = res.json()
+    assert profile["account_id"] == account_id
+    assert profile["display_name"] == f"Player {account_id}"
+    assert profile["jokers"] == 0
+    assert profile["points"] == {"amr": 0, "weekly": 0, "daily": 0}
+    assert set(profile["daily_bonus"]) == {"streak", "claimed_today", "doubled_today"}
+    res = client.patch("/api/v1/account", {"display_name": "  Lucky   Tiger "}, format="json")
+    assert res.status_code == 200 and res.json()["display_name"] == "Lucky Tiger"
+    assert Event.objects.filter(type="DisplayNameChanged", stream_id=f"account-{account_id}").count() == 1
+
+
+@pytest.mark.django_db
+def test_errors_use_the_api_error_body(api, guest):
+    res = api.get("/api/v1/account")
+    assert res.status_code == 401
+    assert res.json()["error"]["code"] == "unauthenticated"
+    res = api.post("/api/v1/auth/guest", {}, format="json")
+    assert res.status_code == 400
+    err = res.json()["error"]
+    assert err["code"] == "invalid" and "device_id" in err["details"]
+    res = api.post("/api/v1/auth/guest", data="{not json", content_type="application/json")
+    assert res.status_code == 400 and res.json()["error"]["code"] == "invalid"
+    res = api.post("/api/v1/auth/guest", data="device_id=x", content_type="text/plain")
+    assert res.status_code == 415 and res.json()["error"]["code"] == "invalid"
+    res = api.get("/api/v1/no-such-thing")
+    assert res.status_code == 404 and res.json()["error"]["code"] == "not_found"
+    client, _ = guest()
+    res = client.patch("/api/v1/account", {"display_name": "x" * 100}, format="json")
+    assert res.status_code == 400 and res.json()["error"]["code"] == "invalid"
+    res = client.delete("/api/v1/account")
+    assert res.status_code == 405 and "error" in res.json()
+
+
+@pytest.mark.django_db
+def test_huge_body_is_413_in_the_error_format(api):
+    res = api.post("/api/v1/auth/guest", data='{"device_id": "' + "x" * 200_000 + '"}',
+                   content_type="application/json")
+    assert res.status_code == 413
+    assert res.json()["error"]["code"] == "invalid"
+
+
+@pytest.mark.django_db
+def test_idempotent_replay_returns_stored_response_and_executes_once(api):
+    headers = {"HTTP_IDEMPOTENCY_KEY": "key-123"}
+    first = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
+    assert first.status_code == 201
+    replay = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
+    assert replay.status_code == 201  # the stored response, not a fresh "200 created: false"
+    assert replay.json() == first.json()
+    assert replay["Idempotent-Replayed"] == "true"
+    assert Event.objects.filter(type="AccountCreated").count() == 1
+    other = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
+    assert other.status_code == 409
+    assert other.json()["error"]["code"] == "conflict"
+    assert Event.objects.filter(type="AccountCreated").count() == 1
+    assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_event_metadata_carries_request_id_and_idempotency_key(api):
+    api.post("/api/v1/auth/guest", {"device_id": "tab-9"}, format="json",
+             HTTP_IDEMPOTENCY_KEY="k-9", HTTP_X_REQUEST_ID="req-42")
+    event = Event.objects.get(type="AccountCreated")
+    assert event.metadata["request_id"] == "req-42"
+    assert event.metadata["idempotency_key"] == "k-9"
+
+
+@pytest.mark.django_db
+def test_healthz_reports_database_and_broker(client):
+    res = client.get("/healthz")
+    body = res.json()
+    assert body["database"] == "ok"
+    assert body["broker"] == "ok"
+    assert res.status_code == 200
+
+
+@pytest.mark.django_db
+def test_openapi_schema_and_docs_are_served(client):
+    res = client.get("/api/schema/")
+    assert res.status_code == 200
+    assert b"/api/v1/auth/guest" in res.content
+    assert client.get("/api/docs/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_admin_events_are_read_only_even_for_superusers(admin_client):
+    from rivals.services.system import system_heartbeat
+
+    system_heartbeat(source="test")
+    event = Event.objects.get(type="HeartbeatRecorded")
+    res = admin_client.get("/admin/rivals/event/")
+    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
+    res = admin_client.get("/admin/rivals/event/?q=system-heartbeat")
+    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
+    assert admin_client.get("/admin/rivals/event/add/").status_code == 403
+    assert admin_client.get(f"/admin/rivals/event/{event.pk}/delete/").status_code == 403
+    res = admin_client.post(f"/admin/rivals/event/{event.pk}/change/", {"type": "Forged"})
+    assert res.status_code == 403
+    event.refresh_from_db()
+    assert event.type == "HeartbeatRecorded"

@@ -1,0 +1,79 @@
+"""Beat → broker → a real worker process → database, end to end (no eager mode)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django_celery_beat.models import IntervalSchedule, PeriodicTask
+
+from rivals.models import Event
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    user, password, host, port, name = s["USER"], s["PASSWORD"] or "", s["HOST"], s["PORT"], s["NAME"]
+    if host.startswith("/"):
+        return f"postgresql://{user}:{password}@/{name}?host={host}"
+    return f"postgresql://{user}:{password}@{host}:{port or 5432}/{name}"
+
+
+def _spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", *args],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+    )
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(180)
+def test_beat_schedules_heartbeat_and_a_real_worker_appends_the_event(tmp_path):
+    call_command("setup_periodic_tasks")
+    task = PeriodicTask.objects.get(name="heartbeat")
+    assert task.task == "rivals.heartbeat"
+    task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
+    task.save()
+
+    env = {**os.environ, "DATABASE_URL": _database_url(), "RIVALS_DATA_DIR": str(tmp_path),
+           "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat",
+                     "--without-gossip", "--without-mingle", "-n", "test-worker@%h"], env, tmp_path / "worker.log")
+    beat = _spawn(["beat", "--loglevel", "INFO", "-s", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log")
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if Event.objects.filter(type="HeartbeatRecorded", data__source="celery").exists():
+                break
+            if worker.poll() is not None or beat.poll() is not None:
+                break
+            time.sleep(0.5)
+        beats = Event.objects.filter(type="HeartbeatRecorded", data__source="celery")
+        logs = "\n".join(p.read_text(errors="replace")[-3000:] for p in tmp_path.glob("*.log"))
+        assert beats.exists(), logs
+        event = beats.first()
+        assert event.stream_id == "system-heartbeat"
+        assert event.data["pid"] != os.getpid()  # written by the worker process, not by this test
+        assert event.metadata["actor"] == "system"
+    finally:
+        _stop(beat)
+        _stop(worker)

@@ -1,0 +1,162 @@
+"""The event store: immutability enforced by PostgreSQL, optimistic concurrency, rebuild == live."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from rivals import projections
+from rivals.eventstore import NewEvent, StreamConflict, event_append, stream_version
+from rivals.models import Account, Event
+
+
+def _append(stream="test-1", n=1, expected=0):
+    return event_append(
+        stream_id=stream, stream_type="test", expected_version=expected, actor="test",
+        events=[NewEvent("Tested", {"i": i}) for i in range(n)],
+    )
+
+
+@pytest.mark.django_db
+def test_events_get_consecutive_versions_and_metadata():
+    events = _append(n=3)
+    assert [e.version for e in events] == [1, 2, 3]
+    assert stream_version("test-1") == 3
+    more = _append(n=1, expected=3)
+    assert more[0].version == 4
+    assert more[0].metadata["actor"] == "test"
+    assert more[0].position > events[-1].position
+
+
+@pytest.mark.django_db
+def test_immutability_update_through_model_save_is_refused_by_postgres():
+    (event,) = _append()
+    event.data = {"forged": True}
+    with pytest.raises(DatabaseError, match="Cannot update or delete rows"), transaction.atomic():
+        event.save()
+    event.refresh_from_db()
+    assert event.data == {"i": 0}
+
+
+@pytest.mark.django_db
+def test_immutability_queryset_update_and_delete_are_refused_by_postgres():
+    _append(n=2)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.filter(stream_id="test-1").update(type="Forged")
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.filter(stream_id="test-1").delete()
+    with pytest.raises(DatabaseError), transaction.atomic():
+        Event.objects.first().delete()
+    assert Event.objects.filter(stream_id="test-1", type="Tested").count() == 2
+
+
+@pytest.mark.django_db
+def test_immutability_raw_sql_update_delete_truncate_are_refused_by_postgres():
+    _append(n=2)
+    for sql in (
+        "UPDATE rivals_event SET type = 'Forged'",
+        "DELETE FROM rivals_event",
+        "TRUNCATE rivals_event",
+        "TRUNCATE rivals_event CASCADE",
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cur:
+            cur.execute(sql)
+    assert Event.objects.filter(stream_id="test-1").count() == 2
+
+
+@pytest.mark.django_db
+def test_stale_expected_version_is_a_conflict_with_current_version():
+    _append(n=2)
+    with pytest.raises(StreamConflict) as err:
+        _append(expected=1)
+    assert err.value.details["current_version"] == 2
+    assert err.value.status_code == 409 and err.value.code == "conflict"
+    with pytest.raises(StreamConflict):
+        _append(expected=0)  # the stream already exists
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_appenders_with_one_expected_version_exactly_one_wins():
+    """Two real transactions on two connections race for version 1…: one wins, one conflicts."""
+    _append(stream="race", n=1, expected=0)
+    barrier = threading.Barrier(2)
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def writer(tag: str):
+        from django.db import connections
+
+        try:
+            with transaction.atomic():
+                barrier.wait(timeout=10)
+                event_append(stream_id="race", stream_type="test", expected_version=1, actor=tag,
+                             events=[NewEvent("Raced", {"by": tag})])
+            outcome = "ok"
+        except StreamConflict:
+            outcome = "conflict"
+        finally:
+            connections.close_all()
+        with lock:
+            results.append(outcome)
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert sorted(results) == ["conflict", "ok"]
+    raced = list(Event.objects.filter(stream_id="race").order_by("version").values_list("version", "type"))
+    assert raced == [(1, "Tested"), (2, "Raced")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_appenders_at_head_never_lose_an_event():
+    """Many writers appending at the head: every event lands, versions 1…n without gaps."""
+    writers, per_writer = 4, 10
+    errors: list[Exception] = []
+
+    def writer(tag: int):
+        from django.db import connections
+
+        try:
+            for i in range(per_writer):
+                event_append(stream_id="head", stream_type="test", expected_version=None, actor=str(tag),
+                             events=[NewEvent("Tested", {"w": tag, "i": i})])
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer, args=(t,)) for t in range(writers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not errors
+    versions = list(Event.objects.filter(stream_id="head").order_by("version").values_list("version", flat=True))
+    assert versions == list(range(1, writers * per_writer + 1))
+
+
+def _live_state():
+    return sorted(Account.objects.values_list("id", "display_name", "jokers"))
+
+
+@pytest.mark.django_db
+def test_rebuild_projections_equals_live_state(guest):
+    from django.core.management import call_command
+
+    from rivals.services.accounts import account_jokers_change
+
+    c1, a1 = guest("dev-a")
+    c2, a2 = guest("dev-b")
+    c1.patch("/api/v1/account", {"display_name": "Alice"}, format="json")
+    c1.patch("/api/v1/account", {"display_name": "Alice B"}, format="json")
+    account_jokers_change(account=Account.objects.get(pk=a2), delta=3, reason="operator_grant", actor="operator:test")
+    live = _live_state()
+    assert (a1, "Alice B", 0) in live and (a2, "Player %d" % a2, 3) in live
+    Account.objects.update(display_name="garbage", jokers=99)  # projections wrecked
+    call_command("rebuild_projections")
+    assert _live_state() == live
+    assert projections.registered()
