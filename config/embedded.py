@@ -38,3 +38,15 @@ def filesystem_broker_folder() -> Path:
     for sub in ("in", "processed", "control"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def stop_embedded_database() -> None:
+    """Stop the embedded PostgreSQL (fast shutdown: SIGINT to the postmaster) if it runs."""
+    import signal
+
+    pidfile = DATA_DIR / "pg" / "postmaster.pid"
+    try:
+        pid = int(pidfile.read_text().split()[0])
+        os.kill(pid, signal.SIGINT)
+    except (OSError, ValueError, IndexError):
+        pass  # not running

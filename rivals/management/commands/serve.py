@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from config.embedded import stop_embedded_database
 from rivals.models import Account
 
 
@@ -35,6 +36,7 @@ class Command(BaseCommand):
         call_command("setup_periodic_tasks")
         if not opts["no_superuser"]:
             self._dev_superuser()
+        embedded_db = not os.environ.get("DATABASE_URL")
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.setdefault("DJANGO_DEBUG", "0")
         py = sys.executable
@@ -67,15 +69,20 @@ class Command(BaseCommand):
                         stopping = True
                 time.sleep(0.5)
         finally:
+            # SIGTERM to each main process (warm shutdown: a worker finishes its task, gunicorn
+            # its requests); whatever still runs after 20 s is killed with its children.
             for proc in running.values():
                 if proc.poll() is None:
-                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.terminate()
             deadline = time.monotonic() + 20
             for proc in running.values():
                 try:
                     proc.wait(timeout=max(0.1, deadline - time.monotonic()))
                 except subprocess.TimeoutExpired:
                     os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=5)
+            if embedded_db:
+                stop_embedded_database()
             self.stdout.write("stopped")
 
     def _dev_superuser(self) -> None:
