@@ -8,3 +8,4 @@ class RivalsConfig(AppConfig):
 
     def ready(self) -> None:
         from rivals import projections  # noqa: F401  registers the projections
+        from rivals.services import daily_bonus  # noqa: F401  registers its projection

@@ -92,3 +92,35 @@ class AccountProfileProjection(Projection):
 
 
 register(AccountProfileProjection())
+
+
+class PointsLedgerProjection(Projection):
+    """The points ledger: one row per ``PointsAwarded`` (R-33 sources, award instant)."""
+
+    name = "points_ledger"
+    event_types = frozenset({"PointsAwarded"})
+
+    def reset(self) -> None:
+        from rivals.models import PointsLedgerEntry
+
+        PointsLedgerEntry.objects.all().delete()
+
+    def apply(self, event: Event) -> None:
+        from django.utils.dateparse import parse_datetime
+
+        from rivals.models import PointsLedgerEntry
+
+        d = event.data
+        PointsLedgerEntry.objects.create(
+            event_position=event.position,
+            account_id=d["account_id"],
+            amount=d["amount"],
+            source=d["source"],
+            counts=d["counts"],
+            award_key=d["key"],
+            awarded_at=parse_datetime(d["awarded_at"]),
+            ref=d.get("ref") or {},
+        )
+
+
+register(PointsLedgerProjection())

@@ -1,0 +1,72 @@
+"""The points ledger: every award is a ``PointsAwarded`` event, exactly once per award key."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from rivals.models import Account, PointsLedgerEntry
+from rivals.models.ledger import SOURCES
+
+
+def ledger_stream(account_id: int) -> str:
+    return f"points-{account_id}"
+
+
+@transaction.atomic
+def points_award(
+    *,
+    account: Account | int,
+    amount: int,
+    source: str,
+    key: str,
+    counts: bool = True,
+    at: datetime | None = None,
+    actor: str = "system",
+    ref: dict[str, Any] | None = None,
+):
+    """Award points once per ``key`` (e.g. ``single_player:first:<account>:<level>``).
+
+    Returns the ledger entry, or ``None`` when that key was already awarded (a retry, a second
+    beat run, a concurrent request): exactly-once comes from the database, not from callers.
+    The award instant is the server's clock (``at`` only for jobs that award a past instant).
+    """
+    if source not in SOURCES:
+        raise ValueError(f"unknown points source {source!r}")
+    account_id = account if isinstance(account, int) else account.pk
+    at = at or timezone.now()
+    # Serialise awards of one account on its ledger stream head, then check the key: a second
+    # award with the same key (even a concurrent one) finds the first and does nothing.
+    stream = ledger_stream(account_id)
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
+    if PointsLedgerEntry.objects.filter(award_key=key).exists():
+        return None
+    (event,) = event_append(
+        stream_id=stream,
+        stream_type="points",
+        expected_version=ANY_VERSION,
+        actor=actor,
+        now=at,
+        events=[
+            NewEvent(
+                "PointsAwarded",
+                {
+                    "account_id": account_id,
+                    "amount": amount,
+                    "source": source,
+                    "counts": counts,
+                    "key": key,
+                    "awarded_at": at.isoformat(),
+                    "ref": ref or {},
+                },
+            )
+        ],
+    )
+    return PointsLedgerEntry.objects.get(event_position=event.position)
