@@ -10,4 +10,12 @@ ROMANIA = "Europe/Bucharest"
 PERIODIC_TASKS: list[dict] = [
     # Proves beat → worker → database end to end; cheap, once a minute.
     {"name": "heartbeat", "task": "rivals.heartbeat", "interval_seconds": 60},
+    # P-4: pool games end when their server time runs out, even if the client stopped calling.
+    {"name": "games-expire-due", "task": "rivals.games_expire_due", "interval_seconds": 15},
+    # move the AMR window at Romanian midnight (00:01 Bucharest; never skipped/doubled by DST).
+    {"name": "rankings-roll", "task": "rankings.roll",
+     "crontab": {"minute": "1", "hour": "0", "timezone": ROMANIA}},
+    # hourly catch-up of the same idempotent roll (beat DST bugs, downtime): a no-op when done.
+    {"name": "rankings-roll-catchup", "task": "rankings.roll",
+     "crontab": {"minute": "17", "hour": "*", "timezone": ROMANIA}},
 ]

@@ -10,6 +10,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("rivals.api.urls")),
+    path("api/v1/", include("rivals.sichuan.urls")),
     path("api/v1/", include("rankings.urls")),
     path("api/v1/", include("tournaments.urls")),
 ]

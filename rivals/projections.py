@@ -124,3 +124,69 @@ class PointsLedgerProjection(Projection):
 
 
 register(PointsLedgerProjection())
+
+
+class GameProjection(Projection):
+    """The game board, clock, score and counters of every solo game (from its stream's events)."""
+
+    name = "games"
+    event_types = frozenset(
+        {
+            "GameStarted", "PairRemoved", "JokerUsed", "BlockedTileClicked", "HintGiven", "PairRestored",
+            "TilesShuffled", "GamePaused", "GameResumed", "GameRestarted", "GameStuck", "GameWon", "GameEnded",
+        }
+    )
+
+    def reset(self) -> None:
+        from rivals.models import Game
+
+        # Rows are reset to their GameStarted state by replay; delete and recreate keeps ids.
+        from rivals.models import LevelBest  # noqa: F401  (leaderboard is its own projection)
+
+        Game.objects.all().delete()
+
+    def apply(self, event: Event) -> None:
+        from rivals.models import Game
+        from rivals.services.game_state import apply_game_event
+
+        if event.type == "GameStarted":
+            game = Game(id=event.data["game_id"])
+        else:
+            game = Game.objects.get(pk=event.stream_id.removeprefix("game-"))
+        apply_game_event(game, event)
+        if event.type == "GameStarted":
+            game.save(force_insert=True)
+        else:
+            game.save()
+
+
+class LevelLeaderboardProjection(Projection):
+    """R-4: each account's best completion time per level, from single-player ``GameWon``."""
+
+    name = "level_leaderboard"
+    event_types = frozenset({"GameWon"})
+
+    def reset(self) -> None:
+        from rivals.models import LevelBest
+
+        LevelBest.objects.all().delete()
+
+    def apply(self, event: Event) -> None:
+        from rivals.models import LevelBest
+
+        d = event.data
+        if d.get("level") is None:
+            return
+        best = LevelBest.objects.select_for_update().filter(level=d["level"], account_id=d["account_id"]).first()
+        if best is None:
+            LevelBest.objects.create(level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"],
+                                     achieved_at=event.recorded_at)
+            return
+        best.completions += 1
+        if d["play_ms"] < best.best_ms:
+            best.best_ms, best.achieved_at = d["play_ms"], event.recorded_at
+        best.save()
+
+
+register(GameProjection())
+register(LevelLeaderboardProjection())

@@ -7,8 +7,6 @@ from __future__ import annotations
 from . import hands as H
 from .tiles import SUITS, SplitMix64
 
-_HAND_KEYS = None
-
 
 def _counts(tiles):
     c = [0] * 27

@@ -136,8 +136,6 @@ class Table:
         self.wins[seat] = {k: ev[k] for k in ("by", "tile", "from", "fan", "fans", "value")}
         self.win_order.append(seat)
         self.drawn = None
-        if self.claim is not None and self.claim["kind"] == "discard":
-            pass
 
     def _on_Ponged(self, ev):
         seat, frm, tile = ev["seat"], ev["from"], ev["tile"]

@@ -95,9 +95,6 @@ def seat_view(table, seat: int) -> SeatView:
     )
 
 
-_PRIVATE_TILE_EVENTS = ("TileDrawn",)
-
-
 def events_for_seat(events, seat: int) -> list[dict]:
     """Redact an event stream for one seat: others' dealt hands, draws and the wall order stay
     hidden, and others' missing-suit choices until ``MissingSuitsRevealed``; ``DealEnded`` and
@@ -113,7 +110,5 @@ def events_for_seat(events, seat: int) -> list[dict]:
             ev = {**ev, "tile": None}
         elif t == "MissingSuitDeclared" and ev["seat"] != seat:
             ev = {**ev, "suit": None}
-        elif t == "AddedKongDeclared":
-            ev = dict(ev)
         out.append(ev)
     return out

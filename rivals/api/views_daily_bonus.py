@@ -1,0 +1,38 @@
+"""Daily bonus endpoints (R-30…R-32): claim and double, authenticated, idempotent."""
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from rivals.api import serializers as s
+from rivals.api.idempotency import idempotent
+from rivals.services.daily_bonus import daily_bonus_claim, daily_bonus_double
+
+
+class DailyBonusClaimOut(serializers.Serializer):
+    day = serializers.IntegerField(help_text="streak day (1, 2, …); R-30")
+    points = serializers.IntegerField()
+    jokers = serializers.IntegerField(help_text="jokers given by this claim (R-31)")
+    date = serializers.DateField(help_text="the Romanian calendar day claimed")
+
+
+class DailyBonusDoubleOut(serializers.Serializer):
+    points = serializers.IntegerField()
+
+
+class DailyBonusClaimView(APIView):
+    @extend_schema(request=None, responses={200: DailyBonusClaimOut, 409: s.ErrorOut})
+    @idempotent
+    def post(self, request):
+        result = daily_bonus_claim(account=request.user)
+        return Response(DailyBonusClaimOut(
+            {"day": result.day, "points": result.points, "jokers": result.jokers, "date": result.date}
+        ).data)
+
+
+class DailyBonusDoubleView(APIView):
+    @extend_schema(request=None, responses={200: DailyBonusDoubleOut, 409: s.ErrorOut, 422: s.ErrorOut})
+    @idempotent
+    def post(self, request):
+        return Response({"points": daily_bonus_double(account=request.user)})

@@ -1,0 +1,82 @@
+"""Rulesets as scoring functions (pure; no Django).
+
+- Rivals round scoring (R-13…R-16), shown in Single Player and used by every competitive round.
+- Pool scoring (P-1…P-3).
+- Classic has no score (time only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# --- Rivals (R-13…R-16) ------------------------------------------------------------------------
+PAIR_POINTS = 100  # R-13
+RECORD_POINTS = 200  # R-14
+DECISIVE_POINTS = 300  # R-15
+BLOCKED_CLICK_POINTS = -100  # R-16
+JOKER_PAIR_POINTS = 0  # R-9
+
+
+@dataclass(frozen=True)
+class PairScore:
+    points: int
+    record_ms: int  # the player's round record after this pair
+    is_record: bool
+    interval_ms: int
+
+
+def rivals_pair_score(*, interval_ms: int, record_ms: int | None, decisive: bool) -> PairScore:
+    """Score one removed pair.
+
+    ``interval_ms``: time since the player's previous pair (or joker pair), or since the round
+    started for the first pair; ``record_ms``: the record so far (``None`` before the first pair).
+    R-14: the first pair sets the record; a later pair strictly shorter than the record is worth
+    200 and becomes the record. R-15: a decisive pair is worth 300 (and still updates the record
+    when its interval beats it). R-13: otherwise 100.
+    """
+    if record_ms is None:
+        new_record, is_record = interval_ms, False
+    elif interval_ms < record_ms:
+        new_record, is_record = interval_ms, True
+    else:
+        new_record, is_record = record_ms, False
+    if decisive:
+        points = DECISIVE_POINTS
+    elif is_record:
+        points = RECORD_POINTS
+    else:
+        points = PAIR_POINTS
+    return PairScore(points=points, record_ms=new_record, is_record=is_record, interval_ms=interval_ms)
+
+
+# --- Pool (P-1…P-3) ---------------------------------------------------------------------------
+# P-1: set values (configurable table; seeds state bamboo 3, flowers 6, seasons 7 and the order).
+POOL_SET_VALUES = {"C": 1, "D": 2, "B": 3, "wind": 4, "dragon": 5, "flower": 6, "season": 7}
+POOL_OPTION_USES = 5  # P-3: undo, shuffle and hint each at most 5 times per game
+POOL_PENALTY_FACTOR = 5  # P-3: each use costs 5 × pairs on the table
+
+
+def face_set(face: str) -> str:
+    if face in ("N", "S", "E", "W"):
+        return "wind"
+    if face in ("R", "G", "Wh"):
+        return "dragon"
+    if face.startswith("F"):
+        return "flower"
+    if face.startswith("S") and len(face) == 2 and face[1].isdigit():
+        return "season"
+    return face[-1]  # "3B" → "B"
+
+
+def pool_set_value(face: str, values: dict[str, int] | None = None) -> int:
+    return (values or POOL_SET_VALUES)[face_set(face)]
+
+
+def pool_pair_points(face_a: str, face_b: str, pairs_on_table: int, values: dict[str, int] | None = None) -> int:
+    """P-2: set value × pairs on the table before the removal; a mixed bonus pair uses the higher."""
+    return max(pool_set_value(face_a, values), pool_set_value(face_b, values)) * pairs_on_table
+
+
+def pool_option_cost(pairs_on_table: int) -> int:
+    """P-3: an undo, shuffle or hint costs 5 × pairs on the table (returned as a negative delta)."""
+    return -POOL_PENALTY_FACTOR * pairs_on_table

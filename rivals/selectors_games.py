@@ -1,0 +1,91 @@
+"""Read models of solo games for the API (the winning plan is never part of them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from rivals import engine
+from rivals.models import Event, Game, LevelBest
+from rivals.services.game_state import play_ms
+from rivals.services.games import game_board
+
+
+def game_view(*, game: Game, now=None) -> dict[str, Any]:
+    now = now or timezone.now()
+    board = game_board(game)
+    positions = board.layout.positions
+    free = board.free_mask()
+    tiles = []
+    present = board.present
+    while present:
+        low = present & -present
+        i = low.bit_length() - 1
+        present ^= low
+        x, y, z = positions[i]
+        tiles.append({"id": i, "x": x, "y": y, "z": z, "face": game.faces[i], "free": bool(free & low)})
+    elapsed = play_ms(game, now)
+    view = {
+        "id": str(game.id),
+        "mode": game.mode,
+        "ruleset": game.ruleset,
+        "level": game.level,
+        "code": game.code,
+        "layout": game.layout,
+        "status": game.status,
+        "score": game.score,
+        "seq": game.seq,
+        "elapsed_ms": elapsed,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "completion_ms": game.completion_ms,
+        "tiles": tiles,
+        "tiles_left": len(tiles),
+        "removable_pairs": 0 if game.status in ("won", "ended") else len(board.removable_pairs()),
+        "jokers_used": game.jokers_used,
+        "hints_used": game.hints_used,
+        "undos_used": game.undos_used,
+        "shuffles_used": game.shuffles_used,
+        "time_limit_ms": game.time_limit_ms,
+        "time_left_ms": max(0, game.time_limit_ms - elapsed) if game.time_limit_ms is not None else None,
+    }
+    return view
+
+
+def event_view(event: Event) -> dict[str, Any]:
+    return {"version": event.version, "type": event.type, "data": event.data, "recorded_at": event.recorded_at}
+
+
+def game_events(*, game: Game) -> list[dict[str, Any]]:
+    return [event_view(e) for e in Event.objects.filter(stream_id=game.stream_id).order_by("version")]
+
+
+def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:
+    """R-4: best times, equal times share a place (1, 1, 3); display order then earlier, then id."""
+    rows = (
+        LevelBest.objects.filter(level=level)
+        .select_related("account")
+        .order_by("best_ms", "achieved_at", "account_id")[:limit]
+    )
+    out, place, previous = [], 0, None
+    for index, row in enumerate(rows, start=1):
+        if row.best_ms != previous:
+            place, previous = index, row.best_ms
+        out.append({"place": place, "player": {"id": row.account_id, "display_name": row.account.display_name},
+                    "time_ms": row.best_ms})
+    return out
+
+
+def personal_records(*, account, mode: str = "classic", limit: int = 10) -> list[dict[str, Any]]:
+    """T-13: the account's 10 best winning times with layout and code."""
+    games = Game.objects.filter(account=account, status="won", mode=mode).order_by("completion_ms", "finished_at")
+    return [
+        {"game_id": str(g.id), "time_ms": g.completion_ms, "layout": g.layout, "code": g.code, "mode": g.mode,
+         "won_at": g.finished_at}
+        for g in games[:limit]
+    ]
+
+
+def layouts() -> list[dict[str, Any]]:
+    return [{"id": lay.id, "name": lay.name, "tiles": lay.size} for lay in engine.all_layouts()]

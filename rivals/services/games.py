@@ -1,0 +1,509 @@
+"""Solo games: single player levels (Rivals scoring), classic and pool practice.
+
+Clients send intents; the server validates each against the board it holds (the engine), owns
+the clock, scores the result and appends events to the game's stream (``game-<id>``). The game
+projection is updated in the same transaction. A refused intent raises a ``DomainError`` and
+changes nothing; the API records it as a ``RejectedIntent`` (R-38).
+
+Rulesets: ``rivals`` (single player: T-6a lifting, R-13…R-16 scoring, jokers R-8…R-10),
+``classic`` (T-6, no score, time, hints counted, undo, shuffle T-14) and ``pool`` (T-3/T-6, P-1…P-4).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from rivals import engine
+from rivals.engine import scoring
+from rivals.errors import Invalid, LimitReached, NoJokers, NotAllowed, NotFound
+from rivals.eventstore import NewEvent, event_append
+from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
+from rivals.services.accounts import account_jokers_change
+from rivals.services.game_state import play_ms
+from rivals.services.points import points_award
+
+MODES = {"single": "rivals", "classic": "classic", "pool_practice": "pool"}
+MAX_JOKERS_PER_GAME = 2  # R-9
+FINISHED = ("won", "ended")
+
+INTENT_TYPES = (
+    "remove_pair", "click_blocked", "joker", "hint", "undo", "shuffle", "pause", "resume", "restart", "end",
+)
+# which intents each mode allows (API.md; T-12 pause; R-9 jokers; P-4 restart only in practice)
+MODE_INTENTS = {
+    "single": set(INTENT_TYPES),
+    "classic": set(INTENT_TYPES) - {"joker", "restart"},
+    "pool_practice": set(INTENT_TYPES) - {"joker", "pause", "resume"},
+}
+
+
+def _rules() -> dict[str, Any]:
+    return settings.RIVALS
+
+
+# --- levels ------------------------------------------------------------------------------------
+
+
+def level_get(*, number: int) -> Level:
+    """R-1/R-2: the stored level, or generate it on demand (same result as the batch job)."""
+    if not 1 <= number <= engine.MAX_LEVEL:
+        raise NotFound(f"level {number} does not exist (1…{engine.MAX_LEVEL})")
+    level = Level.objects.filter(number=number).first()
+    if level is None:
+        info = engine.level_info(number)
+        level, _ = Level.objects.get_or_create(
+            number=number,
+            defaults={"code": info.code, "layout": info.layout, "hard": info.hard,
+                      "difficulty": float(info.difficulty)},
+        )
+    return level
+
+
+def level_unlocked(*, account: Account, number: int) -> bool:
+    """Level 1 is open; level n opens when the account has won level n − 1."""
+    return number == 1 or LevelBest.objects.filter(account=account, level=number - 1).exists()
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def _parse_code(code: str) -> tuple[str, int]:
+    try:
+        return engine.parse_code(code)
+    except engine.CodeError as exc:
+        raise Invalid(str(exc), details={"code": [str(exc)], "part": getattr(exc, "part", None)}) from exc
+    except (KeyError, ValueError) as exc:
+        raise Invalid(f"bad game code: {exc}", details={"code": [str(exc)]}) from exc
+
+
+@transaction.atomic
+def game_create(
+    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None
+) -> Game:
+    if mode not in MODES:
+        raise Invalid(f"unknown mode {mode!r}", details={"mode": [f"one of {sorted(MODES)}"]})
+    ruleset = MODES[mode]
+    if mode == "single":
+        if level is None:
+            raise Invalid("a single player game needs a level", details={"level": ["required"]})
+        lvl = level_get(number=level)
+        if not level_unlocked(account=account, number=level):
+            raise NotAllowed(f"level {level} is locked: win level {level - 1} first",
+                             details={"level": level, "requires": level - 1})
+        code = lvl.code
+    elif code:
+        layout_id, number = _parse_code(code)
+        code = engine.format_code(layout_id, number)  # canonical upper case
+    else:
+        code = engine.random_code()
+    deal = engine.deal_from_code(code)
+    game_id = uuid.uuid4()
+    data = {
+        "game_id": str(game_id), "account_id": account.pk, "mode": mode, "ruleset": ruleset,
+        "level": level if mode == "single" else None, "code": code, "layout": deal.layout.id,
+        "faces": list(deal.faces),
+        "time_limit_ms": _rules()["POOL_TIME_LIMIT_S"] * 1000 if mode == "pool_practice" else None,
+    }
+    event_append(stream_id=f"game-{game_id}", stream_type="game", expected_version=0, now=now,
+                 actor=f"account:{account.pk}", events=[NewEvent("GameStarted", data)])
+    Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
+    return Game.objects.get(pk=game_id)
+
+
+def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
+    """Another account's game is 404, not 403: existence is not leaked."""
+    qs = Game.objects.select_for_update() if lock else Game.objects
+    game = qs.filter(pk=game_id, account=account).first() if _is_uuid(game_id) else None
+    if game is None:
+        raise NotFound("no such game")
+    return game
+
+
+def _is_uuid(value) -> bool:
+    try:
+        uuid.UUID(str(value))
+        return True
+    except ValueError:
+        return False
+
+
+def game_board(game: Game) -> engine.Board:
+    return engine.Board(engine.get_layout(game.layout), game.faces, game.ruleset, present=game.present_mask)
+
+
+@dataclass
+class IntentResult:
+    game: Game
+    events: list
+
+
+@transaction.atomic
+def game_expire_if_due(*, game: Game, now: datetime | None = None) -> bool:
+    """P-4: a pool game ends when its time runs out — enforced on every access and by beat."""
+    now = now or timezone.now()
+    if game.status in FINISHED or game.time_limit_ms is None:
+        return False
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status in FINISHED or play_ms(game, now) < game.time_limit_ms:
+        return False
+    event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version, actor="system",
+                 now=now, events=[NewEvent("GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms,
+                                                         "score": game.score, "status": "ended"})])
+    return True
+
+
+def games_expire_due(*, now: datetime | None = None) -> int:
+    """Beat job: end every pool game whose time ran out even if its client stopped calling."""
+    now = now or timezone.now()
+    ended = 0
+    for game in Game.objects.filter(time_limit_ms__isnull=False, status__in=("playing", "stuck", "paused")):
+        ended += game_expire_if_due(game=game, now=now)
+    return ended
+
+
+def _tile(value, board: engine.Board, name: str = "tile") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid(f"{name} must be a tile id (integer)", details={name: ["not an integer"]})
+    if not 0 <= value < board.layout.size:
+        raise Invalid(f"{name} {value} is not a tile of this game", details={name: ["unknown tile id"]})
+    return value
+
+
+def _present(board: engine.Board, tile: int) -> None:
+    if not (board.present >> tile) & 1:
+        raise NotAllowed(f"tile {tile} is no longer on the board", details={"tile": tile})
+
+
+def _status_after(board: engine.Board) -> str:
+    """T-8: won when empty; stuck as soon as no removable pair exists."""
+    if board.is_won():
+        return "won"
+    return "stuck" if board.is_stuck() else "playing"
+
+
+def _pairs_on_table(board: engine.Board) -> int:
+    return board.present.bit_count() // 2
+
+
+@transaction.atomic
+def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now: datetime | None = None) -> IntentResult:
+    """Validate and apply one intent. Raises a ``DomainError`` (and writes nothing) when refused."""
+    if not isinstance(intent, dict):
+        raise Invalid("an intent is a JSON object")
+    kind = intent.get("type")
+    if kind not in INTENT_TYPES:
+        raise Invalid(f"unknown intent type {kind!r}", details={"type": [f"one of {list(INTENT_TYPES)}"]})
+    seq = intent.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise Invalid("seq (the count of intents already accepted) is required", details={"seq": ["required integer"]})
+    game = game_for_account(account=account, game_id=game_id, lock=True)
+    now = now or timezone.now()
+    if seq != game.seq:
+        from rivals.errors import Conflict
+
+        raise Conflict(f"stale seq {seq}: the game has accepted {game.seq} intents", details={"seq": game.seq})
+    if game.status in FINISHED:
+        raise NotAllowed(f"the game is {game.status}", details={"status": game.status})
+    if game.time_limit_ms is not None and play_ms(game, now) >= game.time_limit_ms:
+        raise NotAllowed("the game's time is up", details={"status": "ended"})
+    if kind not in MODE_INTENTS[game.mode]:
+        raise NotAllowed(f"{kind} is not available in {game.mode} games")
+    if game.status == "paused" and kind not in ("resume", "end"):
+        raise NotAllowed("the game is paused: resume it first", details={"status": "paused"})
+    handler = _HANDLERS[kind]
+    ctx = _Ctx(game=game, account=account, board=game_board(game), now=now, at_ms=play_ms(game, now),
+               seq=game.seq + 1)
+    events, after = handler(ctx, intent)
+    stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
+                          actor=f"account:{account.pk}", now=now, events=events)
+    game.refresh_from_db()
+    if after:
+        after(game, stored)
+    return IntentResult(game=game, events=stored)
+
+
+@dataclass
+class _Ctx:
+    game: Game
+    account: Account
+    board: engine.Board
+    now: datetime
+    at_ms: int
+    seq: int
+
+    def primary(self, data: dict[str, Any]) -> dict[str, Any]:
+        return {**data, "seq": self.seq}
+
+
+def _set_plan(game: Game, plan) -> None:
+    Game.objects.filter(pk=game.pk).update(plan=plan)
+    game.plan = plan
+
+
+def _end_events(ctx: _Ctx, status: str, score: int) -> list[NewEvent]:
+    if status == "won":
+        return [NewEvent("GameWon", {"play_ms": ctx.at_ms, "score": score, "account_id": ctx.account.pk,
+                                     "level": ctx.game.level if ctx.game.mode == "single" else None,
+                                     "status": "won"})]
+    if status == "stuck":
+        return [NewEvent("GameStuck", {"play_ms": ctx.at_ms, "status": "stuck"})]
+    return []
+
+
+def _intent_remove_pair(ctx: _Ctx, intent):
+    tiles = intent.get("tiles")
+    if not isinstance(tiles, list) or len(tiles) != 2:
+        raise Invalid("remove_pair needs tiles: [a, b]", details={"tiles": ["two tile ids"]})
+    board, game = ctx.board, ctx.game
+    a, b = (_tile(t, board, "tiles") for t in tiles)
+    if a == b:
+        raise NotAllowed("a pair needs two distinct tiles", details={"tiles": tiles})
+    _present(board, a)
+    _present(board, b)
+    if not board.can_remove(a, b):
+        if not engine.faces_match(board.faces[a], board.faces[b], board.ruleset):
+            raise NotAllowed(f"tiles {a} ({board.faces[a]}) and {b} ({board.faces[b]}) do not match",
+                             details={"tiles": [a, b], "reason": "no_match"})
+        raise NotAllowed("tile not free", details={"tiles": [a, b], "reason": "not_free",
+                                                   "free": [t for t in (a, b) if board.is_free(t)]})
+    minimum = _rules()["MIN_PAIR_INTERVAL_MS"]
+    if minimum and game.last_pair_ms is not None and ctx.at_ms - game.last_pair_ms < minimum:
+        raise NotAllowed("pairs faster than humanly possible are refused (R-38)",
+                         details={"interval_ms": ctx.at_ms - game.last_pair_ms, "minimum_ms": minimum})
+    data: dict[str, Any] = {"tiles": [a, b], "faces": [board.faces[a], board.faces[b]], "play_ms": ctx.at_ms}
+    if game.ruleset == "rivals":
+        # R-13…R-15: the interval runs from the previous pair (or joker pair), else from the start.
+        decisive = engine.is_decisive(board, (a, b))
+        interval = ctx.at_ms - (game.last_pair_ms if game.last_pair_ms is not None else 0)
+        score = scoring.rivals_pair_score(interval_ms=interval, record_ms=game.record_ms, decisive=decisive)
+        data.update(points=score.points, record_ms=score.record_ms, record=score.is_record, decisive=decisive,
+                    interval_ms=interval)
+    elif game.ruleset == "pool":
+        data.update(points=scoring.pool_pair_points(board.faces[a], board.faces[b], _pairs_on_table(board)),
+                    record_ms=None)
+    else:
+        data.update(points=0, record_ms=None)
+    board.remove(a, b)
+    status = _status_after(board)
+    data["status"] = "playing" if status == "won" else status
+    events = [NewEvent("PairRemoved", ctx.primary(data))]
+    events += _end_events(ctx, status, game.score + data["points"])
+    plan = game.plan
+    if plan and sorted(plan[0]) == sorted([a, b]):
+        plan = plan[1:]
+    else:
+        plan = None  # the player deviated: T-10 recomputes on the next hint
+
+    def after(g: Game, stored):
+        _set_plan(g, plan)
+        if status == "won" and g.mode == "single":
+            _single_player_awards(game=g, account=ctx.account, now=ctx.now)
+
+    return events, after
+
+
+def _intent_click_blocked(ctx: _Ctx, intent):
+    board = ctx.board
+    tile = _tile(intent.get("tile"), board)
+    _present(board, tile)
+    if board.is_free(tile):
+        raise NotAllowed(f"tile {tile} is free, not blocked", details={"tile": tile})
+    points = scoring.BLOCKED_CLICK_POINTS if ctx.game.ruleset == "rivals" else 0  # R-16
+    return [NewEvent("BlockedTileClicked", ctx.primary({"tile": tile, "points": points, "play_ms": ctx.at_ms}))], None
+
+
+def _intent_joker(ctx: _Ctx, intent):
+    """R-8…R-10: lift a free tile; the server removes it with the partner of R-8's decision."""
+    board, game = ctx.board, ctx.game
+    tile = _tile(intent.get("tile"), board)
+    _present(board, tile)
+    if not board.is_free(tile):
+        raise NotAllowed(f"tile {tile} is blocked: only a free tile can be lifted", details={"tile": tile})
+    if game.jokers_used >= MAX_JOKERS_PER_GAME:
+        raise LimitReached(f"at most {MAX_JOKERS_PER_GAME} jokers per game", details={"jokers_used": game.jokers_used})
+    account = Account.objects.select_for_update().get(pk=ctx.account.pk)
+    if account.jokers <= 0:
+        raise NoJokers("no jokers left", details={"jokers": account.jokers})
+    partner = engine.joker_partner(board, tile)
+    if partner is None:
+        raise NotAllowed(f"tile {tile} has no matching tile left on the board", details={"tile": tile})
+    board.remove(tile, partner)
+    status = _status_after(board)
+    data = ctx.primary({"tiles": [tile, partner], "faces": [board.faces[tile], board.faces[partner]],
+                        "points": scoring.JOKER_PAIR_POINTS, "play_ms": ctx.at_ms,
+                        "status": "playing" if status == "won" else status})
+    events = [NewEvent("JokerUsed", data), *_end_events(ctx, status, game.score)]
+
+    def after(g: Game, stored):
+        account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
+                              ref={"game_id": str(g.pk)})
+        _set_plan(g, None)
+        if status == "won" and g.mode == "single":
+            _single_player_awards(game=g, account=account, now=ctx.now)
+
+    return events, after
+
+
+def _pool_limit(game: Game, used: int, what: str) -> None:
+    if used >= scoring.POOL_OPTION_USES:
+        raise LimitReached(f"{what} can be used {scoring.POOL_OPTION_USES} times per game (P-3)",
+                           details={f"{what}s_used": used})
+
+
+def _intent_hint(ctx: _Ctx, intent):
+    """T-10 (classic/rivals: the next pair of a winning plan) and P-3 (pool: the best free pair)."""
+    board, game = ctx.board, ctx.game
+    plan = game.plan
+    if game.ruleset == "pool":
+        _pool_limit(game, game.hints_used, "hint")
+        pairs = board.removable_pairs()
+        if not pairs:
+            data = {"tiles": None, "message": "no free pair", "cost": 0, "counted": False}
+        else:
+            best = max(pairs, key=lambda p: (scoring.pool_pair_points(board.faces[p[0]], board.faces[p[1]], 1),
+                                             -p[0], -p[1]))
+            data = {"tiles": list(best), "cost": scoring.pool_option_cost(_pairs_on_table(board))}
+    else:
+        pair = None
+        if plan and board.can_remove(*plan[0]):
+            pair = tuple(plan[0])
+        else:
+            result = engine.solve(board, node_budget=_rules()["DECISIVE_NODE_BUDGET"])
+            if result.solvable:
+                plan = [list(p) for p in result.plan]
+                pair = tuple(plan[0]) if plan else None
+            else:
+                plan = None
+                pair = engine.hint(board)
+        data = {"tiles": list(pair) if pair else None, "cost": 0}
+        if pair is None:
+            data["message"] = "no moves"
+    data["play_ms"] = ctx.at_ms
+    return [NewEvent("HintGiven", ctx.primary(data))], (lambda g, s: _set_plan(g, plan))
+
+
+def _intent_undo(ctx: _Ctx, intent):
+    """T-11: restore the last removed pair (its points are reverted; a spent joker is not refunded)."""
+    board, game = ctx.board, ctx.game
+    if not game.removed:
+        raise NotAllowed("nothing to undo")
+    cost = 0
+    if game.ruleset == "pool":
+        _pool_limit(game, game.undos_used, "undo")
+        cost = scoring.pool_option_cost(_pairs_on_table(board))  # P-3: pairs on the table when used
+    a, b, points, _kind = game.removed[-1]
+    board.restore(a, b)
+    data = ctx.primary({"tiles": [a, b], "points_reverted": points, "cost": cost, "play_ms": ctx.at_ms,
+                        "status": _status_after(board)})
+    return [NewEvent("PairRestored", data)], (lambda g, s: _set_plan(g, None))
+
+
+def _intent_shuffle(ctx: _Ctx, intent):
+    """T-14: permute the remaining faces; ≥1 free pair; solvable preferred; refused if impossible."""
+    board, game = ctx.board, ctx.game
+    if game.ruleset == "pool":
+        _pool_limit(game, game.shuffles_used, "shuffle")
+    seed = int.from_bytes(hashlib.sha256(f"{game.pk}:{game.version}".encode()).digest()[:8], "big")
+    result = engine.shuffle(board, seed)
+    if result is None:
+        raise NotAllowed("no arrangement of the remaining tiles gives a free pair: shuffle refused, nothing spent")
+    cost = scoring.pool_option_cost(_pairs_on_table(board)) if game.ruleset == "pool" else 0
+    new_board = engine.Board(board.layout, result.faces, board.ruleset, present=board.present)
+    data = ctx.primary({"faces": list(result.faces), "solvable": bool(result.solvable), "cost": cost,
+                        "play_ms": ctx.at_ms, "status": _status_after(new_board)})
+    return [NewEvent("TilesShuffled", data)], (lambda g, s: _set_plan(g, None))
+
+
+def _intent_pause(ctx: _Ctx, intent):
+    if ctx.game.status == "paused":
+        raise NotAllowed("the game is already paused")
+    return [NewEvent("GamePaused", ctx.primary({"play_ms": ctx.at_ms, "status": "paused",
+                                                "resume_status": ctx.game.status}))], None
+
+
+def _intent_resume(ctx: _Ctx, intent):
+    if ctx.game.status != "paused":
+        raise NotAllowed("the game is not paused")
+    return [NewEvent("GameResumed", ctx.primary({"play_ms": ctx.at_ms,
+                                                 "status": _status_after(ctx.board)}))], None
+
+
+def _intent_restart(ctx: _Ctx, intent):
+    """R-10: a level can be restarted (jokers already used are not refunded); P-4: practice only."""
+    deal = engine.deal_from_code(ctx.game.code)
+    plan = [list(p) for p in deal.plan]
+    return [NewEvent("GameRestarted", ctx.primary({"play_ms": ctx.at_ms, "status": "playing"}))], (
+        lambda g, s: _set_plan(g, plan)
+    )
+
+
+def _intent_end(ctx: _Ctx, intent):
+    return [NewEvent("GameEnded", ctx.primary({"reason": "player", "play_ms": ctx.at_ms, "score": ctx.game.score,
+                                               "status": "ended"}))], None
+
+
+_HANDLERS = {
+    "remove_pair": _intent_remove_pair,
+    "click_blocked": _intent_click_blocked,
+    "joker": _intent_joker,
+    "hint": _intent_hint,
+    "undo": _intent_undo,
+    "shuffle": _intent_shuffle,
+    "pause": _intent_pause,
+    "resume": _intent_resume,
+    "restart": _intent_restart,
+    "end": _intent_end,
+}
+
+
+# --- single player points (R-3, R-5, R-7) ---------------------------------------------------------
+
+FIRST_COMPLETION_POINTS = 10  # R-3
+FIRST_PLACE_BONUS = 10  # R-5
+TOP10_BONUS = 5  # R-5
+
+
+def _award_key(kind: str, account_id: int, level: int) -> str:
+    return f"single_player:{kind}:{account_id}:{level}"
+
+
+def _single_player_awards(*, game: Game, account: Account, now: datetime) -> list[PointsLedgerEntry]:
+    """At the moment of completion: R-3 first completion (once), R-5 time bonus (≤ 1 per game).
+
+    The place the new time takes is 1 + the number of *other* accounts whose best time is
+    strictly shorter (equal times share a place). The first-place bonus (10) and the top-10 bonus
+    (5) can each be earned once per account and level; after the 10 no time bonus at all.
+    """
+    level, time_ms = game.level, game.completion_ms
+    awards = []
+    ref = {"game_id": str(game.pk), "level": level, "time_ms": time_ms}
+    first = points_award(account=account, amount=FIRST_COMPLETION_POINTS, source="single_player",
+                         key=_award_key("first_completion", account.pk, level), at=now, ref=ref)
+    if first:
+        awards.append(first)
+    earned = set(
+        PointsLedgerEntry.objects.filter(
+            award_key__in=[_award_key("first_place", account.pk, level), _award_key("top10", account.pk, level)]
+        ).values_list("award_key", flat=True)
+    )
+    if _award_key("first_place", account.pk, level) in earned:
+        return awards  # R-5: after the 10, no further time bonus on this level
+    place = 1 + LevelBest.objects.filter(level=level, best_ms__lt=time_ms).exclude(account=account).count()
+    bonus = None
+    if place == 1:
+        bonus = points_award(account=account, amount=FIRST_PLACE_BONUS, source="single_player",
+                             key=_award_key("first_place", account.pk, level), at=now, ref={**ref, "place": 1})
+    elif place <= 10 and _award_key("top10", account.pk, level) not in earned:
+        bonus = points_award(account=account, amount=TOP10_BONUS, source="single_player",
+                             key=_award_key("top10", account.pk, level), at=now, ref={**ref, "place": place})
+    if bonus:
+        awards.append(bonus)
+    return awards
