@@ -1,0 +1,48 @@
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+
+from rivals.admin import ReadOnlyAdmin
+from rivals.models import Event
+from rivals.sichuan.models import SichuanTable
+
+EVENTS_SHOWN = 400  # a deal has ~90–170 events
+
+
+def _events_url(table: SichuanTable) -> str:
+    return reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": table.stream_id})
+
+
+@admin.register(SichuanTable)
+class SichuanTableAdmin(ReadOnlyAdmin):
+    """Tables are a projection of their event stream: read-only; the events are linked."""
+
+    list_display = ("id", "account", "status", "seq", "version", "scores", "created_at", "finished_at", "events_link")
+    list_filter = ("status",)
+    search_fields = ("=id", "=account__username", "account__display_name")
+    list_select_related = ("account",)
+    ordering = ("-created_at",)
+    fields = ("id", "account", "human_seat", "seed", "dealer", "status", "seq", "version", "scores", "end_reason",
+              "created_at", "updated_at", "finished_at", "events_link", "event_list")
+    readonly_fields = fields
+
+    @admin.display(description="events")
+    def events_link(self, obj: SichuanTable):
+        return format_html('<a href="{}">{}</a>', _events_url(obj), obj.stream_id)
+
+    @admin.display(description="event stream")
+    def event_list(self, obj: SichuanTable):
+        rows = Event.objects.filter(stream_id=obj.stream_id).order_by("version").values_list(
+            "position", "version", "type", "data")[:EVENTS_SHOWN]
+        body = format_html_join(
+            "", '<tr><td><a href="{}">{}</a></td><td>{}</td><td><code>{}</code></td></tr>',
+            ((reverse("admin:rivals_event_change", args=[pos]), version, type_, _short(data))
+             for pos, version, type_, data in rows),
+        )
+        return format_html("<table><tr><th>version</th><th>type</th><th>data</th></tr>{}</table>", body)
+
+
+def _short(data, limit: int = 160) -> str:
+    text = str(data)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
