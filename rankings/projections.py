@@ -1,0 +1,145 @@
+"""The rankings projection of ``PointsAwarded`` (R-33, R-34), applied in the award's transaction.
+
+One counting award of ``amount`` at instant ``t`` (Romanian day ``D``) adds ``amount`` to the
+account's bucket of ``D``, to its week of ``D``'s Monday and to its AMR total, and moves the
+account between the histogram rows of those three boards. The AMR total holds every bucket from
+``RankingClock.window_start`` on (including days the roll has not reached yet, so an award just
+after midnight counts at once); the roll job only subtracts days that leave the window.
+
+Retention, identical live and on rebuild: awards of a day before ``window_start`` are ignored
+(they left the 365-day window), and a week row exists only for weeks whose Monday is inside the
+window. ``reset()`` keeps the clock, so a rebuild replays the ledger against the same window and
+reproduces the live state exactly.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date
+
+from django.db import connection
+from django.utils.dateparse import parse_datetime
+
+from rankings.days import amr_window_start, romanian_day, week_start
+from rankings.models import HISTOGRAM_BUCKET
+from rivals.models import Event
+from rivals.projections import Projection
+
+# Awards take this advisory lock shared, the roll exclusive: the window never moves under an award.
+# The two-int form lives in another key space than points_award's one-bigint hashtext(key) locks.
+ROLL_LOCK = (0x52414E4B, 1)  # ("RANK", 1)
+
+
+def board_key(board: str, day: date) -> str:
+    if board == "amr":
+        return "amr"
+    if board == "weekly":
+        return f"w:{week_start(day).isoformat()}"
+    if board == "daily":
+        return f"d:{day.isoformat()}"
+    raise ValueError(f"unknown board {board!r}")
+
+
+def histogram_deltas(key: str, old: int, new: int) -> dict[tuple[str, int, int], int]:
+    """Histogram changes when one account's total on ``key`` goes from ``old`` to ``new``."""
+    deltas: dict[tuple[str, int, int], int] = defaultdict(int)
+    if old > 0:
+        deltas[(key, 0, old)] -= 1
+        deltas[(key, 1, old // HISTOGRAM_BUCKET)] -= 1
+    if new > 0:
+        deltas[(key, 0, new)] += 1
+        deltas[(key, 1, new // HISTOGRAM_BUCKET)] += 1
+    return deltas
+
+
+def histogram_apply(cur, deltas: dict[tuple[str, int, int], int]) -> None:
+    rows = sorted((k, lvl, v, dn) for (k, lvl, v), dn in deltas.items() if dn)
+    if not rows:
+        return
+    # Sorted rows: every writer locks histogram rows in the same order (no deadlocks).
+    values = ", ".join(["(%s, %s, %s, %s)"] * len(rows))
+    cur.execute(
+        f"INSERT INTO rankings_pointshistogram (board_key, level, value, n) VALUES {values} "
+        "ON CONFLICT (board_key, level, value) DO UPDATE SET n = rankings_pointshistogram.n + EXCLUDED.n",
+        [x for row in rows for x in row],
+    )
+
+
+def window_start_for_award(cur, day: date) -> date:
+    """The AMR window start, created on the first award ever (window of the award's day)."""
+    cur.execute("SELECT pg_advisory_xact_lock_shared(%s, %s)", list(ROLL_LOCK))
+    cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+    row = cur.fetchone()
+    if row:
+        return row[0]
+    cur.execute(
+        "INSERT INTO rankings_rankingclock (id, window_start) VALUES (1, %s) ON CONFLICT (id) DO NOTHING",
+        [amr_window_start(day)],
+    )
+    cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+    return cur.fetchone()[0]
+
+
+_UPSERT = """
+WITH d AS (
+    INSERT INTO rankings_dailypoints (account_id, day, points, reached_at) VALUES (%(a)s, %(day)s, %(amt)s, %(at)s)
+    ON CONFLICT (day, account_id) DO UPDATE SET points = rankings_dailypoints.points + EXCLUDED.points,
+        reached_at = GREATEST(rankings_dailypoints.reached_at, EXCLUDED.reached_at)
+    RETURNING points
+), w AS (
+    INSERT INTO rankings_weeklypoints (account_id, week, points, reached_at)
+    SELECT %(a)s, %(week)s, %(amt)s, %(at)s WHERE %(with_week)s
+    ON CONFLICT (week, account_id) DO UPDATE SET points = rankings_weeklypoints.points + EXCLUDED.points,
+        reached_at = GREATEST(rankings_weeklypoints.reached_at, EXCLUDED.reached_at)
+    RETURNING points
+), m AS (
+    INSERT INTO rankings_amrpoints (account_id, points, reached_at) VALUES (%(a)s, %(amt)s, %(at)s)
+    ON CONFLICT (account_id) DO UPDATE SET points = rankings_amrpoints.points + EXCLUDED.points,
+        reached_at = GREATEST(rankings_amrpoints.reached_at, EXCLUDED.reached_at)
+    RETURNING points
+)
+SELECT (SELECT points FROM d), (SELECT points FROM w), (SELECT points FROM m)
+"""
+
+
+class RankingsProjection(Projection):
+    name = "rankings"
+    event_types = frozenset({"PointsAwarded"})
+
+    def reset(self) -> None:
+        # The clock (window_start) is job state and stays: the replay uses the same window.
+        with connection.cursor() as cur:
+            # DELETE, not TRUNCATE: Django's FKs are deferred, and a rebuild runs in one transaction.
+            for table in ("rankings_dailypoints", "rankings_weeklypoints", "rankings_amrpoints",
+                          "rankings_pointshistogram"):
+                cur.execute(f"DELETE FROM {table}")
+
+    def apply(self, event: Event) -> None:
+        d = event.data
+        amount = int(d["amount"])
+        if not d.get("counts") or amount == 0:  # R-33: only counting entries rank
+            return
+        at = parse_datetime(d["awarded_at"])
+        day = romanian_day(at)  # R-34: the Romanian day of the award instant
+        with connection.cursor() as cur:
+            start = window_start_for_award(cur, day)
+            if day < start:  # already outside the 365-day window
+                return
+            week = week_start(day)
+            with_week = week >= start
+            cur.execute(
+                _UPSERT,
+                {"a": d["account_id"], "day": day, "week": week, "amt": amount, "at": at, "with_week": with_week},
+            )
+            daily, weekly, amr = cur.fetchone()
+            deltas: dict[tuple[str, int, int], int] = defaultdict(int)
+            changes = [(board_key("daily", day), daily), (board_key("amr", day), amr)]
+            if with_week:
+                changes.append((board_key("weekly", day), weekly))
+            for key, new in changes:
+                for k, dn in histogram_deltas(key, new - amount, new).items():
+                    deltas[k] += dn
+            histogram_apply(cur, deltas)
+
+
+rankings_projection = RankingsProjection()

@@ -1,0 +1,208 @@
+"""Rankings reads (R-35): ranked pages, one account's place, profile totals, and the recompute.
+
+Places: equal points share a place (1, 1, 3), so an account's place is 1 + the number of accounts
+with more points on that board. That count comes from ``PointsHistogram``: the level-1 rows above
+the account's 1024-point bucket plus the level-0 rows above its total inside that bucket — a few
+hundred index rows at most, whatever the number of accounts. A page is an index range scan on
+(board, points desc, reached_at, account) — R-35's display order.
+
+Listed accounts: those with a positive total on the board. An account with zero (or a negative
+operator-adjusted total) still gets ``/me``: placed right after every positive total.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from django.db import connection
+
+from rankings.days import romanian_day, romanian_today, week_start
+from rankings.models import HISTOGRAM_BUCKET
+from rankings.projections import board_key
+
+BOARDS = ("amr", "weekly", "daily")
+SEEK_FROM_OFFSET = 1000  # deeper pages seek by points through the histogram instead of OFFSET
+
+_TABLES = {
+    # board → (table, key column or None)
+    "amr": ("rankings_amrpoints", None),
+    "weekly": ("rankings_weeklypoints", "week"),
+    "daily": ("rankings_dailypoints", "day"),
+}
+
+
+def _key_value(board: str, day: date) -> date | None:
+    return {"amr": None, "weekly": week_start(day), "daily": day}[board]
+
+
+def _count_above(cur, key: str, points: int) -> int:
+    """How many accounts have more than ``points`` (> 0) on ``key``."""
+    bucket = points // HISTOGRAM_BUCKET
+    cur.execute(
+        "SELECT COALESCE((SELECT SUM(n) FROM rankings_pointshistogram WHERE board_key = %(k)s AND level = 1 "
+        "AND value > %(b)s), 0) + COALESCE((SELECT SUM(n) FROM rankings_pointshistogram WHERE board_key = %(k)s "
+        "AND level = 0 AND value > %(p)s AND value < %(hi)s), 0)",
+        {"k": key, "b": bucket, "p": points, "hi": (bucket + 1) * HISTOGRAM_BUCKET},
+    )
+    return int(cur.fetchone()[0])
+
+
+def _total_players(cur, key: str) -> int:
+    cur.execute(
+        "SELECT COALESCE(SUM(n), 0) FROM rankings_pointshistogram WHERE board_key = %s AND level = 1", [key]
+    )
+    return int(cur.fetchone()[0])
+
+
+def _points_of(cur, board: str, account_id: int, day: date) -> int:
+    table, col = _TABLES[board]
+    if col is None:
+        cur.execute(f"SELECT points FROM {table} WHERE account_id = %s", [account_id])
+    else:
+        cur.execute(f"SELECT points FROM {table} WHERE {col} = %s AND account_id = %s", [_key_value(board, day), account_id])
+    row = cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+def _seek_offset(cur, key: str, offset: int) -> tuple[int | None, int]:
+    """For a deep page: the highest total ``p`` with fewer than ``offset`` accounts above it, and how
+    many accounts are above ``p`` — so the page is read from ``points <= p`` instead of skipping
+    ``offset`` index entries."""
+    cur.execute(
+        "SELECT value, n, SUM(n) OVER (ORDER BY value DESC) - n AS above FROM rankings_pointshistogram "
+        "WHERE board_key = %s AND level = 1 AND n <> 0 ORDER BY value DESC",
+        [key],
+    )
+    for bucket, n, above in cur.fetchall():
+        if above + n > offset:
+            cur.execute(
+                "SELECT value, n, SUM(n) OVER (ORDER BY value DESC) - n FROM rankings_pointshistogram "
+                "WHERE board_key = %s AND level = 0 AND value >= %s AND value < %s AND n <> 0 ORDER BY value DESC",
+                [key, bucket * HISTOGRAM_BUCKET, (bucket + 1) * HISTOGRAM_BUCKET],
+            )
+            for value, vn, vabove in cur.fetchall():
+                if above + vabove + vn > offset:
+                    return int(value), int(above + vabove)
+            break
+    return None, offset
+
+
+def ranking_page(*, board: str, limit: int, offset: int, now: datetime | None = None, day: date | None = None) -> dict[str, Any]:
+    """``{"count", "results": [{"place", "player": {"id", "display_name"}, "points"}]}``."""
+    day = day or romanian_today(now)
+    key = board_key(board, day)
+    table, col = _TABLES[board]
+    where = "t.points > 0" + (f" AND t.{col} = %(kv)s" if col else "")
+    params: dict[str, Any] = {"kv": _key_value(board, day), "limit": limit}
+    with connection.cursor() as cur:
+        count = _total_players(cur, key)
+        if offset >= count:
+            return {"count": count, "results": []}
+        start_points, skipped = (None, 0)
+        if offset >= SEEK_FROM_OFFSET:  # deep page: seek by points through the histogram, skip only ties
+            start_points, skipped = _seek_offset(cur, key, offset)
+        if start_points is not None:
+            where += " AND t.points <= %(sp)s"
+            params["sp"] = start_points
+        params["offset"] = offset - skipped
+        cur.execute(
+            f"SELECT t.account_id, a.display_name, t.points FROM {table} t "
+            f"JOIN rivals_account a ON a.id = t.account_id WHERE {where} "
+            "ORDER BY t.points DESC, t.reached_at, t.account_id LIMIT %(limit)s OFFSET %(offset)s",
+            params,
+        )
+        rows = cur.fetchall()
+        results = []
+        place = 0
+        previous = None
+        for i, (account_id, name, points) in enumerate(rows):
+            if points != previous:  # R-35: equal points share a place (1, 1, 3)
+                place = 1 + _count_above(cur, key, points) if i == 0 else offset + i + 1
+                previous = points
+            results.append({"place": place, "player": {"id": account_id, "display_name": name}, "points": points})
+    return {"count": count, "results": results}
+
+
+def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
+    """``{"place", "points", "total_players"}``; an unlisted account is placed after every listed one."""
+    day = day or romanian_today(now)
+    key = board_key(board, day)
+    with connection.cursor() as cur:
+        points = _points_of(cur, board, account_id, day)
+        total = _total_players(cur, key)
+        place = 1 + _count_above(cur, key, points) if points > 0 else total + 1
+    return {"place": place, "points": points, "total_players": total}
+
+
+def account_points(*, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
+    day = day or romanian_today(now)
+    with connection.cursor() as cur:
+        return {board: _points_of(cur, board, account_id, day) for board in BOARDS}
+
+
+# --- the state and its recompute from the ledger (tests, operators' checks) --------------------
+
+
+@dataclass
+class RankingsState:
+    window_start: date | None
+    daily: dict[tuple[date, int], tuple[int, datetime]]
+    weekly: dict[tuple[date, int], tuple[int, datetime]]
+    amr: dict[int, tuple[int, datetime]]
+    histogram: dict[tuple[str, int, int], int]
+
+
+def rankings_state() -> RankingsState:
+    """The live projection (rows with a zero total and empty histogram rows left out)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+        row = cur.fetchone()
+        cur.execute("SELECT day, account_id, points, reached_at FROM rankings_dailypoints WHERE points <> 0")
+        daily = {(d, a): (p, r) for d, a, p, r in cur.fetchall()}
+        cur.execute("SELECT week, account_id, points, reached_at FROM rankings_weeklypoints WHERE points <> 0")
+        weekly = {(w, a): (p, r) for w, a, p, r in cur.fetchall()}
+        cur.execute("SELECT account_id, points, reached_at FROM rankings_amrpoints WHERE points <> 0")
+        amr = {a: (p, r) for a, p, r in cur.fetchall()}
+        cur.execute("SELECT board_key, level, value, n FROM rankings_pointshistogram WHERE n <> 0")
+        hist = {(k, lvl, v): n for k, lvl, v, n in cur.fetchall()}
+    return RankingsState(row[0] if row else None, daily, weekly, amr, hist)
+
+
+def rankings_recomputed(*, window_start: date) -> RankingsState:
+    """What the projection must hold for ``window_start``, computed afresh from the ledger in
+    Python (zoneinfo for the Romanian day), independently of the projection's SQL."""
+    from rivals.models import PointsLedgerEntry
+
+    def add(target, k, amount, at):
+        points, reached = target.get(k, (0, at))
+        target[k] = (points + amount, max(reached, at))
+
+    daily: dict = {}
+    weekly: dict = {}
+    amr: dict = {}
+    entries = PointsLedgerEntry.objects.filter(counts=True).exclude(amount=0).values_list(
+        "account_id", "amount", "awarded_at"
+    )
+    for account_id, amount, at in entries.iterator(chunk_size=5000):
+        day = romanian_day(at)
+        if day < window_start:
+            continue
+        add(daily, (day, account_id), amount, at)
+        add(amr, account_id, amount, at)
+        if week_start(day) >= window_start:
+            add(weekly, (week_start(day), account_id), amount, at)
+    hist: dict = defaultdict(int)
+    for key_of, table in (
+        (lambda k: f"d:{k[0].isoformat()}", daily),
+        (lambda k: f"w:{k[0].isoformat()}", weekly),
+        (lambda k: "amr", amr),
+    ):
+        for k, (points, _) in table.items():
+            if points > 0:
+                hist[(key_of(k), 0, points)] += 1
+                hist[(key_of(k), 1, points // HISTOGRAM_BUCKET)] += 1
+    strip = lambda t: {k: v for k, v in t.items() if v[0] != 0}  # noqa: E731
+    return RankingsState(window_start, strip(daily), strip(weekly), strip(amr), dict(hist))
