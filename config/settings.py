@@ -177,8 +177,10 @@ LOGGING = {
 RIVALS = {
     # the decisive-pair check's fixed, deterministic solver budget.
     "DECISIVE_NODE_BUDGET": env.int("RIVALS_DECISIVE_NODE_BUDGET", default=200_000),
-    # pairs faster than this (server time since the previous pair) are physically impossible.
-    "MIN_PAIR_INTERVAL_MS": env.int("RIVALS_MIN_PAIR_INTERVAL_MS", default=150),
+    # pairs faster than this (play time since the previous pair) are refused as physically
+    # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
+    # machine speed; production sets it (deploy/docker-compose.yml: 150 ms).
+    "MIN_PAIR_INTERVAL_MS": env.int("RIVALS_MIN_PAIR_INTERVAL_MS", default=0),
     # P-4: default time limit of a Pool game (server time).
     "POOL_TIME_LIMIT_S": env.int("RIVALS_POOL_TIME_LIMIT_S", default=600),
 }

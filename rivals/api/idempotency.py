@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 
 from django.db import IntegrityError, transaction
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from rivals.errors import Conflict, Invalid
@@ -59,7 +61,8 @@ def idempotent(view_method):
                 return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
             response = view_method(self, request, *args, **kwargs)
             record.status_code = response.status_code
-            record.response = response.data
+            # store exactly the JSON the client received (the renderer's datetime format included)
+            record.response = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
             record.save(update_fields=["status_code", "response"])
             return response
 

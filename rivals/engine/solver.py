@@ -49,6 +49,9 @@ class _Solver:
         self.budget = budget if budget is not None else 1 << 62
         self.present = present
         self.nodes = 0
+        self.salt = 0
+        self.probing = True
+        self.limit = self.budget
         self.free = free_mask_of(layout, present)
         self.partner = [-1] * self.n
         self.unc = present
@@ -74,6 +77,8 @@ class _Solver:
                     pid[ts[x] * 1024 + ts[y]] = 1 << k
                     k += 1
         self.pid = pid
+        self.npid = k
+        self.fkey = 0
         inc = [0] * self.n
         above, below = layout.above, layout.below
         for i in _bits(present):
@@ -137,6 +142,9 @@ class _Solver:
         pid = self.pid
         while len(trail) > mark:
             rec = trail.pop()
+            if rec[0] == 2:
+                self.fkey ^= rec[1]
+                continue
             t, u = rec[1], rec[2]
             b = (1 << t) | (1 << u)
             self.ckey ^= pid[t * 1024 + u if t < u else u * 1024 + t]
@@ -189,63 +197,137 @@ class _Solver:
     def relaxed_ok(self) -> bool:
         """Relaxation: repeatedly drop any free tile whose committed partner (or, uncommitted,
         some possible partner) is gone or free (T-6a: free once the tile is gone). If tiles
-        remain, the position is unsolvable."""
+        remain, the position is unsolvable. Worklist over the tiles whose status can change."""
         lay = self.lay
-        L, R, C = lay.left, lay.right, lay.cover
+        L, R, C, A = lay.left, lay.right, lay.cover, lay.affect_mask
         p = self.present
         partner = self.partner
         gmask = self.gmask
         cls = self.cls
         unc = self.unc
         lift = self.lift
-        changed = True
-        while p and changed:
-            changed = False
-            m = p
-            while m:
-                low = m & -m
-                j = low.bit_length() - 1
-                m ^= low
-                if (p & C[j]) or ((p & L[j]) and (p & R[j])):
-                    continue
-                u = partner[j]
-                cand = (1 << u) if u >= 0 else (gmask[cls[j]] & unc & ~low)
+        work = p
+        while work:
+            low = work & -work
+            work ^= low
+            if not (p & low):
+                continue
+            j = low.bit_length() - 1
+            if (p & C[j]) or ((p & L[j]) and (p & R[j])):
+                continue
+            u = partner[j]
+            if u >= 0:
+                cand = 1 << u
+                g = cand
+            else:
+                g = gmask[cls[j]]
+                cand = g & unc & ~low
+            if cand & ~p:
+                ok = True
+            else:
                 q = p & ~low if lift else p
                 ok = False
                 while cand:
                     lb = cand & -cand
                     cand ^= lb
-                    if not (p & lb):
-                        ok = True
-                        break
                     k = lb.bit_length() - 1
                     if not (q & C[k]) and (not (q & L[k]) or not (q & R[k])):
                         ok = True
                         break
-                if ok:
-                    p &= ~low
-                    changed = True
+            if ok:
+                p ^= low
+                work |= (A[j] | g) & p
         return p == 0
 
+    def probe(self) -> bool:
+        """Probe every uncommitted four-tile group's three pairings: commit it tentatively and
+        run the relaxed scan; a pairing that fails is forbidden, a group left with one
+        pairing is committed, a group with none is dead. Repeats until nothing changes.
+        Records go on the trail (undone with the node). False if the position is dead."""
+        changed = True
+        pid = self.pid
+        while changed:
+            changed = False
+            for c in sorted(self.gmask):
+                m = self.gmask[c] & self.unc
+                if m.bit_count() != 4:
+                    continue
+                a, b, x, y = _bits(m)
+                alive = []
+                for p1, p2 in (((a, b), (x, y)), ((a, x), (b, y)), ((a, y), (b, x))):
+                    k1 = pid[p1[0] * 1024 + p1[1]]
+                    if self.fkey & k1:
+                        continue
+                    if not self.compat(*p1) or not self.compat(*p2):
+                        self._forbid(k1 | pid[p2[0] * 1024 + p2[1]])
+                        continue
+                    mark = len(self.trail)
+                    self.commit(*p1)
+                    self.commit(*p2)
+                    ok = self.relaxed_ok()
+                    self.undo(mark)
+                    if ok:
+                        alive.append((p1, p2))
+                    else:
+                        self._forbid(k1 | pid[p2[0] * 1024 + p2[1]])
+                        changed = True
+                if not alive:
+                    return False
+                if len(alive) == 1:
+                    (p1, p2), = alive
+                    self.commit(*p1)
+                    self.commit(*p2)
+                    if not self.propagate(m) or not self.relaxed_ok():
+                        return False
+                    changed = True
+        return True
+
+    def _forbid(self, bits_: int) -> None:
+        new = bits_ & ~self.fkey
+        if new:
+            self.fkey |= new
+            self.trail.append((2, new))
+
     def options(self, t: int) -> list[int]:
+        """Possible partners of uncommitted tile t: same group, uncommitted, not forbidden,
+        compatible, and (group of four) leaving a compatible last pair."""
         others = self.gmask[self.cls[t]] & self.unc & ~(1 << t)
         four = others.bit_count() == 3
         out = []
+        pid = self.pid
+        fkey = self.fkey
         m = others
         while m:
             low = m & -m
             u = low.bit_length() - 1
             m ^= low
+            if fkey & pid[t * 1024 + u if t < u else u * 1024 + t]:
+                continue
             if not self.compat(t, u):
                 continue
             if four:
                 rest = others & ~low
                 x = (rest & -rest).bit_length() - 1
                 y = rest.bit_length() - 1
-                if not self.compat(x, y):
+                if not self.compat(x, y) or fkey & pid[x * 1024 + y]:
                     continue
             out.append(u)
         return out
+
+    def gain(self, t: int, u: int) -> int:
+        """How many tiles removing (t, u) would free (move ordering)."""
+        lay = self.lay
+        L, R, C = lay.left, lay.right, lay.cover
+        p = self.present & ~((1 << t) | (1 << u))
+        m = (lay.affect_mask[t] | lay.affect_mask[u]) & p & ~self.free
+        g = 0
+        while m:
+            low = m & -m
+            j = low.bit_length() - 1
+            m ^= low
+            if not (p & C[j]) and (not (p & L[j]) or not (p & R[j])):
+                g += 1
+        return g
 
     # -- search ---------------------------------------------------------------------------------
     def dfs(self, dirty: int) -> bool:
@@ -255,49 +337,72 @@ class _Solver:
             return False
         if not self.present:
             return True
-        key = self.present | (self.ckey << self.n)
+        key = self.present | (self.ckey << self.n) | (self.fkey << (self.n + self.npid))
         if key in self.failed:
             self.undo(mark)
             return False
+        # Choose a free uncommitted tile t to branch on. Every branch makes progress: remove
+        # t with a partner removable now, or (last branch) forbid those pairs, so t pairs
+        # later with a partner that is blocked now. A tile with one possible partner is
+        # committed without branching; a tile with none means a dead group.
         cand = self.free & self.unc
         best_t = -1
-        best: list[int] = []
-        best_score = None
+        best_prog: list[int] = []
+        best_rest = False
+        best_score = 1 << 60
+        dead = False
+        salt = self.salt
         while cand:
             low = cand & -cand
             t = low.bit_length() - 1
             cand ^= low
             opts = self.options(t)
             if not opts:
-                best_t = -1
-                best = []
-                best_score = (-1,)
+                dead = True
                 break
-            now = [u for u in opts if self.removable(t, u)]
-            score = (len(opts), 0 if now else 1)
-            if best_score is None or score < best_score:
-                best_score = score
-                best_t = t
-                best = now + [u for u in opts if u not in now]
-                if score == (1, 0):
-                    break
-        if best_t < 0 or (len(best) > 1 and not self.relaxed_ok()):
+            if len(opts) == 1:
+                best_t, best_prog, best_rest, best_score = t, opts, False, 0
+                break
+            prog = [u for u in opts if self.removable(t, u)]
+            if not prog:
+                continue
+            rest = len(opts) > len(prog)
+            score = len(prog) + rest
+            if salt:
+                score = score * 4096 + (((t + 1) * 2654435761 ^ salt) & 4095)
+            if score < best_score:
+                best_t, best_prog, best_rest, best_score = t, prog, rest, score
+        if dead or best_t < 0 or (best_score > 1 and not self.relaxed_ok()):
             self.failed.add(key)
             self.undo(mark)
             return False
         t = best_t
-        for u in best:
+        if len(best_prog) > 1:
+            best_prog.sort(key=lambda u: (-self.gain(t, u), ((u + 1) * 2246822519 ^ salt) & 4095))
+        c = self.cls[t]
+        for u in best_prog:
             self.nodes += 1
-            if self.nodes > self.budget:
+            if self.nodes > self.limit:
                 raise _Budget
             m2 = len(self.trail)
             self.commit(t, u)
-            c = self.cls[t]
-            dirty = (1 << t) | (1 << u)
             if self.auto_commit(c):
-                dirty |= self.gmask[c] & self.present
-                if self.dfs(dirty):
+                if self.dfs((1 << t) | (1 << u) | (self.gmask[c] & self.present)):
                     return True
+            self.undo(m2)
+        if best_rest:
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise _Budget
+            m2 = len(self.trail)
+            fb = 0
+            pid = self.pid
+            for u in best_prog:
+                fb |= pid[t * 1024 + u if t < u else u * 1024 + t]
+            self.fkey |= fb
+            self.trail.append((2, fb))
+            if self.dfs(self.gmask[c] & self.present):
+                return True
             self.undo(m2)
         self.failed.add(key)
         self.undo(mark)
@@ -313,14 +418,47 @@ class _Solver:
                 return SolveResult(False, [], 0)
         if not self.relaxed_ok():
             return SolveResult(False, [], 0)
-        try:
-            ok = self.dfs(self.present)
-        except _Budget:
-            return SolveResult(None, [], self.nodes)
+        # Restarts with growing budgets (Luby sequence x RESTART_UNIT) and a perturbed
+        # tie-break per restart; failed states stay in the table (they are facts).
+        mark = len(self.trail)
+        r = 0
+        while True:
+            self.salt = (r * 0x9E3779B1) & 0xFFFFFFFF
+            self.limit = min(self.budget, self.nodes + _luby(r + 1) * RESTART_UNIT)
+            try:
+                ok = self.dfs(self.present)
+                break
+            except _Budget:
+                self.undo(mark)
+                if self.nodes >= self.budget:
+                    return SolveResult(None, [], self.nodes)
+                r += 1
+                if r == 1 and self.probing:
+                    # a hard position: probe the pairings once at the root (kept below)
+                    if not self.probe():
+                        return SolveResult(False, [], self.nodes)
+                    mark = len(self.trail)
         if not ok:
             return SolveResult(False, [], self.nodes)
         plan = [(r[1], r[2]) if r[1] < r[2] else (r[2], r[1]) for r in self.trail if r[0] == 1]
         return SolveResult(True, plan, self.nodes)
+
+
+RESTART_UNIT = 64
+
+
+def _luby(i: int) -> int:
+    """Luby et al. restart sequence 1,1,2,1,1,2,4,1,1,2,... (1-based)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
 
 
 def _bits(m: int) -> list[int]:

@@ -31,6 +31,11 @@ def intent(game: Game, acc: Account, kind: str, now: datetime | None = None, **f
                                  now=now)
 
 
+def board_of(game: Game) -> engine.Board:
+    game.refresh_from_db()
+    return svc.game_board(game)
+
+
 def plan_of(game: Game) -> list[tuple[int, int]]:
     """The server's winning plan from the current position (the solver, as the hint uses it)."""
     game.refresh_from_db()

@@ -9,7 +9,7 @@ from rivals.engine import scoring
 from rivals.errors import LimitReached, NoJokers, NotAllowed
 from rivals.models import Account, Event, Game
 from rivals.services import games as svc
-from tests.games.helpers import account, at, intent, new_game, non_decisive_pair
+from tests.games.helpers import account, at, board_of, intent, new_game, non_decisive_pair
 
 
 def blocked_tile(game: Game) -> int:
@@ -108,9 +108,9 @@ def test_r8_r9_joker_balance_limit_and_refusals():
     acc.refresh_from_db()
     assert acc.jokers == 2  # balance 3 → 2, as a JokersChanged event
     assert Event.objects.filter(stream_id=f"account-{acc.pk}", type="JokersChanged", data__delta=-1).count() == 1
-    intent(game, acc, "joker", now=at(3), tile=svc.game_board(game).free_tiles()[0])
+    intent(game, acc, "joker", now=at(3), tile=board_of(game).free_tiles()[0])
     with pytest.raises(LimitReached):  # a third joker in one game
-        intent(game, acc, "joker", now=at(4), tile=svc.game_board(game).free_tiles()[0])
+        intent(game, acc, "joker", now=at(4), tile=board_of(game).free_tiles()[0])
     acc.refresh_from_db()
     assert acc.jokers == 1
 
@@ -121,7 +121,7 @@ def test_r9_empty_balance_is_no_jokers_and_nothing_changes():
     game = new_game(acc, level=1)
     version = game.version
     with pytest.raises(NoJokers):
-        intent(game, acc, "joker", now=at(1), tile=svc.game_board(game).free_tiles()[0])
+        intent(game, acc, "joker", now=at(1), tile=board_of(game).free_tiles()[0])
     game.refresh_from_db()
     assert game.version == version and game.jokers_used == 0
 
@@ -130,7 +130,7 @@ def test_r9_empty_balance_is_no_jokers_and_nothing_changes():
 def test_r8_joker_partner_leaves_the_board_solvable():
     acc = account("j", jokers=1)
     game = new_game(acc, level=1)
-    tile = svc.game_board(game).free_tiles()[-1]
+    tile = board_of(game).free_tiles()[-1]
     result = intent(game, acc, "joker", now=at(1), tile=tile)
     assert engine.solve(svc.game_board(result.game)).solvable
 
@@ -140,7 +140,7 @@ def test_r9_joker_pair_restarts_the_interval_and_keeps_the_record():
     acc = account("j", jokers=1)
     game = new_game(acc, level=1, created_s=0)
     intent(game, acc, "remove_pair", now=at(5.0), tiles=list(non_decisive_pair(game)))  # record 5.0
-    free = svc.game_board(game).free_tiles()
+    free = board_of(game).free_tiles()
     intent(game, acc, "joker", now=at(20.0), tile=free[0])
     game.refresh_from_db()
     assert (game.score, game.record_ms, game.last_pair_ms) == (100, 5000, 20000)
@@ -154,14 +154,14 @@ def test_r9_jokers_are_refused_outside_single_player():
     acc = account("j", jokers=2)
     game = new_game(acc, "classic")
     with pytest.raises(NotAllowed):
-        intent(game, acc, "joker", now=at(1), tile=svc.game_board(game).free_tiles()[0])
+        intent(game, acc, "joker", now=at(1), tile=board_of(game).free_tiles()[0])
 
 
 @pytest.mark.django_db
 def test_r10_restart_does_not_refund_jokers():
     acc = account("r", jokers=2)
     game = new_game(acc, level=1)
-    intent(game, acc, "joker", now=at(1), tile=svc.game_board(game).free_tiles()[0])
+    intent(game, acc, "joker", now=at(1), tile=board_of(game).free_tiles()[0])
     result = intent(game, acc, "restart", now=at(2))
     assert result.game.tiles_left if hasattr(result.game, "tiles_left") else True
     game.refresh_from_db()
@@ -267,3 +267,27 @@ def test_p4_pool_practice_has_no_pause_and_has_restart_and_end():
     intent(game, acc, "restart", now=at(2))
     r = intent(game, acc, "end", now=at(3))
     assert r.game.status == "ended"
+
+
+@pytest.mark.django_db
+def test_r38_pairs_faster_than_the_human_minimum_are_refused_and_recorded(settings, guest):
+    from rivals.models import RejectedIntent
+
+    settings.RIVALS = {**settings.RIVALS, "MIN_PAIR_INTERVAL_MS": 150}
+    acc = account("bot")
+    game = new_game(acc, level=1, created_s=0)
+    intent(game, acc, "remove_pair", now=at(1.0), tiles=list(non_decisive_pair(game)))
+    with pytest.raises(NotAllowed, match="R-38"):
+        intent(game, acc, "remove_pair", now=at(1.1), tiles=list(non_decisive_pair(game)))
+    intent(game, acc, "remove_pair", now=at(1.2), tiles=list(non_decisive_pair(game)))  # 200 ms: human
+    client, _ = guest("bot2")
+    gid = client.post("/api/v1/games", {"mode": "classic"}, format="json").json()["id"]
+    board = svc.game_board(Game.objects.get(pk=gid))
+    pairs = board.removable_pairs()
+    client.post(f"/api/v1/games/{gid}/intents", {"seq": 0, "type": "remove_pair", "tiles": list(pairs[0])},
+                format="json")
+    second = next(p for p in svc.game_board(Game.objects.get(pk=gid)).removable_pairs())
+    res = client.post(f"/api/v1/games/{gid}/intents", {"seq": 1, "type": "remove_pair", "tiles": list(second)},
+                      format="json")
+    assert res.status_code == 422 and "R-38" in res.json()["error"]["message"]
+    assert RejectedIntent.objects.filter(target=gid, code="not_allowed").exists()

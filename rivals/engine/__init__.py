@@ -1,0 +1,34 @@
+"""Pure-Python mahjong-solitaire engine (no Django, standard library only).
+
+Facade used by the service. Tile ids are position indexes into ``Layout.positions``.
+Rules: RULES.md Part T, R-1/R-2 (levels), R-8 (joker), R-15 (decisive pair).
+"""
+from .assist import (
+    ShuffleResult,
+    hint,
+    is_decisive,
+    joker_partner,
+    plan_still_valid,
+    shuffle,
+    winning_plan,
+)
+from .board import Board
+from .codes import CodeError, format_code, parse_code
+from .deals import Deal, deal_from_code, random_code
+from .layouts import Layout, LayoutError, all_layouts, get_layout
+from .levels import MAX_LEVEL, LevelInfo, level_info
+from .solver import SolveResult, solve
+from .tiles import FACES, GROUPS, RULESETS, faces_match
+
+__all__ = [
+    "RULESETS", "FACES", "GROUPS", "faces_match",
+    "CodeError", "parse_code", "format_code",
+    "Layout", "LayoutError", "get_layout", "all_layouts",
+    "Deal", "deal_from_code", "random_code",
+    "Board",
+    "SolveResult", "solve",
+    "hint", "winning_plan", "plan_still_valid",
+    "ShuffleResult", "shuffle",
+    "is_decisive", "joker_partner",
+    "LevelInfo", "level_info", "MAX_LEVEL",
+]

@@ -1,0 +1,183 @@
+"""Single Player level generator (R-1, R-2).
+
+Level n (1..MAX_LEVEL) -> a fixed game code, deterministically. The layout grows with n; a few
+candidate deals are scored with the solver and the one closest to the level's target
+difficulty is taken (HARD levels: every 10th, the hardest candidate of a larger set).
+
+Difficulty (R-2 Decision) is a number computed with the solver along the deal's winning plan,
+in the Rivals ruleset (T-6a): at sampled positions, every removable pair that leads to an
+unsolvable position is a trap; difficulty = 100 * traps / choices (percentage of available
+moves that lose) + 10 * (layout size / 144) + 2 * (1 / mean branching).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import Board
+from .codes import MAX_DEAL, format_code
+from .deals import deal_from_code
+from .layouts import get_layout
+from .prng import mix64
+from .solver import solve
+
+MAX_LEVEL = 11000
+TRAP_NODE_BUDGET = 40  # fixed per probe; an undecided probe counts as no trap
+SAMPLES = 4  # positions probed along the plan
+RULESET = "classic"  # strictest rules (T-2 + T-6): traps are visible
+
+# Layout tiers: (first level, layouts), small boards first. A level draws one candidate deal
+# per layout of its tier and keeps the one closest to its target difficulty, so the share of
+# the larger layout grows through the tier. HARD levels (every 10th) draw HARD_CANDIDATES deals
+# on the largest layouts of the next tier and keep the hardest.
+TIERS = (
+    (1, ("L08", "L05")),
+    (301, ("L05", "L06")),
+    (1001, ("L06", "L04")),
+    (2001, ("L04", "L03", "L07")),
+    (3501, ("L07", "L01")),
+    (5501, ("L01", "L02")),
+    (8001, ("L02", "L00")),
+)
+HARD_TIER = ("L09", "L00")  # the last tier's HARD levels
+HARD_CANDIDATES = 3
+LAST_HARD_CANDIDATES = 6
+
+
+@dataclass(frozen=True)
+class LevelInfo:
+    level: int
+    code: str
+    layout: str
+    hard: bool
+    difficulty: float
+
+
+def is_hard(n: int) -> bool:
+    return n % 10 == 0  # R-1: every multiple of 10 is HARD
+
+
+def _tier_index(n: int) -> int:
+    k = 0
+    for i, (start, _) in enumerate(TIERS):
+        if n >= start:
+            k = i
+    return k
+
+
+def difficulty_of(code: str) -> float:
+    """R-2: solver-measured difficulty of a deal.
+
+    Along the deal's winning plan, at SAMPLES evenly spaced positions, every removable pair
+    (strictest rules, T-2 + T-6) that is not a pair of the remaining plan is probed with the
+    solver (fixed node budget): an unsolvable result is a trap.
+    difficulty = 100 * traps / available moves + 10 * size / 144 + 3 / mean branching.
+    """
+    deal = deal_from_code(code)
+    board = Board(deal.layout, deal.faces, RULESET)
+    plan = list(deal.plan)
+    choices = 0
+    traps = 0
+    branching = 0
+    samples = 0
+    steps = {len(plan) * k // SAMPLES for k in range(SAMPLES)}
+    for step, (a, b) in enumerate(plan):
+        if step in steps and step < len(plan) - 1:
+            pairs = board.removable_pairs()
+            rest = set(plan[step:])
+            samples += 1
+            branching += len(pairs)
+            for q in pairs:
+                choices += 1
+                if q in rest:
+                    continue  # a pair of the winning plan: playable first, never a trap
+                probe = board.copy()
+                probe.remove(*q)
+                if solve(probe, TRAP_NODE_BUDGET).solvable is False:
+                    traps += 1
+        board.remove(a, b)
+    trap_share = traps / choices if choices else 0.0
+    mean_branch = branching / samples if samples else 1.0
+    size = deal.layout.size
+    return round(100.0 * trap_share + 10.0 * size / 144 + 3.0 / max(mean_branch, 1.0), 3)
+
+
+def _typical(lid: str) -> float:
+    """Difficulty floor of a layout (no traps, branching ignored): the size term."""
+    return 10.0 * get_layout(lid).size / 144
+
+
+def target_difficulty(n: int) -> float:
+    """Rises linearly through each tier from its smallest to its largest layout."""
+    k = _tier_index(n)
+    start = TIERS[k][0]
+    end = TIERS[k + 1][0] if k + 1 < len(TIERS) else MAX_LEVEL + 1
+    lo = _typical(TIERS[k][1][0])
+    hi = _typical(TIERS[k][1][-1])
+    return lo + (hi - lo) * (n - start + 0.5) / (end - start) + 0.5
+
+
+def _candidate(n: int, j: int, lid: str) -> tuple[float, str, str]:
+    h = mix64((0x4C564C << 40) ^ (n << 8) ^ j)
+    code = format_code(lid, h & MAX_DEAL)
+    return (difficulty_of(code), code, lid)
+
+
+@lru_cache(maxsize=2048)
+def level_info(n: int) -> LevelInfo:
+    """R-1 / R-2: the level's fixed game code and its difficulty; same result on every call
+    and every machine (a level not stored yet is generated on demand with the same result)."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_LEVEL:
+        raise ValueError(f"level must be an integer in 1..{MAX_LEVEL}")
+    k = _tier_index(n)
+    if is_hard(n):
+        if k + 1 < len(TIERS):
+            pool, count = TIERS[k + 1][1][-1:], HARD_CANDIDATES
+        else:
+            pool, count = HARD_TIER, LAST_HARD_CANDIDATES
+        cands = [_candidate(n, j, pool[j % len(pool)]) for j in range(count)]
+        d, code, lid = max(cands, key=lambda c: (c[0], c[1]))
+        return LevelInfo(n, code, lid, True, d)
+    layouts = TIERS[k][1]
+    cands = [_candidate(n, j, lid) for j, lid in enumerate(layouts)]
+    t = target_difficulty(n)
+    d, code, lid = min(cands, key=lambda c: (abs(c[0] - t), c[1]))
+    return LevelInfo(n, code, lid, False, d)
+
+
+def _row(n: int) -> str:
+    li = level_info(n)
+    return f"{li.level}\t{li.code}\t{li.layout}\t{int(li.hard)}\t{li.difficulty}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m rivals.engine.levels",
+                                 description="Generate the Single Player level table (R-1, R-2).")
+    ap.add_argument("--from", dest="start", type=int, default=1)
+    ap.add_argument("--to", dest="end", type=int, default=MAX_LEVEL)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args(argv)
+    if not 1 <= args.start <= args.end <= MAX_LEVEL:
+        ap.error(f"need 1 <= --from <= --to <= {MAX_LEVEL}")
+    levels = range(args.start, args.end + 1)
+    if args.jobs > 1:
+        from multiprocessing import Pool
+
+        with Pool(args.jobs) as pool:
+            rows = pool.map(_row, levels, chunksize=16)
+    else:
+        rows = [_row(n) for n in levels]
+    text = "level\tcode\tlayout\thard\tdifficulty\n" + "\n".join(rows) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
