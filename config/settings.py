@@ -175,8 +175,6 @@ LOGGING = {
 
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
-    # the decisive-pair check's fixed, deterministic solver budget.
-    "DECISIVE_NODE_BUDGET": env.int("RIVALS_DECISIVE_NODE_BUDGET", default=200_000),
     # pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
     # machine speed; production sets it (deploy/docker-compose.yml: 150 ms).

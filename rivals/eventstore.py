@@ -79,7 +79,7 @@ def _claim_versions(stream_id: str, stream_type: str, expected: int | None, coun
     return expected + 1
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
 def event_append(
     *,
     stream_id: str,
@@ -89,12 +89,14 @@ def event_append(
     actor: str | None = None,
     now: datetime | None = None,
     metadata: dict[str, Any] | None = None,
+    live: dict[str, Any] | None = None,
 ) -> list[Event]:
     """Append ``events`` to a stream whose current version must be ``expected_version``.
 
     ``expected_version=None`` appends at the head (for streams with a single logical writer such
     as system jobs). Raises ``StreamConflict`` (HTTP 409) when the stream moved. Live projections
-    are applied before returning, inside this transaction.
+    are applied before returning, inside this transaction; ``live`` hands them the caller's
+    already-locked instances (e.g. ``{"game": game}``) so they need not load them again.
     """
     if not events:
         return []
@@ -122,7 +124,7 @@ def event_append(
     created = Event.objects.bulk_create(rows)
     from rivals import projections
 
-    projections.apply_live(created)
+    projections.apply_live(created, live)
     return created
 
 

@@ -18,12 +18,18 @@ from rivals.models import Event
 class Projection:
     name: str = ""
     event_types: frozenset[str] = frozenset()
+    # A projection that sets ``uses_live`` receives the caller's instances (``live``) and is
+    # flushed once after all events of one append (``flush(live)``).
+    uses_live: bool = False
 
     def reset(self) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
     def apply(self, event: Event) -> None:  # pragma: no cover - interface
         raise NotImplementedError
+
+    def flush(self, live: dict) -> None:
+        """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
 
 
 _REGISTRY: list[Projection] = []
@@ -43,10 +49,18 @@ def registered() -> list[Projection]:
     return list(_REGISTRY)
 
 
-def apply_live(events: Iterable[Event]) -> None:
+def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
+    touched: list[Projection] = []
     for event in events:
         for projection in _BY_TYPE.get(event.type, ()):
-            projection.apply(event)
+            if projection.uses_live and live is not None:
+                projection.apply(event, live=live)
+                if projection not in touched:
+                    touched.append(projection)
+            else:
+                projection.apply(event)
+    for projection in touched:
+        projection.flush(live)
 
 
 @transaction.atomic
@@ -145,19 +159,43 @@ class GameProjection(Projection):
 
         Game.objects.all().delete()
 
-    def apply(self, event: Event) -> None:
+    uses_live = True
+
+    def apply(self, event: Event, live: dict | None = None) -> None:
         from rivals.models import Game
         from rivals.services.game_state import apply_game_event
 
+        game_id = event.stream_id.removeprefix("game-")
+        game = (live or {}).get("game")
+        if game is not None and str(game.pk) == game_id:
+            apply_game_event(game, event)  # saved once by flush()
+            live["game_dirty"] = live.get("game_dirty") or (event.type == "GameStarted" and "insert") or "update"
+            live["game_faces"] = live.get("game_faces") or event.type in ("TilesShuffled", "GameRestarted")
+            return
         if event.type == "GameStarted":
             game = Game(id=event.data["game_id"])
-        else:
-            game = Game.objects.get(pk=event.stream_id.removeprefix("game-"))
-        apply_game_event(game, event)
-        if event.type == "GameStarted":
+            apply_game_event(game, event)
             game.save(force_insert=True)
         else:
+            game = Game.objects.get(pk=game_id)
+            apply_game_event(game, event)
             game.save()
+
+    # columns an event after GameStarted can change (faces only on a shuffle/restart): the hot
+    # path writes these, not the immutable deal columns
+    MUTABLE = (
+        "status", "version", "seq", "score", "present", "removed", "running_since", "elapsed_before_ms",
+        "finished_at", "completion_ms", "last_pair_ms", "record_ms", "jokers_used", "hints_used", "undos_used",
+        "shuffles_used", "plan",
+    )
+
+    def flush(self, live: dict) -> None:
+        dirty = live.pop("game_dirty", None)
+        faces = live.pop("game_faces", False)
+        if dirty == "insert":
+            live["game"].save(force_insert=True)
+        elif dirty:
+            live["game"].save(update_fields=[*self.MUTABLE, *(("faces",) if faces else ())])
 
 
 class LevelLeaderboardProjection(Projection):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -91,13 +90,11 @@ class GameIntentsView(APIView):
         try:
             if not isinstance(intent, dict):
                 raise Invalid("an intent is a JSON object")
-            game = svc.game_for_account(account=request.user, game_id=game_id)
-            if game.time_limit_ms is not None:
-                svc.game_expire_if_due(game=game)  # commits the time-up end even if the intent is refused
-            with transaction.atomic():
-                result = svc.game_intent_apply(account=request.user, game_id=game_id, intent=intent)
+            result = svc.game_intent_apply(account=request.user, game_id=game_id, intent=intent)
         except DomainError as exc:
             return _reject(request, game_id, intent, exc)
+        if result.refused:  # P-4: the time ran out — the end is recorded, the intent refused
+            return _reject(request, game_id, intent, result.refused)
         events = [sel.event_view(e) for e in result.events]
         return Response({"accepted": True, "event": events[0], "events": events,
                          "game": sel.game_view(game=result.game)})

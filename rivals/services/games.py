@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from rivals import engine
 from rivals.engine import scoring
-from rivals.errors import Invalid, LimitReached, NoJokers, NotAllowed, NotFound
+from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
 from rivals.services.accounts import account_jokers_change
@@ -143,20 +143,32 @@ def game_board(game: Game) -> engine.Board:
 class IntentResult:
     game: Game
     events: list
+    # set when the intent was refused but something still had to be recorded (P-4: the time ran
+    # out — the game is ended and committed, the intent answered 422)
+    refused: NotAllowed | None = None
+
+
+def _time_up_event(game: Game) -> NewEvent:
+    return NewEvent("GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms, "score": game.score,
+                                  "status": "ended"})
+
+
+def _is_time_up(game: Game, now: datetime) -> bool:
+    return (game.time_limit_ms is not None and game.status not in FINISHED
+            and play_ms(game, now) >= game.time_limit_ms)
 
 
 @transaction.atomic
 def game_expire_if_due(*, game: Game, now: datetime | None = None) -> bool:
     """P-4: a pool game ends when its time runs out — enforced on every access and by beat."""
     now = now or timezone.now()
-    if game.status in FINISHED or game.time_limit_ms is None:
+    if not _is_time_up(game, now):
         return False
     game = Game.objects.select_for_update().get(pk=game.pk)
-    if game.status in FINISHED or play_ms(game, now) < game.time_limit_ms:
+    if not _is_time_up(game, now):
         return False
     event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version, actor="system",
-                 now=now, events=[NewEvent("GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms,
-                                                         "score": game.score, "status": "ended"})])
+                 now=now, events=[_time_up_event(game)], live={"game": game})
     return True
 
 
@@ -206,14 +218,15 @@ def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now:
         raise Invalid("seq (the count of intents already accepted) is required", details={"seq": ["required integer"]})
     game = game_for_account(account=account, game_id=game_id, lock=True)
     now = now or timezone.now()
+    if _is_time_up(game, now):  # P-4: end it (committed) and refuse the intent
+        events = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
+                              actor="system", now=now, events=[_time_up_event(game)], live={"game": game})
+        return IntentResult(game=game, events=events,
+                            refused=NotAllowed("the game's time is up", details={"status": "ended"}))
     if seq != game.seq:
-        from rivals.errors import Conflict
-
         raise Conflict(f"stale seq {seq}: the game has accepted {game.seq} intents", details={"seq": game.seq})
     if game.status in FINISHED:
         raise NotAllowed(f"the game is {game.status}", details={"status": game.status})
-    if game.time_limit_ms is not None and play_ms(game, now) >= game.time_limit_ms:
-        raise NotAllowed("the game's time is up", details={"status": "ended"})
     if kind not in MODE_INTENTS[game.mode]:
         raise NotAllowed(f"{kind} is not available in {game.mode} games")
     if game.status == "paused" and kind not in ("resume", "end"):
@@ -223,8 +236,7 @@ def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now:
                seq=game.seq + 1)
     events, after = handler(ctx, intent)
     stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
-                          actor=f"account:{account.pk}", now=now, events=events)
-    game.refresh_from_db()
+                          actor=f"account:{account.pk}", now=now, events=events, live={"game": game})
     if after:
         after(game, stored)
     return IntentResult(game=game, events=stored)
@@ -244,7 +256,7 @@ class _Ctx:
 
 
 def _set_plan(game: Game, plan) -> None:
-    Game.objects.filter(pk=game.pk).update(plan=plan)
+    """The plan is a cache on the row, written with the projection's save of this intent."""
     game.plan = plan
 
 
@@ -296,14 +308,10 @@ def _intent_remove_pair(ctx: _Ctx, intent):
     data["status"] = "playing" if status == "won" else status
     events = [NewEvent("PairRemoved", ctx.primary(data))]
     events += _end_events(ctx, status, game.score + data["points"])
-    plan = game.plan
-    if plan and sorted(plan[0]) == sorted([a, b]):
-        plan = plan[1:]
-    else:
-        plan = None  # the player deviated: T-10 recomputes on the next hint
+    # the cached plan stays: T-10 checks it against the position (removed plan pairs are skipped)
+    # and recomputes it only when the player deviated from it
 
     def after(g: Game, stored):
-        _set_plan(g, plan)
         if status == "won" and g.mode == "single":
             _single_player_awards(game=g, account=ctx.account, now=ctx.now)
 
@@ -342,10 +350,11 @@ def _intent_joker(ctx: _Ctx, intent):
                         "status": "playing" if status == "won" else status})
     events = [NewEvent("JokerUsed", data), *_end_events(ctx, status, game.score)]
 
+    _set_plan(game, None)
+
     def after(g: Game, stored):
         account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
                               ref={"game_id": str(g.pk)})
-        _set_plan(g, None)
         if status == "won" and g.mode == "single":
             _single_player_awards(game=g, account=account, now=ctx.now)
 
@@ -372,22 +381,19 @@ def _intent_hint(ctx: _Ctx, intent):
                                              -p[0], -p[1]))
             data = {"tiles": list(best), "cost": scoring.pool_option_cost(_pairs_on_table(board))}
     else:
-        pair = None
-        if plan and board.can_remove(*plan[0]):
-            pair = tuple(plan[0])
-        else:
-            result = engine.solve(board, node_budget=_rules()["DECISIVE_NODE_BUDGET"])
-            if result.solvable:
-                plan = [list(p) for p in result.plan]
-                pair = tuple(plan[0]) if plan else None
-            else:
-                plan = None
-                pair = engine.hint(board)
+        winning = engine.winning_plan(board, [tuple(p) for p in plan] if plan else None)
+        if winning:
+            plan = [list(p) for p in winning]
+            pair = winning[0]
+        else:  # unsolvable: any removable pair, or "no moves"
+            plan = None
+            pair = engine.hint(board)
         data = {"tiles": list(pair) if pair else None, "cost": 0}
         if pair is None:
             data["message"] = "no moves"
     data["play_ms"] = ctx.at_ms
-    return [NewEvent("HintGiven", ctx.primary(data))], (lambda g, s: _set_plan(g, plan))
+    _set_plan(game, plan)
+    return [NewEvent("HintGiven", ctx.primary(data))], None
 
 
 def _intent_undo(ctx: _Ctx, intent):
@@ -403,7 +409,8 @@ def _intent_undo(ctx: _Ctx, intent):
     board.restore(a, b)
     data = ctx.primary({"tiles": [a, b], "points_reverted": points, "cost": cost, "play_ms": ctx.at_ms,
                         "status": _status_after(board)})
-    return [NewEvent("PairRestored", data)], (lambda g, s: _set_plan(g, None))
+    _set_plan(game, None)
+    return [NewEvent("PairRestored", data)], None
 
 
 def _intent_shuffle(ctx: _Ctx, intent):
@@ -419,7 +426,8 @@ def _intent_shuffle(ctx: _Ctx, intent):
     new_board = engine.Board(board.layout, result.faces, board.ruleset, present=board.present)
     data = ctx.primary({"faces": list(result.faces), "solvable": bool(result.solvable), "cost": cost,
                         "play_ms": ctx.at_ms, "status": _status_after(new_board)})
-    return [NewEvent("TilesShuffled", data)], (lambda g, s: _set_plan(g, None))
+    _set_plan(game, [list(p) for p in result.plan] if result.solvable else None)
+    return [NewEvent("TilesShuffled", data)], None
 
 
 def _intent_pause(ctx: _Ctx, intent):
@@ -440,9 +448,8 @@ def _intent_restart(ctx: _Ctx, intent):
     """R-10: a level can be restarted (jokers already used are not refunded); P-4: practice only."""
     deal = engine.deal_from_code(ctx.game.code)
     plan = [list(p) for p in deal.plan]
-    return [NewEvent("GameRestarted", ctx.primary({"play_ms": ctx.at_ms, "status": "playing"}))], (
-        lambda g, s: _set_plan(g, plan)
-    )
+    _set_plan(ctx.game, plan)
+    return [NewEvent("GameRestarted", ctx.primary({"play_ms": ctx.at_ms, "status": "playing"}))], None
 
 
 def _intent_end(ctx: _Ctx, intent):

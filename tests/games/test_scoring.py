@@ -250,11 +250,15 @@ def test_p4_pool_game_ends_when_its_server_time_runs_out():
     acc = account("pool")
     game = new_game(acc, "pool_practice", created_s=0)
     assert game.time_limit_ms == 600_000  # 10 minutes by default
-    with pytest.raises(NotAllowed):
-        intent(game, acc, "hint", now=at(601))
-    assert svc.games_expire_due(now=at(601)) == 1
+    idle = new_game(acc, "pool_practice", created_s=0)
+    result = intent(game, acc, "hint", now=at(601))  # the intent is refused, the end is recorded
+    assert isinstance(result.refused, NotAllowed) and [e.type for e in result.events] == ["GameEnded"]
     game.refresh_from_db()
-    assert game.status == "ended" and game.elapsed_before_ms == 600_000
+    assert game.status == "ended" and game.elapsed_before_ms == 600_000 and game.hints_used == 0
+    assert svc.games_expire_due(now=at(599)) == 0
+    assert svc.games_expire_due(now=at(601)) == 1  # the beat job ends the game whose client went away
+    idle.refresh_from_db()
+    assert idle.status == "ended" and idle.elapsed_before_ms == 600_000
     assert svc.games_expire_due(now=at(700)) == 0  # idempotent
 
 

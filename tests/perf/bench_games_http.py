@@ -68,9 +68,20 @@ class Api:
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
-        self.conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-        res = self.conn.getresponse()
-        data = res.read()
+        payload = json.dumps(body) if body is not None else None
+        for attempt in range(3):
+            try:
+                self.conn.request(method, path, body=payload, headers=headers)
+                res = self.conn.getresponse()
+                data = res.read()
+                break
+            except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+                # an idle keep-alive connection closed by the server: reconnect (the request was
+                # not processed — the server closes only idle connections)
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        else:
+            raise RuntimeError("server unreachable")
         return res.status, (json.loads(data) if data else None)
 
 
@@ -168,6 +179,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mode", default="single", choices=("single", "classic"))
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=4, help="gthread threads per gunicorn worker")
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=20)
     ap.add_argument("--rate", type=float, default=200)
@@ -183,7 +195,8 @@ def main() -> None:
            "THROTTLE_USER": "1000000/minute", "THROTTLE_ANON": "1000000/minute", "LOG_LEVEL": "WARNING"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-                            f"127.0.0.1:{PORT}", "--workers", str(args.workers), "--log-level", "warning"],
+                            f"127.0.0.1:{PORT}", "--workers", str(args.workers), "--worker-class", "gthread",
+                            "--threads", str(args.threads), "--keep-alive", "30", "--log-level", "warning"],
                            cwd=ROOT, env=env, start_new_session=True)
     try:
         for _ in range(100):
@@ -197,7 +210,7 @@ def main() -> None:
         for p in players:
             p.step()
         rate, lat = closed_loop(players[: args.clients], args.seconds)
-        print(f"mode={args.mode} gunicorn workers={args.workers} clients={args.clients}")
+        print(f"mode={args.mode} gunicorn workers={args.workers}x{args.threads} threads, clients={args.clients}")
         print(f"closed loop: {rate:.0f} accepted remove_pair/s over {args.seconds:.0f}s "
               f"(latency median {statistics.median(lat) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms)")
         sched, service = open_loop(players, args.rate, args.seconds)

@@ -69,12 +69,13 @@ def test_immutability_raw_sql_update_delete_truncate_are_refused_by_postgres():
 @pytest.mark.django_db
 def test_stale_expected_version_is_a_conflict_with_current_version():
     _append(n=2)
-    with pytest.raises(StreamConflict) as err:
+    with pytest.raises(StreamConflict) as err, transaction.atomic():
         _append(expected=1)
     assert err.value.details["current_version"] == 2
     assert err.value.status_code == 409 and err.value.code == "conflict"
-    with pytest.raises(StreamConflict):
+    with pytest.raises(StreamConflict), transaction.atomic():
         _append(expected=0)  # the stream already exists
+    assert stream_version("test-1") == 2
 
 
 @pytest.mark.django_db(transaction=True)

@@ -42,7 +42,8 @@ class Command(BaseCommand):
         py = sys.executable
         procs = {
             "web": [py, "-m", "gunicorn", "config.wsgi:application", "--bind", opts["bind"],
-                    "--workers", str(opts["web_workers"]), "--access-logfile", "-"],
+                    "--workers", str(opts["web_workers"]), "--worker-class", "gthread", "--threads", "4",
+                    "--access-logfile", "-"],
             "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [py, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
                      "-s", str(settings.BASE_DIR / ".data" / "celerybeat-schedule")],
