@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from rivals import engine
 from rivals.engine import scoring
+from rivals.ids import is_uuid
 from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
@@ -121,18 +122,12 @@ def game_create(
 def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
     """Another account's game is 404, not 403: existence is not leaked."""
     qs = Game.objects.select_for_update() if lock else Game.objects
-    game = qs.filter(pk=game_id, account=account).first() if _is_uuid(game_id) else None
+    game = qs.filter(pk=game_id, account=account).first() if is_uuid(game_id) else None
     if game is None:
         raise NotFound("no such game")
     return game
 
 
-def _is_uuid(value) -> bool:
-    try:
-        uuid.UUID(str(value))
-        return True
-    except ValueError:
-        return False
 
 
 def game_board(game: Game) -> engine.Board:

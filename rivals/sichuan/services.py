@@ -27,6 +27,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from rivals.ids import is_uuid
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.models import Account, Event
@@ -69,18 +70,12 @@ class TableState:
 # --- reads used by writes -----------------------------------------------------------------------
 
 
-def _is_uuid(value) -> bool:
-    try:
-        uuid.UUID(str(value))
-        return True
-    except ValueError:
-        return False
 
 
 def table_for_account(*, account: Account, table_id, lock: bool = False) -> SichuanTable:
     """Another account's table is 404, not 403: existence is not leaked."""
     qs = SichuanTable.objects.select_for_update() if lock else SichuanTable.objects
-    table = qs.filter(pk=table_id, account=account).first() if _is_uuid(table_id) else None
+    table = qs.filter(pk=table_id, account=account).first() if is_uuid(table_id) else None
     if table is None:
         raise NotFound("no such Sichuan table")
     return table

@@ -6,11 +6,12 @@ physical copies (S-1).
 """
 from __future__ import annotations
 
+from rivals.engine.prng import SplitMix64 as _EngineSplitMix64
+
 SUITS = ("C", "D", "B")
 SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 N_TILES = 108  # S-1
 N_KINDS = 27
-MASK64 = (1 << 64) - 1
 
 
 def tile_kind(tile: int) -> int:
@@ -43,37 +44,15 @@ def counts_of(tiles) -> list[int]:
     return c
 
 
-class SplitMix64:
-    """SplitMix64 (Steele, Lea, Flood 2014) -- written out so deals never depend on
-    Python's ``random`` internals."""
+class SplitMix64(_EngineSplitMix64):
+    """The solitaire engine's SplitMix64 (one specified PRNG for the whole product), with the
+    two helpers the Sichuan engine uses."""
 
-    __slots__ = ("state",)
-
-    def __init__(self, seed: int):
-        self.state = seed & MASK64
+    __slots__ = ()
 
     def next(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """Uniform integer in [0, n) by rejection (no modulo bias)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            x = self.next()
-            if x < limit:
-                return x % n
-
-    def shuffle(self, items: list) -> None:
-        """Fisher-Yates in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
+        return self.next64()
 
     def choice(self, seq):
         return seq[self.below(len(seq))]
+
