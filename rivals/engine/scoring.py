@@ -80,3 +80,26 @@ def pool_pair_points(face_a: str, face_b: str, pairs_on_table: int, values: dict
 def pool_option_cost(pairs_on_table: int) -> int:
     """P-3: an undo, shuffle or hint costs 5 × pairs on the table (returned as a negative delta)."""
     return -POOL_PENALTY_FACTOR * pairs_on_table
+
+
+# --- Quick Match (R-12) -----------------------------------------------------------------------
+QUICK_MATCH_COMPLETED = 20
+QUICK_MATCH_NOT_COMPLETED = 15
+
+
+def quick_match_points(results: list[tuple[bool, int]]) -> list[int]:
+    """R-12: ``results`` = [(completed, round score)] of the two players → account points.
+
+    The winner is decided by completion first, then score (R-18); only the winner earns: 20 if
+    they completed the board, otherwise 15. Tied top scores (nobody completed) → both 0; if every
+    score is 0, nobody earns.
+    """
+    if all(score == 0 for _, score in results) and not any(done for done, _ in results):
+        return [0] * len(results)
+    ranked = sorted(range(len(results)), key=lambda i: (not results[i][0], -results[i][1]))
+    best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+    if second is not None and results[best] == results[second] and not results[best][0]:
+        return [0] * len(results)
+    points = [0] * len(results)
+    points[best] = QUICK_MATCH_COMPLETED if results[best][0] else QUICK_MATCH_NOT_COMPLETED
+    return points

@@ -295,3 +295,13 @@ def test_r38_pairs_faster_than_the_human_minimum_are_refused_and_recorded(settin
                       format="json")
     assert res.status_code == 422 and "R-38" in res.json()["error"]["message"]
     assert RejectedIntent.objects.filter(target=gid, code="not_allowed").exists()
+
+
+def test_r12_quick_match_points_worked_examples():
+    """EXAMPLES.md R-12: only the winner earns, 20 if completed, else 15; ties and zeros earn 0."""
+    assert scoring.quick_match_points([(True, 1800), (False, 1400)]) == [20, 0]  # A completes
+    assert scoring.quick_match_points([(False, 900), (False, 700)]) == [15, 0]
+    assert scoring.quick_match_points([(False, 700), (False, 900)]) == [0, 15]
+    assert scoring.quick_match_points([(False, 900), (False, 900)]) == [0, 0]  # tie: both 0
+    assert scoring.quick_match_points([(False, 0), (False, 0)]) == [0, 0]  # nobody
+    assert scoring.quick_match_points([(False, 0), (False, -100)]) == [15, 0]  # not every score is 0
