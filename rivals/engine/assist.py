@@ -2,13 +2,38 @@
 decisive pair (R-15), joker partner (R-8)."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
 from .board import Board, has_removable_pair
 from .deals import position_order
 from .prng import SplitMix64
-from .solver import solve
+from .solver import SolveResult, solve as _solve
+
+_CACHE: "OrderedDict[tuple, SolveResult]" = OrderedDict()
+_CACHE_SIZE = 512
+_LOCK = threading.Lock()
+
+
+def solve(board: Board, node_budget: int | None = None) -> SolveResult:
+    """The solver with a small LRU memo keyed by the exact position, so that e.g. the
+    service's ``winning_plan`` followed by ``hint`` on an unsolvable position solves once."""
+    key = (board.layout, board.ruleset, board.present, tuple(board.cls), node_budget)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+    if hit is not None:
+        return SolveResult(hit.solvable, list(hit.plan), hit.nodes)
+    res = _solve(board, node_budget)
+    with _LOCK:
+        _CACHE[key] = res
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return SolveResult(res.solvable, list(res.plan), res.nodes)
+
 
 # Fixed, deterministic node budgets (same result on every machine).
 HINT_NODE_BUDGET = 100_000

@@ -1,13 +1,18 @@
 """Single Player level generator (R-1, R-2).
 
-Level n (1..MAX_LEVEL) -> a fixed game code, deterministically. The layout grows with n; a few
-candidate deals are scored with the solver and the one closest to the level's target
-difficulty is taken (HARD levels: every 10th, the hardest candidate of a larger set).
+Level n (1..MAX_LEVEL) -> a fixed game code, deterministically (no clock, no os.urandom, no
+Python ``random``): candidate deal numbers come from SplitMix64 of the level number. The layout
+grows with n (TIERS): within a tier the share of the larger layout rises linearly, so the
+rolling mean of difficulty rises; candidate deals are scored with the solver (see
+``level_info``). HARD levels (every 10th) are dealt on the largest layout of the next tier.
 
-Difficulty (R-2 Decision) is a number computed with the solver along the deal's winning plan,
-in the Rivals ruleset (T-6a): at sampled positions, every removable pair that leads to an
-unsolvable position is a trap; difficulty = 100 * traps / choices (percentage of available
-moves that lose) + 10 * (layout size / 144) + 2 * (1 / mean branching).
+Difficulty (R-2 Decision) is a number computed with the solver, see ``difficulty_of``:
+100 * (share of available moves that lead to an unsolvable position, sampled along the plan,
+strictest rules T-2 + T-6) + 10 * size / 144 + 3 / mean branching.
+
+The table depends on the engine's deal generator and solver (node budgets are fixed, so it is
+the same on every machine); GENERATOR_VERSION names it. Changing the solver's search may change
+levels: store generated levels and treat the stored row as authoritative.
 """
 from __future__ import annotations
 
@@ -24,26 +29,25 @@ from .prng import mix64
 from .solver import solve
 
 MAX_LEVEL = 11000
+GENERATOR_VERSION = 1
 TRAP_NODE_BUDGET = 40  # fixed per probe; an undecided probe counts as no trap
-SAMPLES = 4  # positions probed along the plan
+SAMPLES = 3  # positions probed along the plan
 RULESET = "classic"  # strictest rules (T-2 + T-6): traps are visible
 
-# Layout tiers: (first level, layouts), small boards first. A level draws one candidate deal
-# per layout of its tier and keeps the one closest to its target difficulty, so the share of
-# the larger layout grows through the tier. HARD levels (every 10th) draw HARD_CANDIDATES deals
-# on the largest layouts of the next tier and keep the hardest.
+# Layout tiers: (first level, (smaller, larger) layout), small boards first; the share of the
+# larger layout grows linearly through the tier (scheduled_layout).
 TIERS = (
     (1, ("L08", "L05")),
     (301, ("L05", "L06")),
     (1001, ("L06", "L04")),
-    (2001, ("L04", "L03", "L07")),
-    (3501, ("L07", "L01")),
-    (5501, ("L01", "L02")),
-    (8001, ("L02", "L00")),
+    (2501, ("L04", "L03")),
+    (4501, ("L03", "L07")),
+    (6501, ("L07", "L01")),
+    (8501, ("L01", "L02")),
 )
 HARD_TIER = ("L09", "L00")  # the last tier's HARD levels
 HARD_CANDIDATES = 3
-LAST_HARD_CANDIDATES = 6
+NORMAL_CANDIDATES = 2
 
 
 @dataclass(frozen=True)
@@ -109,14 +113,31 @@ def _typical(lid: str) -> float:
     return 10.0 * get_layout(lid).size / 144
 
 
-def target_difficulty(n: int) -> float:
-    """Rises linearly through each tier from its smallest to its largest layout."""
-    k = _tier_index(n)
+def _tier_bounds(k: int) -> tuple[int, int]:
     start = TIERS[k][0]
     end = TIERS[k + 1][0] if k + 1 < len(TIERS) else MAX_LEVEL + 1
+    return start, end
+
+
+def scheduled_layout(n: int) -> str:
+    """Layout of a normal level: within its tier the larger layout is taken iff the
+    golden-ratio sequence frac(n * phi) (integer form) is below the progress through the tier,
+    so every stretch of levels has the exact mixture and the trend rises smoothly."""
+    k = _tier_index(n)
+    small, large = TIERS[k][1]
+    start, end = _tier_bounds(k)
+    h = (n * 2654435769) & 0xFFFFFFFF
+    return large if h * (end - start) < (2 * (n - start) + 1) << 31 else small
+
+
+def target_difficulty(n: int) -> float:
+    """Expected difficulty of a normal level: rises linearly through each tier from its
+    smaller to its larger layout's floor."""
+    k = _tier_index(n)
+    start, end = _tier_bounds(k)
     lo = _typical(TIERS[k][1][0])
     hi = _typical(TIERS[k][1][-1])
-    return lo + (hi - lo) * (n - start + 0.5) / (end - start) + 0.5
+    return lo + (hi - lo) * (n - start + 0.5) / (end - start)
 
 
 def _candidate(n: int, j: int, lid: str) -> tuple[float, str, str]:
@@ -128,22 +149,26 @@ def _candidate(n: int, j: int, lid: str) -> tuple[float, str, str]:
 @lru_cache(maxsize=2048)
 def level_info(n: int) -> LevelInfo:
     """R-1 / R-2: the level's fixed game code and its difficulty; same result on every call
-    and every machine (a level not stored yet is generated on demand with the same result)."""
+    and every machine (a level not stored yet is generated on demand with the same result).
+
+    Normal level: NORMAL_CANDIDATES deals on the scheduled layout, the least trap-laden kept
+    (a smooth trend). HARD level (every 10th): HARD_CANDIDATES deals on the largest layout of
+    the next tier (last tier: HARD_TIER), the hardest kept - above the normal levels around it.
+    """
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_LEVEL:
         raise ValueError(f"level must be an integer in 1..{MAX_LEVEL}")
     k = _tier_index(n)
     if is_hard(n):
         if k + 1 < len(TIERS):
-            pool, count = TIERS[k + 1][1][-1:], HARD_CANDIDATES
+            pool = TIERS[k + 1][1][-1:]
         else:
-            pool, count = HARD_TIER, LAST_HARD_CANDIDATES
-        cands = [_candidate(n, j, pool[j % len(pool)]) for j in range(count)]
+            pool = HARD_TIER
+        cands = [_candidate(n, j, pool[j % len(pool)]) for j in range(HARD_CANDIDATES)]
         d, code, lid = max(cands, key=lambda c: (c[0], c[1]))
         return LevelInfo(n, code, lid, True, d)
-    layouts = TIERS[k][1]
-    cands = [_candidate(n, j, lid) for j, lid in enumerate(layouts)]
-    t = target_difficulty(n)
-    d, code, lid = min(cands, key=lambda c: (abs(c[0] - t), c[1]))
+    lid = scheduled_layout(n)
+    cands = [_candidate(n, j, lid) for j in range(NORMAL_CANDIDATES)]
+    d, code, lid = min(cands, key=lambda c: (c[0], c[1]))
     return LevelInfo(n, code, lid, False, d)
 
 

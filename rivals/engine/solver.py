@@ -15,7 +15,14 @@ Pruning:
 * failed states are remembered by (present, commitments) in a transposition table (sound:
   no sleep-set or other path-dependent pruning is mixed in);
 * a relaxed scan (remove any free tile whose possible partner is free or gone) refutes dead
-  ends early.
+  ends early (at every branching node);
+* probing: when the first restart is needed, each four-tile group's three pairings are tried
+  at the root with the relaxed scan; failing pairings are forbidden for the whole search;
+* move ordering: among a tile's removable partners, the pair that frees most tiles first;
+* restarts with a Luby schedule of node budgets and a different (deterministic) tie-break per
+  restart; the failed-state table survives restarts.
+Sleep sets are not used: the table stores only states whose whole subtree was refuted, so it
+is sound without them.
 The search is deterministic: same input, same plan, same node count. ``node_budget`` bounds
 the number of branching nodes; exceeding it gives ``solvable=None`` (undecided).
 """
@@ -196,8 +203,10 @@ class _Solver:
 
     def relaxed_ok(self) -> bool:
         """Relaxation: repeatedly drop any free tile whose committed partner (or, uncommitted,
-        some possible partner) is gone or free (T-6a: free once the tile is gone). If tiles
-        remain, the position is unsolvable. Worklist over the tiles whose status can change."""
+        some possible partner - compatible, not forbidden) is gone or free (T-6a: free once
+        the tile is gone). If tiles remain, the position is unsolvable (a real solution removes
+        every tile with a possible partner that is then free or already gone). Worklist over
+        the tiles whose status can change."""
         lay = self.lay
         L, R, C, A = lay.left, lay.right, lay.cover, lay.affect_mask
         p = self.present
@@ -206,6 +215,11 @@ class _Solver:
         cls = self.cls
         unc = self.unc
         lift = self.lift
+        real = p
+        above, below = lay.above, lay.below
+        inc = self.inc
+        fkey = self.fkey
+        pid = self.pid
         work = p
         while work:
             low = work & -work
@@ -222,6 +236,27 @@ class _Solver:
             else:
                 g = gmask[cls[j]]
                 cand = g & unc & ~low
+                # only partners it could really pair with: compatible (nothing between them)
+                # and not forbidden in this subtree
+                if lift:
+                    bj, aj = below[j], above[j]
+                    m = cand
+                    while m:
+                        lb = m & -m
+                        m ^= lb
+                        k = lb.bit_length() - 1
+                        if (bj & above[k] | below[k] & aj) & real:
+                            cand ^= lb
+                else:
+                    cand &= ~inc[j]
+                if fkey:
+                    m = cand
+                    while m:
+                        lb = m & -m
+                        m ^= lb
+                        k = lb.bit_length() - 1
+                        if fkey & pid[j * 1024 + k if j < k else k * 1024 + j]:
+                            cand ^= lb
             if cand & ~p:
                 ok = True
             else:

@@ -95,6 +95,9 @@ def main():
         hint(board, plan)
         t_plan.append((time.perf_counter() - t) * 1000)
     print(fmt("hint with stored plan", t_plan))
+    from rivals.engine import assist
+
+    assist._CACHE.clear()  # cold memo for the decisive figures
     dec_ms = []
     rng = SplitMix64(7)
     decisive = 0
