@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from psycopg.types.json import Jsonb
 from django.utils import timezone
 
 from rivals import context
@@ -121,7 +122,23 @@ def event_append(
         )
         for i, e in enumerate(events)
     ]
-    created = Event.objects.bulk_create(rows)
+    # one INSERT … RETURNING (the ORM's bulk_create costs more CPU than the append itself)
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
+    params: list[Any] = []
+    for r in rows:
+        params += [r.stream_id, r.stream_type, r.version, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata),
+                   r.recorded_at]
+    with connection.cursor() as cur:
+        cur.execute(
+            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
+            f"recorded_at) VALUES {values} RETURNING position",
+            params,
+        )
+        positions = [row[0] for row in cur.fetchall()]
+    for r, position in zip(rows, positions, strict=True):
+        r.position = position
+        r._state.adding = False
+    created = rows
     from rivals import projections
 
     projections.apply_live(created, live)

@@ -195,7 +195,24 @@ class GameProjection(Projection):
         if dirty == "insert":
             live["game"].save(force_insert=True)
         elif dirty:
-            live["game"].save(update_fields=[*self.MUTABLE, *(("faces",) if faces else ())])
+            self._update(live["game"], [*self.MUTABLE, *(("faces",) if faces else ())])
+
+    @staticmethod
+    def _update(game, fields: list[str]) -> None:
+        """One UPDATE of the given columns, values prepared by the model's own fields."""
+        from django.db import connection
+
+        from rivals.models import Game
+
+        meta = Game._meta
+        cols, params = [], []
+        for name in fields:
+            field = meta.get_field(name)
+            cols.append(f'"{field.column}" = %s')
+            params.append(field.get_db_prep_save(getattr(game, field.attname), connection))
+        params.append(game.pk)
+        with connection.cursor() as cur:
+            cur.execute(f"UPDATE rivals_game SET {', '.join(cols)} WHERE id = %s", params)
 
 
 class LevelLeaderboardProjection(Projection):

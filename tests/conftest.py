@@ -25,6 +25,15 @@ def _fixture_teardown_ignoring_event_protection(self):
 TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate-limit counters live in the (per-process) cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def api():
     return APIClient()

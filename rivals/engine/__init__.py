@@ -16,9 +16,22 @@ from .board import Board
 from .codes import CodeError, format_code, parse_code
 from .deals import Deal, deal_from_code, random_code
 from .layouts import Layout, LayoutError, all_layouts, get_layout
-from .levels import MAX_LEVEL, LevelInfo, level_info
 from .solver import SolveResult, solve
 from .tiles import FACES, GROUPS, RULESETS, faces_match
+
+MAX_LEVEL = 11000  # R-1 (same constant as levels.MAX_LEVEL)
+
+
+def __getattr__(name: str):
+    # The level generator is imported lazily, so that ``python -m rivals.engine.levels`` runs
+    # the module once (no runpy double-import warning) and importing the engine stays light.
+    if name in ("level_info", "LevelInfo", "levels"):
+        import importlib
+
+        levels = importlib.import_module(".levels", __name__)
+        return levels if name == "levels" else getattr(levels, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "RULESETS", "FACES", "GROUPS", "faces_match",

@@ -126,3 +126,35 @@ def test_admin_events_are_read_only_even_for_superusers(admin_client):
     assert res.status_code == 403
     event.refresh_from_db()
     assert event.type == "HeartbeatRecorded"
+
+
+@pytest.mark.django_db
+def test_r38_clients_are_rate_limited_with_429_in_the_error_format():
+    from django.core.cache import cache
+    from rest_framework.permissions import AllowAny
+    from rest_framework.response import Response
+    from rest_framework.test import APIRequestFactory
+    from rest_framework.views import APIView
+
+    from rivals.api.throttling import AnonThrottle
+
+    class ThreePerMinute(AnonThrottle):
+        rate = "3/minute"
+
+    class Ping(APIView):
+        permission_classes = [AllowAny]
+        authentication_classes: list = []
+        throttle_classes = [ThreePerMinute]
+
+        def get(self, request):
+            return Response({"ok": True})
+
+    cache.clear()
+    view = Ping.as_view()
+    factory = APIRequestFactory()
+    codes = [view(factory.get("/ping")).status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]
+    res = view(factory.get("/ping"))
+    res.render()
+    assert res.status_code == 429 and res.data["error"]["code"] == "throttled" and "Retry-After" in res
+    cache.clear()
