@@ -16,13 +16,9 @@ def at(seconds: float) -> datetime:
 
 
 def account(name: str, jokers: int = 0) -> Account:
-    from rivals.services.accounts import account_guest_signin, account_jokers_change
+    from tests.factories import AccountFactory
 
-    acc, _, _ = account_guest_signin(device_id=f"dev-{name}")
-    if jokers:
-        account_jokers_change(account=acc, delta=jokers, reason="test", actor="test")
-    acc.refresh_from_db()
-    return acc
+    return AccountFactory.create(device_id=f"dev-{name}", jokers=jokers)
 
 
 def intent(game: Game, acc: Account, kind: str, now: datetime | None = None, **fields):
