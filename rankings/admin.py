@@ -2,7 +2,13 @@
 
 from django.contrib import admin
 
-from rankings.models import AmrPoints, DailyPoints, PointsHistogram, RankingClock, WeeklyPoints
+from rankings.models import (
+    AmrPoints,
+    DailyPoints,
+    PointsHistogram,
+    RankingClock,
+    WeeklyPoints,
+)
 from rivals.admin import ReadOnlyAdmin
 
 

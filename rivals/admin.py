@@ -71,7 +71,14 @@ from django.shortcuts import render  # noqa: E402
 from django.urls import reverse  # noqa: E402
 from django.utils.html import format_html  # noqa: E402
 
-from rivals.models import DailyBonusClaim, Game, Level, LevelBest, PointsLedgerEntry, RejectedIntent  # noqa: E402
+from rivals.models import (  # noqa: E402
+    DailyBonusClaim,
+    Game,
+    Level,
+    LevelBest,
+    PointsLedgerEntry,
+    RejectedIntent,
+)
 
 
 class GrantJokersForm(forms.Form):

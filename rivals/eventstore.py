@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
-from psycopg.types.json import Jsonb
 from django.utils import timezone
+from psycopg.types.json import Jsonb
 
 from rivals import context
 from rivals.errors import Conflict

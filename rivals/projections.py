@@ -152,10 +152,11 @@ class GameProjection(Projection):
     )
 
     def reset(self) -> None:
-        from rivals.models import Game
-
         # Rows are reset to their GameStarted state by replay; delete and recreate keeps ids.
-        from rivals.models import LevelBest  # noqa: F401  (leaderboard is its own projection)
+        from rivals.models import (
+            Game,
+            LevelBest,  # noqa: F401  (leaderboard is its own projection)
+        )
 
         Game.objects.all().delete()
 

@@ -18,7 +18,11 @@ class AccountFactory(factory.Factory):
 
     @classmethod
     def _create(cls, model_class, *, device_id, jokers=0, display_name=None):
-        from rivals.services.accounts import account_guest_signin, account_jokers_change, account_rename
+        from rivals.services.accounts import (
+            account_guest_signin,
+            account_jokers_change,
+            account_rename,
+        )
 
         account, _, _ = account_guest_signin(device_id=device_id)
         if jokers:

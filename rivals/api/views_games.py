@@ -12,9 +12,8 @@ from rivals import selectors_games as sel
 from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
 from rivals.api.serializers import ErrorOut
-from rivals.context import request_id
 from rivals.errors import DomainError, Invalid
-from rivals.models import RejectedIntent
+from rivals.intents import rejected_intent_record
 from rivals.services import games as svc
 
 
@@ -67,11 +66,7 @@ class GameView(APIView):
 
 def _reject(request, target: str, intent, exc: DomainError) -> Response:
     """R-38: a refused intent is recorded for fair-play review and changes nothing else."""
-    RejectedIntent.objects.create(
-        account=request.user if request.user.is_authenticated else None, target=str(target)[:80],
-        intent=intent if isinstance(intent, (dict, list)) else None, code=exc.code, message=exc.message[:300],
-        request_id=request_id.get() or "",
-    )
+    rejected_intent_record(account=request.user, target=target, intent=intent, exc=exc)
     return error_response(exc.code, exc.message, exc.status_code, exc.details)
 
 

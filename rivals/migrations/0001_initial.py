@@ -4,8 +4,9 @@ import django.core.serializers.json
 import django.utils.timezone
 import pgtrigger.compiler
 import pgtrigger.migrations
-import rivals.models.accounts
 from django.db import migrations, models
+
+import rivals.models.accounts
 
 
 class Migration(migrations.Migration):

@@ -23,9 +23,17 @@ from django.utils import timezone
 
 from rivals import engine
 from rivals.engine import scoring
-from rivals.ids import is_uuid
-from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, NotFound
+from rivals.errors import (
+    Conflict,
+    Invalid,
+    LimitReached,
+    NoJokers,
+    NotAllowed,
+    NotFound,
+)
 from rivals.eventstore import NewEvent, event_append
+from rivals.ids import is_uuid
+from rivals.intents import intent_envelope
 from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
 from rivals.services.accounts import account_jokers_change
 from rivals.services.game_state import play_ms
@@ -206,14 +214,7 @@ def _pairs_on_table(board: engine.Board) -> int:
 @transaction.atomic
 def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now: datetime | None = None) -> IntentResult:
     """Validate and apply one intent. Raises a ``DomainError`` (and writes nothing) when refused."""
-    if not isinstance(intent, dict):
-        raise Invalid("an intent is a JSON object")
-    kind = intent.get("type")
-    if kind not in INTENT_TYPES:
-        raise Invalid(f"unknown intent type {kind!r}", details={"type": [f"one of {list(INTENT_TYPES)}"]})
-    seq = intent.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int):
-        raise Invalid("seq (the count of intents already accepted) is required", details={"seq": ["required integer"]})
+    kind, seq = intent_envelope(intent, INTENT_TYPES)
     game = game_for_account(account=account, game_id=game_id, lock=True)
     now = now or timezone.now()
     if _is_time_up(game, now):  # P-4: end it (committed) and refuse the intent

@@ -11,9 +11,8 @@ from rest_framework.views import APIView
 from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
 from rivals.api.serializers import ErrorOut
-from rivals.context import request_id
 from rivals.errors import DomainError, Invalid
-from rivals.models import RejectedIntent
+from rivals.intents import rejected_intent_record
 from rivals.sichuan import selectors as sel
 from rivals.sichuan import services as svc
 
@@ -126,12 +125,8 @@ class TableView(APIView):
 
 
 def _reject(request, target: str, intent, exc: DomainError) -> Response:
-    """A refused intent is recorded for fair-play review and changes nothing else (as game intents)."""
-    RejectedIntent.objects.create(
-        account=request.user if request.user.is_authenticated else None, target=f"sichuan:{target}"[:80],
-        intent=intent if isinstance(intent, (dict, list)) else None, code=exc.code, message=exc.message[:300],
-        request_id=request_id.get() or "",
-    )
+    """R-38: a refused intent is recorded for fair-play review and changes nothing else."""
+    rejected_intent_record(account=request.user, target=f"sichuan:{target}", intent=intent, exc=exc)
     return error_response(exc.code, exc.message, exc.status_code, exc.details)
 
 

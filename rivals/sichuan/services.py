@@ -27,9 +27,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from rivals.ids import is_uuid
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
+from rivals.ids import is_uuid
+from rivals.intents import intent_envelope
 from rivals.models import Account, Event
 from rivals.projections import Projection
 from rivals.sichuan import engine
@@ -130,15 +131,7 @@ def _tile(value, name: str = "tile") -> int:
 
 def intent_action(intent: Any) -> tuple[int, dict[str, Any]]:
     """Check an intent's shape (400 ``invalid``) and return (seq, engine action)."""
-    if not isinstance(intent, dict):
-        raise Invalid("an intent is a JSON object")
-    kind = intent.get("type")
-    if kind not in INTENT_TYPES:
-        raise Invalid(f"unknown intent type {kind!r}", details={"type": [f"one of {list(INTENT_TYPES)}"]})
-    seq = intent.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise Invalid("seq (the count of intents already accepted) is required",
-                      details={"seq": ["required non-negative integer"]})
+    kind, seq = intent_envelope(intent, INTENT_TYPES)
     action: dict[str, Any] = {"type": kind}
     if kind == "declare_missing":
         suit = intent.get("suit")

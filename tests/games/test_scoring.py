@@ -9,7 +9,14 @@ from rivals.engine import scoring
 from rivals.errors import LimitReached, NoJokers, NotAllowed
 from rivals.models import Account, Event, Game
 from rivals.services import games as svc
-from tests.games.helpers import account, at, board_of, intent, new_game, non_decisive_pair
+from tests.games.helpers import (
+    account,
+    at,
+    board_of,
+    intent,
+    new_game,
+    non_decisive_pair,
+)
 
 
 def blocked_tile(game: Game) -> int:

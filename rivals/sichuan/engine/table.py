@@ -10,7 +10,15 @@ from __future__ import annotations
 from . import hands as H
 from . import payments as P
 from .rules import Rules
-from .tiles import N_TILES, SUITS, SUIT_INDEX, SplitMix64, counts_of, tile_kind, tile_suit
+from .tiles import (
+    N_TILES,
+    SUIT_INDEX,
+    SUITS,
+    SplitMix64,
+    counts_of,
+    tile_kind,
+    tile_suit,
+)
 
 SEATS = (0, 1, 2, 3)
 
