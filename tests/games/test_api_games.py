@@ -248,3 +248,23 @@ def test_rebuild_projections_reproduces_games_leaderboards_ledger_and_balances()
     live = snapshot()
     call_command("rebuild_projections")
     assert snapshot() == live
+
+
+@pytest.mark.django_db
+def test_t7_selection_reaches_the_server_as_remove_pair_and_click_blocked_only(guest):
+    """T-7: selecting/deselecting is client-side; the server sees a matching free pair removed,
+    a blocked tap (nothing removed), and refuses a non-matching pair without changing the board."""
+    client, _ = guest()
+    game = client.post("/api/v1/games", {"mode": "classic"}, format="json").json()
+    free = [t for t in game["tiles"] if t["free"]]
+    blocked = next(t for t in game["tiles"] if not t["free"])
+    res = post_intent(client, game["id"], {"seq": 0, "type": "click_blocked", "tile": blocked["id"]})
+    assert res.status_code == 200 and res.json()["event"]["type"] == "BlockedTileClicked"
+    assert len(res.json()["game"]["tiles"]) == len(game["tiles"])  # nothing removed
+    a, b = next((a, b) for a in free for b in free if a["id"] < b["id"]
+                and not engine.faces_match(a["face"], b["face"], "classic"))
+    res = post_intent(client, game["id"], {"seq": 1, "type": "remove_pair", "tiles": [a["id"], b["id"]]})
+    assert res.status_code == 422
+    pair = svc.game_board(Game.objects.get(pk=game["id"])).removable_pairs()[0]
+    res = post_intent(client, game["id"], {"seq": 1, "type": "remove_pair", "tiles": list(pair)})
+    assert res.status_code == 200 and len(res.json()["game"]["tiles"]) == len(game["tiles"]) - 2

@@ -89,3 +89,12 @@ def test_r7_single_player_points_count_for_rankings():
     A = account("A")
     complete(A, 30.0)
     assert all(e.counts and e.source == "single_player" for e in PointsLedgerEntry.objects.filter(account=A))
+
+
+@pytest.mark.django_db
+def test_r6_a_won_level_can_be_replayed_for_a_better_time_without_new_completion_points():
+    A = account("A")
+    assert complete(A, 100.0) == [10, 10]
+    assert complete(A, 60.0) == []  # R-3 once; R-5 exhausted
+    assert LevelBest.objects.get(level=1, account=A).best_ms == 60_000
+    assert LevelBest.objects.get(level=1, account=A).completions == 2
