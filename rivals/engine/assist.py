@@ -10,7 +10,8 @@ from typing import Sequence
 from .board import Board, has_removable_pair
 from .deals import position_order
 from .prng import SplitMix64
-from .solver import SolveResult, solve as _solve
+from .solver import SolveResult
+from .solver import solve as _solve
 
 _CACHE: "OrderedDict[tuple, SolveResult]" = OrderedDict()
 _CACHE_SIZE = 512

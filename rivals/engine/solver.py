@@ -12,15 +12,21 @@ Pruning:
   T-6; under T-6a they cannot pair when another present tile lies between them. A group with
   no possible pairing left is dead; a tile with one possible partner is committed without
   branching;
-* failed states are remembered by (present, commitments) in a transposition table (sound:
-  no sleep-set or other path-dependent pruning is mixed in);
+* failed states are remembered by (present, commitments, forbidden pairs) in a transposition
+  table (sound: no sleep-set or other path-dependent pruning is mixed in); forbidden pairs of
+  groups with no uncommitted tile left are dropped from the key (they no longer matter);
 * a relaxed scan (remove any free tile whose possible partner is free or gone) refutes dead
   ends early (at every branching node);
-* probing: when the first restart is needed, each four-tile group's three pairings are tried
-  at the root with the relaxed scan; failing pairings are forbidden for the whole search;
+* probing: when the PROBE_AT-th restart is needed, each four-tile group's three pairings are
+  tried at the root with the relaxed scan (one pass); failing pairings are forbidden for the
+  whole search;
 * move ordering: among a tile's removable partners, the pair that frees most tiles first;
 * restarts with a Luby schedule of node budgets and a different (deterministic) tie-break per
-  restart; the failed-state table survives restarts.
+  restart; from restart REST_FROM on, a salted 1-in-REST_FIRST share of the branchings also
+  tries the "pair t later" branch first (diversification: the same branches, another order);
+  the failed-state table survives restarts.
+Per-tile partner masks (``part``: same group, not stacked under T-6; ``forb``: forbidden
+partners, mirrored from the key) keep the inner loops to mask operations.
 Sleep sets are not used: the table stores only states whose whole subtree was refuted, so it
 is sound without them.
 The search is deterministic: same input, same plan, same node count. ``node_budget`` bounds
@@ -58,6 +64,7 @@ class _Solver:
         self.nodes = 0
         self.salt = 0
         self.probing = True
+        self.diversify = False
         self.limit = self.budget
         self.free = free_mask_of(layout, present)
         self.partner = [-1] * self.n
@@ -85,12 +92,31 @@ class _Solver:
                     k += 1
         self.pid = pid
         self.npid = k
+        # per group of more than two tiles: (tiles, its pair bits) - a forbidden pair matters
+        # only while its group still has uncommitted tiles (key normalisation)
+        gpb = []
+        for c in sorted(gm):
+            ts = _bits(gm[c])
+            if len(ts) > 2:
+                pb = 0
+                for x in range(len(ts)):
+                    for y in range(x + 1, len(ts)):
+                        pb |= pid[ts[x] * 1024 + ts[y]]
+                gpb.append((gm[c], pb))
+        self.gpb = gpb
         self.fkey = 0
         inc = [0] * self.n
         above, below = layout.above, layout.below
         for i in _bits(present):
             inc[i] = above[i] | below[i]
         self.inc = inc
+        # possible partners of each tile ignoring state: same group, not itself, and (T-6)
+        # not above / below it
+        part = [0] * self.n
+        for i in _bits(present):
+            part[i] = gm[cls[i]] & ~(1 << i) & ~(0 if lift else inc[i])
+        self.part = part
+        self.forb = [0] * self.n  # forbidden partners of each tile (mirror of fkey)
 
     # -- primitives ---------------------------------------------------------------------------
     def compat(self, x: int, y: int) -> bool:
@@ -151,6 +177,10 @@ class _Solver:
             rec = trail.pop()
             if rec[0] == 2:
                 self.fkey ^= rec[1]
+                forb = self.forb
+                for x, y in rec[2]:
+                    forb[x] &= ~(1 << y)
+                    forb[y] &= ~(1 << x)
                 continue
             t, u = rec[1], rec[2]
             b = (1 << t) | (1 << u)
@@ -207,6 +237,8 @@ class _Solver:
         the tile is gone). If tiles remain, the position is unsolvable (a real solution removes
         every tile with a possible partner that is then free or already gone). Worklist over
         the tiles whose status can change."""
+        if not self.lift:
+            return self._relaxed6()
         lay = self.lay
         L, R, C, A = lay.left, lay.right, lay.cover, lay.affect_mask
         p = self.present
@@ -217,10 +249,11 @@ class _Solver:
         lift = self.lift
         real = p
         above, below = lay.above, lay.below
-        inc = self.inc
-        fkey = self.fkey
-        pid = self.pid
-        work = p
+        part = self.part
+        forb = self.forb
+        # only free tiles can go first; a blocked tile is re-queued when a neighbour goes
+        work = self.free & p
+        wait = 0  # free tiles still lacking a partner: re-queued when a group member goes
         while work:
             low = work & -work
             work ^= low
@@ -235,9 +268,9 @@ class _Solver:
                 g = cand
             else:
                 g = gmask[cls[j]]
-                cand = g & unc & ~low
                 # only partners it could really pair with: compatible (nothing between them)
                 # and not forbidden in this subtree
+                cand = part[j] & unc & ~forb[j]
                 if lift:
                     bj, aj = below[j], above[j]
                     m = cand
@@ -246,16 +279,6 @@ class _Solver:
                         m ^= lb
                         k = lb.bit_length() - 1
                         if (bj & above[k] | below[k] & aj) & real:
-                            cand ^= lb
-                else:
-                    cand &= ~inc[j]
-                if fkey:
-                    m = cand
-                    while m:
-                        lb = m & -m
-                        m ^= lb
-                        k = lb.bit_length() - 1
-                        if fkey & pid[j * 1024 + k if j < k else k * 1024 + j]:
                             cand ^= lb
             if cand & ~p:
                 ok = True
@@ -271,7 +294,56 @@ class _Solver:
                         break
             if ok:
                 p ^= low
-                work |= (A[j] | g) & p
+                work |= (A[j] | (g & wait)) & p
+            else:
+                wait |= low
+        return p == 0
+
+    def _relaxed6(self) -> bool:
+        """The relaxed scan under T-6 (partners are symmetric, freeness needs no "without"):
+        F holds the tiles known free in the relaxed position, so a partner test is one mask
+        test; a tile found free re-queues the waiting tiles that could pair with it."""
+        lay = self.lay
+        L, R, C, A = lay.left, lay.right, lay.cover, lay.affect_mask
+        p = self.present
+        partner = self.partner
+        gmask = self.gmask
+        cls = self.cls
+        unc = self.unc
+        part = self.part
+        forb = self.forb
+        F = self.free & p
+        work = F
+        wait = 0
+        while work:
+            low = work & -work
+            work ^= low
+            if not (p & low):
+                continue
+            j = low.bit_length() - 1
+            if F & low:
+                u = partner[j]
+                if u >= 0:
+                    g = cand = 1 << u
+                else:
+                    g = gmask[cls[j]]
+                    cand = part[j] & unc & ~forb[j]
+            else:
+                if (p & C[j]) or ((p & L[j]) and (p & R[j])):
+                    continue
+                F |= low
+                u = partner[j]
+                if u >= 0:
+                    g = cand = 1 << u
+                else:
+                    g = gmask[cls[j]]
+                    cand = part[j] & unc & ~forb[j]
+                work |= g & wait & p
+            if cand & (F | ~p):
+                p ^= low
+                work |= (A[j] | (g & wait)) & p
+            else:
+                wait |= low
         return p == 0
 
     def probe(self) -> bool:
@@ -281,7 +353,9 @@ class _Solver:
         Records go on the trail (undone with the node). False if the position is dead."""
         changed = True
         pid = self.pid
-        while changed:
+        rounds = 0
+        while changed and rounds < PROBE_ROUNDS:
+            rounds += 1
             changed = False
             for c in sorted(self.gmask):
                 m = self.gmask[c] & self.unc
@@ -294,7 +368,7 @@ class _Solver:
                     if self.fkey & k1:
                         continue
                     if not self.compat(*p1) or not self.compat(*p2):
-                        self._forbid(k1 | pid[p2[0] * 1024 + p2[1]])
+                        self._forbid((p1, p2))
                         continue
                     mark = len(self.trail)
                     self.commit(*p1)
@@ -304,7 +378,7 @@ class _Solver:
                     if ok:
                         alive.append((p1, p2))
                     else:
-                        self._forbid(k1 | pid[p2[0] * 1024 + p2[1]])
+                        self._forbid((p1, p2))
                         changed = True
                 if not alive:
                     return False
@@ -317,37 +391,48 @@ class _Solver:
                     changed = True
         return True
 
-    def _forbid(self, bits_: int) -> None:
-        new = bits_ & ~self.fkey
+    def _forbid(self, pairs) -> None:
+        pid = self.pid
+        forb = self.forb
+        new = 0
+        done = []
+        for x, y in pairs:
+            k = pid[x * 1024 + y if x < y else y * 1024 + x]
+            if not (self.fkey | new) & k:
+                new |= k
+                forb[x] |= 1 << y
+                forb[y] |= 1 << x
+                done.append((x, y))
         if new:
             self.fkey |= new
-            self.trail.append((2, new))
+            self.trail.append((2, new, done))
 
-    def options(self, t: int) -> list[int]:
-        """Possible partners of uncommitted tile t: same group, uncommitted, not forbidden,
-        compatible, and (group of four) leaving a compatible last pair."""
+    def options(self, t: int) -> int:
+        """Possible partners of uncommitted tile t (mask): same group, uncommitted, not
+        forbidden, compatible, and (group of four) leaving a compatible last pair."""
         others = self.gmask[self.cls[t]] & self.unc & ~(1 << t)
-        four = others.bit_count() == 3
-        out = []
-        pid = self.pid
-        fkey = self.fkey
-        m = others
-        while m:
-            low = m & -m
-            u = low.bit_length() - 1
-            m ^= low
-            if fkey & pid[t * 1024 + u if t < u else u * 1024 + t]:
-                continue
-            if not self.compat(t, u):
-                continue
-            if four:
+        cand = others & self.part[t] & ~self.forb[t]
+        if self.lift and cand:
+            m = cand
+            while m:
+                low = m & -m
+                m ^= low
+                if not self.compat(t, low.bit_length() - 1):
+                    cand ^= low
+        if cand and others.bit_count() == 3:
+            forb = self.forb
+            lift = self.lift
+            inc = self.inc
+            m = cand
+            while m:
+                low = m & -m
+                m ^= low
                 rest = others & ~low
                 x = (rest & -rest).bit_length() - 1
                 y = rest.bit_length() - 1
-                if not self.compat(x, y) or fkey & pid[x * 1024 + y]:
-                    continue
-            out.append(u)
-        return out
+                if (forb[x] >> y) & 1 or (not self.compat(x, y) if lift else (inc[x] >> y) & 1):
+                    cand ^= low
+        return cand
 
     def gain(self, t: int, u: int) -> int:
         """How many tiles removing (t, u) would free (move ordering)."""
@@ -372,7 +457,16 @@ class _Solver:
             return False
         if not self.present:
             return True
-        key = self.present | (self.ckey << self.n) | (self.fkey << (self.n + self.npid))
+        fk = self.fkey
+        if fk:
+            # forbidden pairs of groups already fully committed or removed do not matter
+            unc = self.unc
+            rel = 0
+            for gm_c, pb in self.gpb:
+                if gm_c & unc:
+                    rel |= pb
+            fk &= rel
+        key = self.present | (self.ckey << self.n) | (fk << (self.n + self.npid))
         if key in self.failed:
             self.undo(mark)
             return False
@@ -382,11 +476,16 @@ class _Solver:
         # committed without branching; a tile with none means a dead group.
         cand = self.free & self.unc
         best_t = -1
-        best_prog: list[int] = []
+        best_prog = 0
         best_rest = False
         best_score = 1 << 60
         dead = False
         salt = self.salt
+        lift = self.lift
+        free = self.free
+        present = self.present
+        lay = self.lay
+        L, R, C = lay.left, lay.right, lay.cover
         while cand:
             low = cand & -cand
             t = low.bit_length() - 1
@@ -395,14 +494,25 @@ class _Solver:
             if not opts:
                 dead = True
                 break
-            if len(opts) == 1:
+            if not opts & (opts - 1):
                 best_t, best_prog, best_rest, best_score = t, opts, False, 0
                 break
-            prog = [u for u in opts if self.removable(t, u)]
+            if lift:
+                prog = opts & free
+                m = opts & ~free
+                q = present & ~low
+                while m:
+                    lb = m & -m
+                    m ^= lb
+                    k = lb.bit_length() - 1
+                    if not (q & C[k]) and (not (q & L[k]) or not (q & R[k])):
+                        prog |= lb
+            else:
+                prog = opts & free
             if not prog:
                 continue
-            rest = len(opts) > len(prog)
-            score = len(prog) + rest
+            rest = opts != prog
+            score = prog.bit_count() + rest
             if salt:
                 score = score * 4096 + (((t + 1) * 2654435761 ^ salt) & 4095)
             if score < best_score:
@@ -412,9 +522,22 @@ class _Solver:
             self.undo(mark)
             return False
         t = best_t
+        best_prog = _bits(best_prog)
         if len(best_prog) > 1:
             best_prog.sort(key=lambda u: (-self.gain(t, u), ((u + 1) * 2246822519 ^ salt) & 4095))
         c = self.cls[t]
+        if best_rest and self.diversify and (((t + 1) * 2654435761 ^ salt) >> 7) % REST_FIRST == 0:
+            # diversification across restarts: sometimes delay t first
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise _Budget
+            m2 = len(self.trail)
+            self._forbid([(t, u) for u in best_prog])
+            if self.dfs(self.gmask[c] & self.present):
+                return True
+            self.undo(m2)
+            best_rest = False
+            # the delay branch failed: t pairs now with one of best_prog
         for u in best_prog:
             self.nodes += 1
             if self.nodes > self.limit:
@@ -430,12 +553,7 @@ class _Solver:
             if self.nodes > self.limit:
                 raise _Budget
             m2 = len(self.trail)
-            fb = 0
-            pid = self.pid
-            for u in best_prog:
-                fb |= pid[t * 1024 + u if t < u else u * 1024 + t]
-            self.fkey |= fb
-            self.trail.append((2, fb))
+            self._forbid([(t, u) for u in best_prog])
             if self.dfs(self.gmask[c] & self.present):
                 return True
             self.undo(m2)
@@ -459,6 +577,7 @@ class _Solver:
         r = 0
         while True:
             self.salt = (r * 0x9E3779B1) & 0xFFFFFFFF
+            self.diversify = r >= REST_FROM
             self.limit = min(self.budget, self.nodes + _luby(r + 1) * RESTART_UNIT)
             try:
                 ok = self.dfs(self.present)
@@ -468,7 +587,7 @@ class _Solver:
                 if self.nodes >= self.budget:
                     return SolveResult(None, [], self.nodes)
                 r += 1
-                if r == 1 and self.probing:
+                if r == PROBE_AT and self.probing:
                     # a hard position: probe the pairings once at the root (kept below)
                     if not self.probe():
                         return SolveResult(False, [], self.nodes)
@@ -480,6 +599,10 @@ class _Solver:
 
 
 RESTART_UNIT = 64
+REST_FIRST = 8
+REST_FROM = 3
+PROBE_AT = 2  # restart before which the root pairings are probed
+PROBE_ROUNDS = 1  # probing passes over the groups
 
 
 def _luby(i: int) -> int:

@@ -1,8 +1,6 @@
 """Shared helpers for the engine tests (no Django)."""
 from __future__ import annotations
 
-
-
 from rivals.engine import Board, deal_from_code, get_layout
 
 

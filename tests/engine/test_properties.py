@@ -4,7 +4,14 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rivals.engine import Board, all_layouts, deal_from_code, format_code, parse_code, solve
+from rivals.engine import (
+    Board,
+    all_layouts,
+    deal_from_code,
+    format_code,
+    parse_code,
+    solve,
+)
 from rivals.engine.prng import SplitMix64
 
 LAYOUT_IDS = [lay.id for lay in all_layouts()]

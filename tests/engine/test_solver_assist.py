@@ -215,3 +215,46 @@ def test_r8_joker_partner_small_cases():
     b = Board(lay, ["1B", "1B", "2B", "3B", "1B", "1B"], "classic")
     # whatever 1B goes with 0, 2B / 3B remain single -> unsolvable; free candidates: 3? no, 5
     assert joker_partner(b, 0) == 5
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "rivals", "pool"])
+def test_solver_search_machinery_agrees_with_brute_force(ruleset, monkeypatch):
+    """Restarts, root probing and the diversified branch order from the first node on
+    (normally they only start on hard positions) never change the answer."""
+    from rivals.engine import solver as solver_mod
+
+    monkeypatch.setattr(solver_mod, "RESTART_UNIT", 1)
+    monkeypatch.setattr(solver_mod, "REST_FROM", 1)
+    monkeypatch.setattr(solver_mod, "REST_FIRST", 1)
+    monkeypatch.setattr(solver_mod, "PROBE_AT", 1)
+    searched = 0
+    for k in range(30):
+        code = f"MJ1-L08-AAAAB{'ABCDEFGH'[k % 8]}{'ABCDE'[k // 8]}"
+        deal = deal_from_code(code)
+        fs = list(deal.faces)
+        SplitMix64(500 + k).shuffle(fs)
+        keep = (36, 30, 24, 18)[k % 4]  # whole scrambled boards need real search
+        board = play_random(Board(deal.layout, fs, ruleset), SplitMix64(900 + k), keep)
+        res = solver_mod.solve(board)
+        searched += res.nodes > 3
+        assert res.solvable == brute_solvable(board), (code, k)
+        if res.solvable:
+            assert replay(board, res.plan)
+    assert searched >= 5
+
+
+def test_solver_uniform_turtle_deals_plans_replay_and_are_deterministic():
+    from rivals.engine.layouts import get_layout
+    from rivals.engine.tiles import GROUPS
+
+    lay = get_layout("L00")
+    for seed in (0, 4, 9, 21):  # 9 needs restarts and probing; 21 is unsolvable
+        faces = [f for g in GROUPS for f in g]
+        SplitMix64(0xB0D7 ^ (seed << 16)).shuffle(faces)
+        board = Board(lay, faces, "classic")
+        r1, r2 = solve(board, 20_000), solve(board.copy(), 20_000)
+        assert (r1.solvable, r1.plan, r1.nodes) == (r2.solvable, r2.plan, r2.nodes)
+        assert r1.solvable is not None
+        if r1.solvable:
+            assert replay(board, r1.plan)
+        assert r1.solvable is (seed != 21)
