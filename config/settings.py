@@ -138,7 +138,9 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Rate-limit counters live in the cache: per process by default; production points
+# CACHE_URL at Redis (e.g. redis://host:6379/1) so every web worker shares them.
+CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
