@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .layouts import Layout
+from .layouts import Layout, bits
 from .tiles import check_ruleset, match_key
 
 
@@ -53,27 +53,10 @@ class Board:
         return not (p & lay.cover[i]) and (not (p & lay.left[i]) or not (p & lay.right[i]))
 
     def free_mask(self) -> int:
-        p = self.present
-        lay = self.layout
-        L, R, C = lay.left, lay.right, lay.cover
-        out = 0
-        m = p
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            m ^= low
-            if not (p & C[i]) and (not (p & L[i]) or not (p & R[i])):
-                out |= low
-        return out
+        return free_mask_of(self.layout, self.present)
 
     def free_tiles(self) -> list[int]:
-        m = self.free_mask()
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return bits(self.free_mask())
 
     # -- T-6 / T-6a -----------------------------------------------------------------------------
     def can_remove(self, a: int, b: int) -> bool:

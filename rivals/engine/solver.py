@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .board import Board, free_mask_of
-from .layouts import Layout
+from .layouts import Layout, bits
 
 
 @dataclass
@@ -619,13 +619,7 @@ def _luby(i: int) -> int:
             k += 1
 
 
-def _bits(m: int) -> list[int]:
-    out = []
-    while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
-    return out
+_bits = bits  # the layouts module's helper (indexes of set bits, ascending)
 
 
 def solve(board: Board, node_budget: int | None = None) -> SolveResult:
