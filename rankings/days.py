@@ -9,21 +9,12 @@ from __future__ import annotations
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.utils import timezone
+from rivals.romanian_time import ROMANIA, romanian_day, romanian_today
 
-ROMANIA = ZoneInfo("Europe/Bucharest")
+__all__ = ["ROMANIA", "AMR_DAYS", "romanian_day", "romanian_today", "week_start", "amr_window_start",
+           "day_start_utc"]
+
 AMR_DAYS = 365  # R-34: the last 365 Romanian days including today
-
-
-def romanian_day(at: datetime) -> date:
-    """The Romanian calendar day of an aware instant."""
-    if timezone.is_naive(at):
-        raise ValueError("romanian_day needs an aware datetime")
-    return at.astimezone(ROMANIA).date()
-
-
-def romanian_today(now: datetime | None = None) -> date:
-    return romanian_day(now or timezone.now())
 
 
 def week_start(day: date) -> date:

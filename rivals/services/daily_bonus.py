@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -26,16 +25,11 @@ from django.utils.dateparse import parse_date, parse_datetime
 from rivals.errors import Conflict, NotAllowed
 from rivals.models import Account, DailyBonusClaim, Event
 from rivals.projections import Projection, register
+from rivals.romanian_time import romanian_day
 
-ROMANIA = ZoneInfo("Europe/Bucharest")
 STREAK_CAP = 10  # R-30: day 10 pays 100, and every later day too
 POINTS_PER_DAY = 10
 JOKER_EVERY = 10  # R-31
-
-
-def romanian_day(at: datetime) -> date:
-    """Romanian calendar day of an instant (never the UTC date)."""
-    return at.astimezone(ROMANIA).date()
 
 
 def stream_of(account_id: int) -> str:
