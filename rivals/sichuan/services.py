@@ -166,8 +166,8 @@ def sichuan_intent_apply(*, account: Account, table_id, intent: Any, now: dateti
     events = [NewEvent(INTENT_ACCEPTED, {"seq": seq + 1, "seat": HUMAN_SEAT, "action": action})]
     events += _engine_events(human + ai)
     stored = event_append(stream_id=table.stream_id, stream_type=STREAM_TYPE, expected_version=table.version,
-                          actor=f"account:{account.pk}", now=now or timezone.now(), events=events)
-    table.refresh_from_db()
+                          actor=f"account:{account.pk}", now=now or timezone.now(), events=events,
+                          live={"sichuan_table": table})
     return TableState(table=table, state=state, events=stored)
 
 
@@ -183,7 +183,9 @@ class SichuanTableProjection(Projection):
     def reset(self) -> None:
         SichuanTable.objects.all().delete()
 
-    def apply(self, event: Event) -> None:
+    uses_live = True  # an intent's events (often 20+) change the locked row once, in flush()
+
+    def apply(self, event: Event, live: dict | None = None) -> None:
         if event.stream_type != STREAM_TYPE:
             return  # generic type names (``Settled`` …) may be used by other streams
         d = event.data
@@ -193,22 +195,37 @@ class SichuanTableProjection(Projection):
                 version=event.version, created_at=event.recorded_at, updated_at=event.recorded_at,
             )
             return
-        qs = SichuanTable.objects.filter(pk=event.stream_id.removeprefix("sichuan-"))
-        fields: dict[str, Any] = {"version": event.version, "updated_at": event.recorded_at}
+        table_id = event.stream_id.removeprefix("sichuan-")
+        table = (live or {}).get("sichuan_table")
+        if table is None or str(table.pk) != table_id:
+            table = SichuanTable.objects.get(pk=table_id)
+            self._change(table, event)
+            table.save()
+            return
+        self._change(table, event)
+        live["sichuan_table_dirty"] = True
+
+    def flush(self, live: dict) -> None:
+        if live.pop("sichuan_table_dirty", False):
+            live["sichuan_table"].save()
+
+    @staticmethod
+    def _change(table: SichuanTable, event: Event) -> None:
+        d = event.data
+        table.version, table.updated_at = event.version, event.recorded_at
         if event.type == "TableDealt":
-            fields.update(seed=d["seed"], dealer=d["dealer"])
+            table.seed, table.dealer = d["seed"], d["dealer"]
         elif event.type == INTENT_ACCEPTED:
-            fields["seq"] = d["seq"]
+            table.seq = d["seq"]
         elif event.type == "Settled":  # S-13…S-16: each record moves points from payer to payee
-            scores = list(qs.values_list("scores", flat=True).get())
+            scores = list(table.scores)
             for p in d["payments"]:
                 scores[p["payer"]] -= p["amount"]
                 scores[p["payee"]] += p["amount"]
-            fields["scores"] = scores
+            table.scores = scores
         elif event.type == "DealEnded":
-            fields.update(status="finished", scores=list(d["scores"]), end_reason=d["reason"],
-                          finished_at=event.recorded_at)
-        qs.update(**fields)
+            table.status, table.scores = "finished", list(d["scores"])
+            table.end_reason, table.finished_at = d["reason"], event.recorded_at
 
 
 sichuan_table_projection = SichuanTableProjection()
