@@ -7,13 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rankings.selectors import ranking_me, ranking_page
-
-MAX_LIMIT = 100
-
-
-class PageIn(serializers.Serializer):
-    limit = serializers.IntegerField(min_value=1, max_value=MAX_LIMIT, default=50)
-    offset = serializers.IntegerField(min_value=0, default=0)
+from rivals.api.serializers import PageIn
 
 
 class PlayerOut(serializers.Serializer):

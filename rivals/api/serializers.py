@@ -1,6 +1,14 @@
 from rest_framework import serializers
 
 
+class PageIn(serializers.Serializer):
+    """``?limit=&offset=`` of every paginated list (API.md conventions)."""
+
+    MAX_LIMIT = 100
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_LIMIT, default=50)
+    offset = serializers.IntegerField(min_value=0, default=0)
+
+
 class GuestSignInIn(serializers.Serializer):
     device_id = serializers.CharField(max_length=200)
 

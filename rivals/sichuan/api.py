@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
-from rivals.api.serializers import ErrorOut
+from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import DomainError, Invalid
 from rivals.intents import rejected_intent_record
 from rivals.sichuan import selectors as sel
@@ -76,20 +76,8 @@ IntentAcceptedOut = inline_serializer("SichuanIntentAccepted", {
 })
 
 
-def _page_params(request) -> tuple[int, int]:
-    def number(name: str, default: int, maximum: int | None = None) -> int:
-        raw = request.query_params.get(name)
-        if raw is None:
-            return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise Invalid(f"{name} must be an integer", details={name: ["not an integer"]}) from None
-        if value < 0 or (maximum is not None and value > maximum):
-            raise Invalid(f"{name} out of range", details={name: ["out of range"]})
-        return value
-
-    return number("limit", 20, 100), number("offset", 0)
+class TablePageIn(PageIn):
+    limit = serializers.IntegerField(min_value=1, max_value=PageIn.MAX_LIMIT, default=20)
 
 
 # --- views ---------------------------------------------------------------------------------------
@@ -98,11 +86,13 @@ def _page_params(request) -> tuple[int, int]:
 class TablesView(APIView):
     @extend_schema(
         operation_id="v1_sichuan_list",
-        parameters=[OpenApiParameter("limit", int, default=20), OpenApiParameter("offset", int, default=0)],
+        parameters=[TablePageIn],
         responses={200: TablePageOut},
     )
     def get(self, request):
-        limit, offset = _page_params(request)
+        page = TablePageIn(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        limit, offset = page.validated_data["limit"], page.validated_data["offset"]
         qs = sel.tables_of(account=request.user)
         return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset:offset + limit]]})
 
