@@ -152,11 +152,9 @@ class GameProjection(Projection):
     )
 
     def reset(self) -> None:
-        # Rows are reset to their GameStarted state by replay; delete and recreate keeps ids.
-        from rivals.models import (
-            Game,
-            LevelBest,  # noqa: F401  (leaderboard is its own projection)
-        )
+        # Replay recreates every row from its GameStarted event, with the same id. The cached
+        # plan is not a projection: it is recomputed by the next hint.
+        from rivals.models import Game
 
         Game.objects.all().delete()
 

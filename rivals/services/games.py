@@ -19,6 +19,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import DateTimeField
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from rivals import engine
@@ -181,10 +183,14 @@ def game_expire_if_due(*, game: Game, now: datetime | None = None) -> bool:
 def games_expire_due(*, now: datetime | None = None) -> int:
     """Beat job: end every pool game whose time ran out even if its client stopped calling."""
     now = now or timezone.now()
-    ended = 0
-    for game in Game.objects.filter(time_limit_ms__isnull=False, status__in=("playing", "stuck", "paused")):
-        ended += game_expire_if_due(game=game, now=now)
-    return ended
+    # only the games whose running clock has passed their limit (the database picks them; the
+    # locked re-check in game_expire_if_due decides)
+    due_at = RawSQL("running_since + (time_limit_ms - elapsed_before_ms) * interval '1 millisecond'", [],
+                    output_field=DateTimeField())
+    due = (Game.objects.filter(time_limit_ms__isnull=False, running_since__isnull=False,
+                               status__in=("playing", "stuck"))
+           .annotate(due_at=due_at).filter(due_at__lte=now).order_by("pk"))
+    return sum(game_expire_if_due(game=game, now=now) for game in due)
 
 
 def _tile(value, board: engine.Board, name: str = "tile") -> int:
