@@ -15,8 +15,7 @@ class RankingsConfig(AppConfig):
 
 
 def profile_extension(account) -> dict:
-    """``GET /api/v1/account``: ``points`` {amr, weekly, daily} and ``daily_bonus`` (API.md)."""
+    """``GET /api/v1/account``: ``points`` {amr, weekly, daily} (API.md)."""
     from rankings.selectors import account_points
-    from rivals.services.daily_bonus import daily_bonus_status
 
-    return {"points": account_points(account_id=account.pk), "daily_bonus": daily_bonus_status(account=account)}
+    return {"points": account_points(account_id=account.pk)}

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rivals.models import Account
+from rivals.services.daily_bonus import daily_bonus_status
 
 _PROFILE_EXTENSIONS: list[Callable[[Account], dict[str, Any]]] = []
 
@@ -27,7 +28,7 @@ def account_profile(*, account: Account) -> dict[str, Any]:
         "jokers": account.jokers,
         "points": {"amr": 0, "weekly": 0, "daily": 0},
         "trophies": [],
-        "daily_bonus": {"streak": 0, "claimed_today": False, "doubled_today": False},
+        "daily_bonus": daily_bonus_status(account=account),
     }
     for extension in _PROFILE_EXTENSIONS:
         profile.update(extension(account))
