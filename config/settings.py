@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from config import embedded
 
@@ -78,7 +79,11 @@ TEMPLATES = [
 ]
 
 # --- Database: DATABASE_URL, else the embedded PostgreSQL --------------------------------------
-DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.embedded_database_url()
+DATABASE_URL = env.str("DATABASE_URL", default="")
+if not DATABASE_URL:
+    if PRODUCTION:  # never start a development database silently in production
+        raise ImproperlyConfigured("DJANGO_PRODUCTION=1 needs DATABASE_URL (the embedded PostgreSQL is for development)")
+    DATABASE_URL = embedded.embedded_database_url()
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"].setdefault("OPTIONS", {})

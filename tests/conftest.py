@@ -25,6 +25,18 @@ def _fixture_teardown_ignoring_event_protection(self):
 TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """``make test`` stops what it started: the embedded PostgreSQL, unless another process
+    (``make run``, a second test run) still uses it."""
+    from django.db import connections
+
+    from config.embedded import release_embedded_database
+
+    connections.close_all()
+    release_embedded_database()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate-limit counters live in the (per-process) cache: each test starts with none."""

@@ -14,17 +14,10 @@ from django.core.management import call_command
 from django.db import connection
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
+from config.embedded import database_url
 from rivals.models import Event
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _database_url() -> str:
-    s = connection.settings_dict
-    user, password, host, port, name = s["USER"], s["PASSWORD"] or "", s["HOST"], s["PORT"], s["NAME"]
-    if host.startswith("/"):
-        return f"postgresql://{user}:{password}@/{name}?host={host}"
-    return f"postgresql://{user}:{password}@{host}:{port or 5432}/{name}"
 
 
 def _spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
@@ -53,7 +46,7 @@ def test_beat_schedules_heartbeat_and_a_real_worker_appends_the_event(tmp_path):
     task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
     task.save()
 
-    env = {**os.environ, "DATABASE_URL": _database_url(), "RIVALS_DATA_DIR": str(tmp_path),
+    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "RIVALS_DATA_DIR": str(tmp_path),
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat",

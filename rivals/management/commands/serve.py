@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from config.embedded import stop_embedded_database
+from config.embedded import release_embedded_database
 from rivals.models import Account
 
 
@@ -83,7 +83,7 @@ class Command(BaseCommand):
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait(timeout=5)
             if embedded_db:
-                stop_embedded_database()
+                release_embedded_database()
             self.stdout.write("stopped")
 
     def _dev_superuser(self) -> None:
