@@ -77,11 +77,30 @@ def test_idempotent_replay_returns_stored_response_and_executes_once(api):
     assert replay.json() == first.json()
     assert replay["Idempotent-Replayed"] == "true"
     assert Event.objects.filter(type="AccountCreated").count() == 1
-    other = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
-    assert other.status_code == 409
-    assert other.json()["error"]["code"] == "conflict"
-    assert Event.objects.filter(type="AccountCreated").count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_anonymous_idempotency_keys_are_scoped_to_the_request(api):
+    """Two devices that pick the same key for their sign-ins do not collide (no 201-then-409)."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": "same-key"}
+    one = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
+    two = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
+    assert (one.status_code, two.status_code) == (201, 201)
+    assert one.json()["account_id"] != two.json()["account_id"]
+    assert Event.objects.filter(type="AccountCreated").count() == 2
+    assert IdempotencyRecord.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_accounts_key_reused_for_another_request_is_409_conflict(guest):
+    client, _ = guest("tab-3")
+    headers = {"HTTP_IDEMPOTENCY_KEY": "game-1"}
+    first = client.post("/api/v1/games", {"mode": "classic"}, format="json", **headers)
+    assert first.status_code == 201
+    other = client.post("/api/v1/games", {"mode": "pool_practice"}, format="json", **headers)
+    assert other.status_code == 409 and other.json()["error"]["code"] == "conflict"
+    assert Event.objects.filter(type="GameStarted").count() == 1
 
 
 @pytest.mark.django_db
