@@ -123,7 +123,7 @@ REST_FRAMEWORK = {
     # the one place where request bodies are parsed: refuses what cannot be processed or stored
     "DEFAULT_PARSER_CLASSES": ["rivals.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "rivals.api.errors.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "rivals.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "rivals.api.throttling.AnonThrottle",
         "rivals.api.throttling.UserThrottle",
