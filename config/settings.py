@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded
+from config import embedded, periodic
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -151,7 +151,14 @@ SPECTACULAR_SETTINGS = {
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # --- Celery ----------------------------------------------------------------------------------
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://localhost/"
+# Time limits and the visibility timeout belong together: a task killed at the hard limit frees
+# its message long before the broker's visibility timeout re-delivers it (Redis/SQS: a message
+# a worker took and never acknowledged — SIGKILL, OOM — goes back to the queue only then). Jobs
+# that may run longer are split into short idempotent chunks (levels: rivals.levels_generate_chunk).
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT_S", default=240)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT_S", default=270)
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT_S", default=300)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_folder = str(embedded.filesystem_broker_folder())
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -161,6 +168,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": _broker_folder + "/control",
         "store_processed": False,
     }
+else:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -191,4 +200,10 @@ RIVALS = {
     "MIN_PAIR_INTERVAL_MS": env.int("RIVALS_MIN_PAIR_INTERVAL_MS", default=0),
     # P-4: default time limit of a Pool game (server time).
     "POOL_TIME_LIMIT_S": env.int("RIVALS_POOL_TIME_LIMIT_S", default=600),
+    # beat → worker → database liveness (config/periodic.py); /healthz calls it stale after 3 misses
+    "HEARTBEAT_INTERVAL_S": periodic.HEARTBEAT_INTERVAL_S,
+    # Retention (jobs idempotency-prune, rejected-intents-prune): an Idempotency-Key is for
+    # retries of one request, so 48 h; fair-play records feed reviews of recent play, so 90 days.
+    "IDEMPOTENCY_RETENTION_H": env.int("RIVALS_IDEMPOTENCY_RETENTION_H", default=48),
+    "REJECTED_INTENT_RETENTION_D": env.int("RIVALS_REJECTED_INTENT_RETENTION_D", default=90),
 }

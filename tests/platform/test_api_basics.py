@@ -113,12 +113,26 @@ def test_event_metadata_carries_request_id_and_idempotency_key(api):
 
 
 @pytest.mark.django_db
-def test_healthz_reports_database_and_broker(client):
+def test_healthz_reports_database_broker_and_the_last_heartbeat(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rivals.services.system import system_heartbeat
+
     res = client.get("/healthz")
     body = res.json()
     assert body["database"] == "ok"
     assert body["broker"] == "ok"
+    assert body["heartbeat"]["status"] == "none"
     assert res.status_code == 200
+    system_heartbeat(source="celery", now=timezone.now() - timedelta(seconds=30))
+    assert client.get("/healthz").json()["heartbeat"]["status"] == "ok"
+    system_heartbeat(source="celery", now=timezone.now() - timedelta(minutes=10))
+    beat = client.get("/healthz").json()["heartbeat"]
+    assert beat["status"] == "stale" and beat["age_s"] >= 600
+    assert client.get("/healthz").status_code == 200  # a stopped worker does not fail the web
+    assert not Event.objects.exists()  # a liveness probe is not a domain fact
 
 
 @pytest.mark.django_db
@@ -130,21 +144,19 @@ def test_openapi_schema_and_docs_are_served(client):
 
 
 @pytest.mark.django_db
-def test_admin_events_are_read_only_even_for_superusers(admin_client):
-    from rivals.services.system import system_heartbeat
-
-    system_heartbeat(source="test")
-    event = Event.objects.get(type="HeartbeatRecorded")
+def test_admin_events_are_read_only_even_for_superusers(admin_client, guest):
+    _, account_id = guest("admin-view")
+    event = Event.objects.get(type="AccountCreated")
     res = admin_client.get("/admin/rivals/event/")
-    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
-    res = admin_client.get("/admin/rivals/event/?q=system-heartbeat")
-    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
+    assert res.status_code == 200 and b"AccountCreated" in res.content
+    res = admin_client.get(f"/admin/rivals/event/?q=account-{account_id}")
+    assert res.status_code == 200 and b"AccountCreated" in res.content
     assert admin_client.get("/admin/rivals/event/add/").status_code == 403
     assert admin_client.get(f"/admin/rivals/event/{event.pk}/delete/").status_code == 403
     res = admin_client.post(f"/admin/rivals/event/{event.pk}/change/", {"type": "Forged"})
     assert res.status_code == 403
     event.refresh_from_db()
-    assert event.type == "HeartbeatRecorded"
+    assert event.type == "AccountCreated"
 
 
 @pytest.mark.django_db
