@@ -66,17 +66,24 @@ def _postmaster_pid() -> int | None:
     return pid if _alive(pid) else None
 
 
-def embedded_database_url() -> str:
-    """Start (or join) the embedded PostgreSQL under ``.data/pg`` and return its URL."""
-    global _registered
-    # platformdirs (imported by pgserver) warns when the login session has no runtime directory
-    # (root over ssh, CI, containers): give it a private one under .data/ instead.
+def import_pgserver():
+    """pgserver, imported lazily (only needed without ``DATABASE_URL``).
+
+    platformdirs (imported by pgserver) warns when the login session has no runtime directory
+    (root over ssh, CI, containers): it gets a private one under .data/ instead."""
     if not os.environ.get("XDG_RUNTIME_DIR"):
         runtime = DATA_DIR / "run"
         runtime.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
-    import pgserver  # imported lazily: only needed without DATABASE_URL
+    import pgserver
 
+    return pgserver
+
+
+def embedded_database_url() -> str:
+    """Start (or join) the embedded PostgreSQL under ``.data/pg`` and return its URL."""
+    global _registered
+    pgserver = import_pgserver()
     PGDATA.mkdir(parents=True, exist_ok=True)
     with _locked():
         server = pgserver.get_server(str(PGDATA), cleanup_mode=None)
