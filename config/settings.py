@@ -30,6 +30,21 @@ else:
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["*"] if not PRODUCTION else [])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
+if PRODUCTION:
+    # Behind a TLS-terminating proxy (deploy/README.md) that sets X-Forwarded-Proto: https.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Decision: the HSTS preload list is opt-in (hard to leave once the domain is listed): the
+    # operator sets DJANGO_SECURE_HSTS_PRELOAD=1 for the real domain; until then its check is off.
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -68,7 +83,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -106,8 +121,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# Admin static files are served by WhiteNoise (gunicorn in production; finders in development).
+# Admin static files are served by WhiteNoise: in production from STATIC_ROOT (collectstatic at
+# build time, deploy/Dockerfile); in development straight from the apps (finders), so there is no
+# STATIC_ROOT to collect into — and no "No directory at …/staticfiles/" warning on the first request.
+STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")) if PRODUCTION else None
 WHITENOISE_USE_FINDERS = not PRODUCTION
 
 # Request bodies of game clients are small; anything bigger is refused with 413 (API error body).
@@ -192,6 +209,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # pgserver narrates every start/join/exit of the embedded server at INFO: only its problems
+    "loggers": {"pgserver": {"level": "WARNING"}},
 }
 
 # --- Game settings ---------------------------------------------------------------------------

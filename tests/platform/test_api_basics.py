@@ -189,3 +189,14 @@ def test_r38_clients_are_rate_limited_with_429_in_the_error_format():
     res.render()
     assert res.status_code == 429 and res.data["error"]["code"] == "throttled" and "Retry-After" in res
     cache.clear()
+
+
+@pytest.mark.django_db
+def test_the_landing_page_says_what_this_is_and_links_docs_admin_and_health(client, admin_client):
+    res = client.get("/")
+    assert res.status_code == 200
+    page = res.content.decode()
+    for link in ('href="/api/docs/"', 'href="/admin/"', 'href="/healthz"', "make run", "make test"):
+        assert link in page
+    admin = admin_client.get("/admin/").content.decode()
+    assert 'href="/"' in admin  # "View site" leads to the landing page
