@@ -29,6 +29,14 @@ class IntentIn(serializers.Serializer):
     tile = serializers.IntegerField(required=False)
 
 
+AwardedOut = inline_serializer("Awarded", {
+    "points": serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)"),
+    "sources": inline_serializer("Award", {
+        "source": serializers.CharField(), "award": serializers.CharField(help_text="first_completion, first_place, top10"),
+        "points": serializers.IntegerField(), "place": serializers.IntegerField(allow_null=True),
+    }, many=True),
+})
+
 GameOut = inline_serializer(
     "Game",
     {
@@ -68,7 +76,7 @@ class GameView(APIView):
     responses={200: inline_serializer("IntentAccepted", {"accepted": serializers.BooleanField(),
                                                           "event": serializers.DictField(),
                                                           "events": serializers.ListField(),
-                                                          "game": GameOut}),
+                                                          "game": GameOut, "awarded": AwardedOut}),
                400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
 ))
 class GameIntentsView(IntentEndpoint):
@@ -80,7 +88,7 @@ class GameIntentsView(IntentEndpoint):
             raise result.refused
         events = [sel.event_view(e) for e in result.events]
         return Response({"accepted": True, "event": events[0], "events": events,
-                         "game": sel.game_view(game=result.game)})
+                         "game": sel.game_view(game=result.game), "awarded": sel.awarded_view(result.awarded)})
 
 
 class GameEventsView(APIView):
