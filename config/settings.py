@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "rivals",
     "rivals.sichuan",
+    "rivals.matches",
     "rankings",
     "tournaments",
 ]
@@ -227,4 +228,11 @@ RIVALS = {
     # retries of one request, so 48 h; fair-play records feed reviews of recent play, so 90 days.
     "IDEMPOTENCY_RETENTION_H": env.int("RIVALS_IDEMPOTENCY_RETENTION_H", default=48),
     "REJECTED_INTENT_RETENTION_D": env.int("RIVALS_REJECTED_INTENT_RETENTION_D", default=90),
+    # Competitive rounds (rivals.matches). Decision: every round is a fresh solvable deal on one
+    # of these layouts, chosen reproducibly from the round id (empty = every shipped layout).
+    "ROUND_LAYOUTS": env.list("RIVALS_ROUND_LAYOUTS", default=[]),
+    # Decision: a queue ticket waits at most this long for a group, then expires (rejoin).
+    "QUEUE_TICKET_TTL_S": env.int("RIVALS_QUEUE_TICKET_TTL_S", default=120),
+    # Decision: a duel challenge not answered within this time expires.
+    "DUEL_TTL_S": env.int("RIVALS_DUEL_TTL_S", default=600),
 }

@@ -20,8 +20,8 @@ PRODUCTION = {"DJANGO_PRODUCTION": "1", "DJANGO_SECRET_KEY": "k" * 20 + "-Produc
               "DJANGO_ALLOWED_HOSTS": "rivals.example"}
 
 
-def test_check_deploy_with_production_settings_passes_without_warnings(tmp_path):
-    res = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION,
+def test_check_deploy_with_production_settings_passes_without_security_warnings(tmp_path):
+    res = _manage("check", "--deploy", "--tag", "security", "--fail-level", "WARNING", **PRODUCTION,
                   DATABASE_URL="postgres://rivals@db.invalid:5432/rivals", RIVALS_DATA_DIR=str(tmp_path))
     assert res.returncode == 0, res.stdout + res.stderr
     assert "no issues" in res.stdout

@@ -11,7 +11,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rivals', '0003_games'),
+        ('rivals', '0004_game_round'),
     ]
 
     operations = [
