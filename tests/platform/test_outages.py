@@ -287,3 +287,12 @@ def test_time_limits_retry_backoff_and_visibility_timeout_fit_together():
     assert settings.CELERY_TASK_SOFT_TIME_LIMIT < settings.CELERY_TASK_TIME_LIMIT < settings.CELERY_VISIBILITY_TIMEOUT
     assert Task.retry_backoff_max < settings.CELERY_VISIBILITY_TIMEOUT  # a waiting retry is never re-delivered
     assert settings.CELERY_VISIBILITY_TIMEOUT <= 600  # a lost message waits minutes, not an hour
+
+
+def test_a_long_levels_job_is_split_into_short_chunk_tasks(monkeypatch):
+    from rivals import tasks
+
+    sent = []
+    monkeypatch.setattr(tasks.levels_generate_chunk, "delay", lambda **kw: sent.append(kw))
+    assert tasks.levels_generate.run(start=1, end=250) == 3
+    assert sent == [{"start": 1, "end": 100}, {"start": 101, "end": 200}, {"start": 201, "end": 250}]
