@@ -55,7 +55,7 @@ class Tournament(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=10, choices=KINDS, default="regular")
     title = models.CharField(max_length=120)
-    registration_opens_at = models.DateTimeField()
+    registration_opens_at = models.DateTimeField(blank=True, help_text="default: now")
     starts_at = models.DateTimeField(help_text="registration closes at the start")
     ends_at = models.DateTimeField()
     min_players = models.PositiveIntegerField()

@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db.models import Count
 
-from rivals.models import Account
-from tournaments.models import Registration, TableSeat, Tournament, Trophy
+from rivals.models import Account, Game
+from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
 
 # API status names → stored statuses
 STATUS_FILTERS = {"upcoming": "scheduled", "running": "running", "finished": "finished", "cancelled": "cancelled"}
@@ -120,3 +120,23 @@ def trophies_of(*, account_id: int) -> list[dict[str, Any]]:
 
 def trophies_profile_extension(account: Account) -> dict[str, Any]:
     return {"trophies": trophies_of(account_id=account.pk)}
+
+
+def pot_view(*, pot: Pot) -> dict[str, Any]:
+    """P-5: the deal, the time limit, entrants with their scores; result and prizes once finished."""
+    entrants = list(PotEntrant.objects.filter(pot=pot).order_by("place", "account_id"))
+    games = dict(Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id])
+                 .values_list("pk", "score"))
+    names = _names(e.account_id for e in entrants)
+    rows = [{"player": _player(e.account_id, names), "entered": e.game_id is not None,
+             "game_id": str(e.game_id) if e.game_id else None,
+             "score": e.score if pot.status == "finished" else games.get(e.game_id),
+             "place": e.place, "prize": e.prize} for e in entrants]
+    if pot.status != "finished":
+        rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0), r["player"]["id"]))
+    return {
+        "id": str(pot.id), "title": pot.title, "code": pot.code, "time_limit_s": pot.time_limit_s,
+        "open_entry": pot.open_entry, "prize_split": pot.prize_split, "counts": pot.counts,
+        "starts_at": pot.starts_at, "ends_at": pot.ends_at, "status": pot.status, "entrants": rows,
+        "result": [r for r in rows if r["place"] is not None] if pot.status == "finished" else None,
+    }

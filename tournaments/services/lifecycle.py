@@ -21,7 +21,7 @@ MAX_WAVES_IN_SCHEDULE = 100
 EDITABLE = frozenset(ev.SETTINGS)
 
 
-def _int_list(value: Any, name: str, *, lo: int, hi: int | None, max_len: int) -> list[int]:
+def int_list(value: Any, name: str, *, lo: int, hi: int | None, max_len: int) -> list[int]:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)):
@@ -59,9 +59,9 @@ def settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
     mp = s.get("min_players")
     if isinstance(mp, bool) or not isinstance(mp, int) or not 2 <= mp <= 100_000:
         raise Invalid("min_players is an integer 2…100000", details={"min_players": ["integer 2…100000"]})
-    s["prize_table"] = _int_list(s.get("prize_table", []), "prize_table", lo=0, hi=None, max_len=MAX_PRIZE_PLACES)
+    s["prize_table"] = int_list(s.get("prize_table", []), "prize_table", lo=0, hi=None, max_len=MAX_PRIZE_PLACES)
     # R-25: an integer ×1 … ×6 per seating wave
-    s["multipliers"] = _int_list(s.get("multipliers", []), "multipliers", lo=MULTIPLIER_MIN, hi=MULTIPLIER_MAX,
+    s["multipliers"] = int_list(s.get("multipliers", []), "multipliers", lo=MULTIPLIER_MIN, hi=MULTIPLIER_MAX,
                                  max_len=MAX_WAVES_IN_SCHEDULE)
     return {k: s[k] for k in ev.SETTINGS}
 
@@ -76,7 +76,9 @@ def tournament_create(*, actor: str, now: datetime | None = None, schedule_id: i
     """Create a tournament (``TournamentCreated``, actor e.g. ``operator:7``). Registration opens at
     ``registration_opens_at`` (default: now) and closes at the start."""
     now = now or timezone.now()
-    settings.setdefault("registration_opens_at", min(now, settings.get("starts_at") or now))
+    start = settings.get("starts_at")
+    if settings.get("registration_opens_at") is None:
+        settings["registration_opens_at"] = min(now, start) if isinstance(start, datetime) and start.tzinfo else now
     clean = settings_clean(settings)
     if clean["ends_at"] <= now:
         raise Invalid("the tournament would already be over", details={"ends_at": ["in the future"]})
