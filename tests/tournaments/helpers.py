@@ -35,3 +35,25 @@ def register_all(t, accounts, start_minute: float = 1):
 
 def result(account, score: int, completed: bool = False) -> dict:
     return {"account_id": account.pk if hasattr(account, "pk") else account, "score": score, "completed": completed}
+
+
+def tables(t, wave: int | None = None):
+    from tournaments.models import Table
+
+    qs = Table.objects.filter(tournament=t).select_related("wave").order_by("wave__number", "number")
+    return list(qs.filter(wave__number=wave) if wave else qs)
+
+
+def seat_ids(table) -> list[int]:
+    return list(table.seats.order_by("seat").values_list("account_id", flat=True))
+
+
+def score_tables(t, wave: int, scores: dict[int, int], completed: set[int] = frozenset(), now=None):
+    """End every table of ``wave`` with the given scores (account id → score) through the service
+    the round_ended receiver calls."""
+    from tournaments.services.play import table_score
+
+    for table in tables(t, wave):
+        table_score(table_id=table.pk, reason="idle", now=now or at(20),
+                    results=[{"account_id": a, "score": scores.get(a, 0), "completed": a in completed}
+                             for a in seat_ids(table)])

@@ -17,6 +17,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from rivals.matches.models import Round
+from rivals.matches.services import match_create, round_end_if_due
 
 from tournaments import events as ev
 from tournaments import scoring, seating
@@ -29,8 +33,14 @@ SYSTEM = "system"
 
 
 def table_rounds_create(t: Tournament, wave: int, tables: list[list[int]], now: datetime) -> list[tuple[Any, Any]]:
-    """One round per table: ``[(match_id, round_id)]`` (the competitive rounds of rivals)."""
-    return [(None, None) for _ in tables]
+    """One tournament match (one round, R-17) per table: ``[(match_id, round_id)]``. Every round is
+    cut at the tournament's end time by its own clock (``cutoff_at``)."""
+    out = []
+    for number, account_ids in enumerate(tables, start=1):
+        match = match_create(mode="tournament", account_ids=account_ids, cutoff_at=t.ends_at, now=now,
+                             context={"tournament_id": str(t.pk), "wave": wave, "table": number})
+        out.append((match.pk, match.rounds.get().pk))
+    return out
 
 
 def _seat_next_wave(t: Tournament, now: datetime) -> bool:
@@ -123,10 +133,22 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
     return True
 
 
+def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # noqa: A002 — the signal's name
+    """``rivals.matches.signals.round_ended``, inside the ``RoundEnded`` transaction: the table's TP."""
+    if match.mode != "tournament":
+        return
+    table_id = Table.objects.filter(round_id=round.pk).values_list("pk", flat=True).first()
+    if table_id is not None:
+        table_score(table_id=table_id, results=result["results"], reason=result["reason"],
+                    now=parse_datetime(result["ended_at"]))
+
+
 def rounds_end_overdue(t: Tournament, now: datetime) -> int:
     """Ask rivals to end this tournament's rounds whose deadline passed (each in its own
     transaction, before the tournament lock is taken: a round's end takes the round lock first)."""
-    return 0
+    playing = Table.objects.filter(tournament=t, status="playing", round_id__isnull=False).values("round_id")
+    due = Round.objects.filter(pk__in=playing, status="running", ends_at__lte=now).order_by("pk")
+    return sum(round_end_if_due(round_id=pk, now=now) for pk in list(due.values_list("pk", flat=True)))
 
 
 def tournament_tick(*, tournament_id, now: datetime | None = None) -> str:
