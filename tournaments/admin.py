@@ -77,7 +77,7 @@ class TournamentForm(IntListFormMixin, forms.ModelForm):
         data = super().clean()
         if self.errors:
             return data
-        if self.instance.pk and (self.instance.status != "scheduled" or timezone.now() >= self.instance.starts_at):
+        if not self.instance._state.adding and (self.instance.status != "scheduled" or timezone.now() >= self.instance.starts_at):
             raise ValidationError("a started tournament's rules cannot be edited")
         settings = {k: data.get(k) for k in self.Meta.fields}
         if not settings["registration_opens_at"]:
@@ -207,9 +207,6 @@ class TournamentAdmin(admin.ModelAdmin):
         obj.pk = saved.pk
         obj.refresh_from_db()
 
-    def save_related(self, request, form, formsets, change):
-        pass  # inlines are read-only projections
-
 
 class RecurringScheduleForm(IntListFormMixin, forms.ModelForm):
     int_lists = {"prize_table": (0, None), "multipliers": (1, 6)}
@@ -277,7 +274,7 @@ class PotForm(IntListFormMixin, forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        if not self.errors and not self.instance.pk:
+        if not self.errors and self.instance._state.adding:
             try:
                 pots.pot_settings_clean({k: data.get(k) for k in self.Meta.fields})
             except DomainError as exc:
@@ -324,9 +321,6 @@ class PotAdmin(admin.ModelAdmin):
             raise ValidationError(exc.message) from exc
         obj.pk = saved.pk
         obj.refresh_from_db()
-
-    def save_related(self, request, form, formsets, change):
-        pass
 
 
 @admin.register(Trophy)
