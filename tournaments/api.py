@@ -20,7 +20,7 @@ from rivals.errors import NotFound
 from rivals.ids import is_uuid
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
-from tournaments.services import play, pots, registration
+from tournaments.services import play, pots, registration, tables
 
 ON_READ_LIMIT = 50  # due tournaments a list read applies at most (the sweeper does the rest)
 
@@ -68,7 +68,7 @@ class TournamentsView(APIView):
         q.is_valid(raise_exception=True)
         now = timezone.now()
         for tid in list(play.tournaments_due(now)[:ON_READ_LIMIT]):
-            play.tournament_tick(tournament_id=tid, now=now)
+            play.tournament_tick(tournament_id=tid, now=now, open_tables=False)
         qs = sel.tournament_list(status=q.validated_data.get("status"))
         limit, offset = q.validated_data["limit"], q.validated_data["offset"]
         return Response({"count": qs.count(),
@@ -83,8 +83,10 @@ class TournamentView(APIView):
         t = _tournament(tournament_id)
         page = PageIn(data=request.query_params)
         page.is_valid(raise_exception=True)
-        if play.tournament_tick(tournament_id=t.pk) != "nothing":
-            t.refresh_from_db()
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)
+        if request.user.is_authenticated:  # the caller's own table is opened by the read itself
+            tables.tables_open(tournament_id=t.pk, account_id=request.user.pk)
+        t.refresh_from_db()
         return Response(sel.tournament_page(tournament=t, account=request.user, **page.validated_data))
 
 
@@ -103,14 +105,14 @@ class RegisterView(APIView):
     @idempotent
     def post(self, request, tournament_id):
         t = _tournament(tournament_id)
-        play.tournament_tick(tournament_id=t.pk)  # a start that is due happens first: registration closed
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)  # a due start first: registration closed
         registration.tournament_register(tournament_id=t.pk, account=request.user)
         return self._answer(t, request, 201)
 
     @extend_schema(request=None, responses={200: RegistrationOut, 404: ErrorOut, 422: ErrorOut})
     def delete(self, request, tournament_id):
         t = _tournament(tournament_id)
-        play.tournament_tick(tournament_id=t.pk)
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)
         registration.tournament_unregister(tournament_id=t.pk, account=request.user)
         return self._answer(t, request, 200)
 

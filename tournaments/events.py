@@ -13,7 +13,7 @@ from rivals.eventstore import NewEvent
 
 TOURNAMENT_EVENTS = frozenset({
     "TournamentCreated", "TournamentEdited", "TournamentCancelled", "PlayerRegistered", "PlayerUnregistered",
-    "TournamentStarted", "WaveSeated", "TableScored", "TournamentFinalized",
+    "TournamentStarted", "WaveSeated", "TablesOpened", "TableScored", "TournamentFinalized",
 })
 POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
 
@@ -60,9 +60,14 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
 
 def wave_seated(*, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int],
                 at: datetime) -> NewEvent:
-    """``tables``: ``[{"table": k, "account_ids": [...], "match_id", "round_id"}]``."""
+    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order."""
     return NewEvent("WaveSeated", {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting,
                                    "seated_at": iso(at)})
+
+
+def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> NewEvent:
+    """The rounds of some tables of a wave: ``[{"table": k, "match_id", "round_id"}]``."""
+    return NewEvent("TablesOpened", {"wave": wave, "tables": tables, "opened_at": iso(at)})
 
 
 def table_scored(*, wave: int, table: int, round_id, reason: str, multiplier: int,

@@ -103,8 +103,7 @@ class TournamentProjection(Projection):
                                    tables_open=len(d["tables"]), waiting=d["waiting"],
                                    ended_at=None if d["tables"] else at)
         tables = Table.objects.bulk_create([
-            Table(tournament_id=tid, wave=wave, number=t["table"], match_id=t.get("match_id"),
-                  round_id=t.get("round_id"), seated_at=at)
+            Table(tournament_id=tid, wave=wave, number=t["table"], seated_at=at)
             for t in d["tables"]
         ], batch_size=2000)
         TableSeat.objects.bulk_create([
@@ -113,6 +112,14 @@ class TournamentProjection(Projection):
             for seat, account_id in enumerate(t["account_ids"])
         ], batch_size=5000)
         Tournament.objects.filter(pk=tid).update(current_wave=d["wave"])
+
+    def _on_TablesOpened(self, event, d, tid):
+        _values_update(
+            "UPDATE tournaments_table t SET match_id = v.match_id::uuid, round_id = v.round_id::uuid "
+            "FROM (VALUES {values}) AS v(number, match_id, round_id) "
+            "WHERE t.wave_id = (SELECT id FROM tournaments_wave WHERE tournament_id = %s AND number = %s) "
+            "AND t.number = v.number", [(x["table"], x["match_id"], x["round_id"]) for x in d["tables"]], 3,
+            [tid, d["wave"]])
 
     def _on_TableScored(self, event, d, tid):
         at = parse_datetime(d["ended_at"])

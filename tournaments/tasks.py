@@ -42,3 +42,6 @@ def pots_sweep() -> int:
     from tournaments.services.pots import pots_sweep as sweep_pots
 
     return sweep_pots()
+
+
+BY_NAME = {t.name: t for t in (tick, sweep, schedules_materialize, pot_tick, pots_sweep)}

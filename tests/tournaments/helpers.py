@@ -51,7 +51,7 @@ def seat_ids(table) -> list[int]:
 def score_tables(t, wave: int, scores: dict[int, int], completed: set[int] = frozenset(), now=None):
     """End every table of ``wave`` with the given scores (account id → score) through the service
     the round_ended receiver calls."""
-    from tournaments.services.play import table_score
+    from tournaments.services.tables import table_score
 
     for table in tables(t, wave):
         table_score(table_id=table.pk, reason="idle", now=now or at(20),

@@ -34,7 +34,8 @@ def _form(**kw):
 
 
 def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_client, admin_user):
-    res = admin_client.post("/admin/tournaments/tournament/add/", _form())
+    form = _form()
+    res = admin_client.post("/admin/tournaments/tournament/add/", form)
     assert res.status_code == 302, res.content.decode()[:3000]
     t = Tournament.objects.get()
     assert (t.prize_table, t.multipliers) == ([100, 50, 25], [1, 2, 3])
@@ -42,7 +43,8 @@ def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_cli
     assert created.metadata["actor"] == f"operator:{admin_user.pk}"
     page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
     assert page.status_code == 200 and b"TournamentCreated" in page.content
-    res = admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(title="Renamed", multipliers="2"))
+    res = admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/",
+                            {**form, "title": "Renamed", "multipliers": "2"})
     assert res.status_code == 302
     edited = Event.objects.get(stream_id=t.stream_id, type="TournamentEdited")
     assert edited.data["changes"] == {"title": "Renamed", "multipliers": [2]}

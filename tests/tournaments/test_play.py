@@ -21,7 +21,7 @@ def started(n: int, **kw):
     t = new_tournament(**kw)
     accounts = players(n)
     register_all(t, accounts)
-    assert tournament_start(tournament_id=t.pk, now=at(10)) == "started"
+    assert tournament_tick(tournament_id=t.pk, now=at(10)) == "started"  # seats and opens the tables
     t.refresh_from_db()
     return t, accounts
 

@@ -35,10 +35,10 @@ def tournament_append(t: Tournament, events: Sequence[NewEvent], *, actor: str, 
 
 def _send(task_name: str, eta: datetime | None, kwargs: dict) -> None:
     """Enqueue a task; a broker outage only logs: the beat sweeper is the safety net."""
-    from celery import current_app
+    from tournaments import tasks
 
     try:
-        current_app.tasks[task_name].apply_async(kwargs=kwargs, eta=eta)
+        tasks.BY_NAME[task_name].apply_async(kwargs=kwargs, eta=eta)
     except Exception:  # noqa: BLE001 — never fail the committed work because the broker is down
         log.warning("could not enqueue %s %s; the sweeper will apply it", task_name, kwargs, exc_info=True)
 

@@ -11,18 +11,30 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.services.points import points_award
 from tournaments import events as ev
-from tournaments.models import Registration, Table
+from tournaments.models import Table
 from tournaments.scoring import final_places
 from tournaments.services.common import tournament_append, tournament_locked
 
 
 def prize_key(tournament_id, account_id: int) -> str:
     return f"tournament_prize:{tournament_id}:{account_id}"
+
+
+def _totals(t) -> list[tuple[int, int, object]]:
+    """``(account, total TP, registered_at)`` summed from the table results themselves (the
+    registrations' running totals are a projection for the standings page)."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT r.account_id, COALESCE(s.tp, 0), r.registered_at FROM tournaments_registration r "
+            "LEFT JOIN (SELECT account_id, SUM(tp) AS tp FROM tournaments_tableseat WHERE tournament_id = %s "
+            "AND tp IS NOT NULL GROUP BY account_id) s ON s.account_id = r.account_id WHERE r.tournament_id = %s",
+            [t.pk, t.pk])
+        return cur.fetchall()
 
 
 @transaction.atomic
@@ -37,8 +49,7 @@ def tournament_finalize(*, tournament_id, now: datetime | None = None) -> bool:
     t = tournament_locked(tournament_id)
     if t.status != "running" or now < t.ends_at or Table.objects.filter(tournament=t, status="playing").exists():
         return False
-    players = Registration.objects.filter(tournament=t).values_list("account_id", "tp", "registered_at")
-    places = final_places(players)
+    places = final_places(_totals(t))
     prizes = t.prize_table
     rows = [[a, place, tp, prizes[place - 1] if place <= len(prizes) else 0] for a, place, tp in places]
     trophy = None

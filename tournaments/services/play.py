@@ -4,7 +4,7 @@ status, so a second, concurrent or late run finds nothing to do.
 
 * start (R-22, R-29): cancel when too few registered, else seat the first wave;
 * seating (R-23): the next wave as soon as every table of the current one has ended, until the end;
-* scoring (R-24, R-25): a table's TP when its round ends (``TableScored``);
+  the tables' rounds are opened right after (``tables``);
 * after the end time, once every table has ended (rounds are cut at the end, R-17): finalization.
 """
 
@@ -12,49 +12,34 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
-
-from rivals.matches.models import Round
-from rivals.matches.services import match_create, round_end_if_due
 
 from tournaments import events as ev
-from tournaments import scoring, seating
-from tournaments.models import CHAMPIONS_MIN_PLAYERS, Registration, Table, TableSeat, Tournament, Wave
+from tournaments import seating
+from tournaments.models import CHAMPIONS_MIN_PLAYERS, Registration, Table, Tournament
 from tournaments.services.common import task_on_commit, tournament_append, tournament_locked
 from tournaments.services.finalize import tournament_finalize
+from tournaments.services.tables import rounds_end_overdue, tables_open
 
 log = logging.getLogger(__name__)
 SYSTEM = "system"
 
 
-def table_rounds_create(t: Tournament, wave: int, tables: list[list[int]], now: datetime) -> list[tuple[Any, Any]]:
-    """One tournament match (one round, R-17) per table: ``[(match_id, round_id)]``. Every round is
-    cut at the tournament's end time by its own clock (``cutoff_at``)."""
-    out = []
-    for number, account_ids in enumerate(tables, start=1):
-        match = match_create(mode="tournament", account_ids=account_ids, cutoff_at=t.ends_at, now=now,
-                             context={"tournament_id": str(t.pk), "wave": wave, "table": number})
-        out.append((match.pk, match.rounds.get().pk))
-    return out
-
-
 def _seat_next_wave(t: Tournament, now: datetime) -> bool:
-    """R-23: seat every registered player by current TP standings; False when fewer than two."""
+    """R-23: seat every registered player by current TP standings; False when fewer than two.
+    The tables' rounds are opened after this commits (``tables_open``)."""
     number = t.current_wave + 1
     players = list(Registration.objects.filter(tournament=t).values_list("account_id", "tp"))
     plan = seating.seat(players, seed=t.seed, wave=number)
     if not plan.tables:
         return False
-    rounds = table_rounds_create(t, number, plan.tables, now)
-    tables = [{"table": k, "account_ids": ids, "match_id": str(m) if m else None, "round_id": str(r) if r else None}
-              for k, (ids, (m, r)) in enumerate(zip(plan.tables, rounds, strict=True), start=1)]
+    tables = [{"table": k, "account_ids": ids} for k, ids in enumerate(plan.tables, start=1)]
     tournament_append(t, [ev.wave_seated(wave=number, multiplier=t.multiplier(number), tables=tables,
                                          waiting=plan.waiting, at=now)], actor=SYSTEM, now=now)
+    task_on_commit("tournaments.tick", tournament_id=str(t.pk))  # open the tables' rounds at once
     return True
 
 
@@ -99,78 +84,36 @@ def tournament_advance(*, tournament_id, now: datetime | None = None) -> str:
     return "finalized" if tournament_finalize(tournament_id=t.pk, now=now) else "nothing"
 
 
-def _results_of(seats: list[int], results: list[dict]) -> list[tuple[int, bool, int]]:
-    """The seated players' (account, completed, score); a player who never played has 0, not completed."""
-    by_account = {int(r["account_id"]): r for r in results}
-    return [(a, bool(by_account.get(a, {}).get("completed", False)), int(by_account.get(a, {}).get("score", 0)))
-            for a in seats]
+def tournament_tick(*, tournament_id, now: datetime | None = None, open_tables: bool = True) -> str:
+    """Apply whatever is due for one tournament (idempotent; safe to run twice, concurrently, late).
 
-
-@transaction.atomic
-def table_score(*, table_id: int, results: list[dict], reason: str, now: datetime | None = None) -> bool:
-    """R-24/R-25: the TP of a table whose round ended (``TableScored``), once.
-
-    ``results``: ``[{"account_id", "score", "completed"}]`` as in ``RoundEnded``. Nothing for a
-    cancelled or finished tournament (a round cut after an operator's cancel gives no TP).
-    """
-    now = now or timezone.now()
-    tournament_id = Table.objects.filter(pk=table_id).values_list("tournament_id", flat=True).first()
-    if tournament_id is None:
-        return False
-    t = tournament_locked(tournament_id)
-    table = Table.objects.select_for_update().select_related("wave").get(pk=table_id)
-    if t.status != "running" or table.status != "playing":
-        return False
-    seats = list(TableSeat.objects.filter(table=table).order_by("seat").values_list("account_id", flat=True))
-    placed = scoring.table_points(_results_of(seats, results), table.wave.multiplier)
-    raw = {a: (c, s) for a, c, s in _results_of(seats, results)}
-    rows = [{"account_id": p.account_id, "place": p.place, "score": raw[p.account_id][1],
-             "completed": raw[p.account_id][0], "tp": p.points} for p in placed]
-    tournament_append(t, [ev.table_scored(wave=table.wave.number, table=table.number, round_id=table.round_id,
-                                          reason=reason, multiplier=table.wave.multiplier, results=rows, at=now)],
-                      actor=SYSTEM, now=now)
-    task_on_commit("tournaments.tick", tournament_id=str(t.pk))  # R-23: seat the next wave at once
-    return True
-
-
-def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # noqa: A002 — the signal's name
-    """``rivals.matches.signals.round_ended``, inside the ``RoundEnded`` transaction: the table's TP."""
-    if match.mode != "tournament":
-        return
-    table_id = Table.objects.filter(round_id=round.pk).values_list("pk", flat=True).first()
-    if table_id is not None:
-        table_score(table_id=table_id, results=result["results"], reason=result["reason"],
-                    now=parse_datetime(result["ended_at"]))
-
-
-def rounds_end_overdue(t: Tournament, now: datetime) -> int:
-    """Ask rivals to end this tournament's rounds whose deadline passed (each in its own
-    transaction, before the tournament lock is taken: a round's end takes the round lock first)."""
-    playing = Table.objects.filter(tournament=t, status="playing", round_id__isnull=False).values("round_id")
-    due = Round.objects.filter(pk__in=playing, status="running", ends_at__lte=now).order_by("pk")
-    return sum(round_end_if_due(round_id=pk, now=now) for pk in list(due.values_list("pk", flat=True)))
-
-
-def tournament_tick(*, tournament_id, now: datetime | None = None) -> str:
-    """Apply whatever is due for one tournament (idempotent; safe to run twice, concurrently, late)."""
+    ``open_tables=False`` (a client's read): start and seat, but leave opening a big wave's rounds
+    to the worker; the reader's own table is opened by the read itself."""
     now = now or timezone.now()
     t = Tournament.objects.filter(pk=tournament_id).only("status", "starts_at").first()
     if t is None:
         return "missing"
-    if t.status == "scheduled":
-        return tournament_start(tournament_id=t.pk, now=now) if now >= t.starts_at else "nothing"
-    if t.status == "running":
+    outcome = "nothing"
+    if t.status == "scheduled" and now >= t.starts_at:
+        outcome = tournament_start(tournament_id=t.pk, now=now)
+    elif t.status == "running":
+        if open_tables:
+            tables_open(tournament_id=t.pk, now=now)
         rounds_end_overdue(t, now)
-        return tournament_advance(tournament_id=t.pk, now=now)
-    return "nothing"
+        outcome = tournament_advance(tournament_id=t.pk, now=now)
+    if open_tables and outcome in ("started", "seated"):
+        tables_open(tournament_id=t.pk, now=now)
+    return outcome
 
 
 def tournaments_due(now: datetime):
-    """Ids of tournaments with something due: a start, or a running one whose current wave ended
-    (or whose end passed)."""
+    """Ids of tournaments with something due: a start, or a running one whose current wave ended,
+    has tables still to open, or whose end passed."""
     open_tables = Table.objects.filter(tournament=OuterRef("pk"), status="playing")
+    unopened = open_tables.filter(round_id__isnull=True)
     return (Tournament.objects.filter(Q(status="scheduled", starts_at__lte=now)
-                                      | Q(status="running") & (Q(ends_at__lte=now) | ~Exists(open_tables)))
+                                      | Q(status="running") & (Q(ends_at__lte=now) | ~Exists(open_tables)
+                                                               | Exists(unopened)))
             .order_by("starts_at").values_list("pk", flat=True))
 
 
@@ -186,7 +129,3 @@ def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
             outcome = "failed"
         done[outcome] = done.get(outcome, 0) + 1
     return done
-
-
-def waves_of(t: Tournament):
-    return Wave.objects.filter(tournament=t).order_by("number")
