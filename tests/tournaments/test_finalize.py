@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 
 from rankings.selectors import account_points
+from rivals.errors import NotAllowed
 from rivals.models import Event, PointsLedgerEntry
 from rivals.selectors import account_profile
 from tests.tournaments.helpers import at, new_tournament, players, register_all, score_tables
@@ -47,6 +48,8 @@ def test_r26_prizes_by_total_tp_are_points_awarded_once_after_the_end():
     assert not Event.objects.filter(type="PointsAwarded", data__source="tournament_points").exists()
     assert not finalize.tournament_finalize(tournament_id=t.pk, now=at(71))  # a second run does nothing
     assert PointsLedgerEntry.objects.filter(source="tournament_prize").count() == 3
+    with pytest.raises(NotAllowed, match="finished"):  # registering for a finished tournament
+        tournament_register(tournament_id=t.pk, account=players(1, prefix="late")[0], now=at(72))
 
 
 def test_r26_equal_tp_earlier_registration_then_lower_account_id():

@@ -116,3 +116,33 @@ def test_cancelled_running_tournament_gives_no_tp():
     assert round_end_if_due(round_id=table.round_id, now=at(10, 40))
     assert not Event.objects.filter(stream_id=t.stream_id, type="TableScored").exists()
     assert tournament_tick(tournament_id=t.pk, now=at(71)) == "nothing"
+
+
+def test_r23_tables_are_opened_after_seating_and_a_reader_opens_only_their_own():
+    from tournaments.services.tables import tables_open
+
+    t = new_tournament()
+    accounts = players(9)
+    register_all(t, accounts)
+    assert tournament_start(tournament_id=t.pk, now=at(10)) == "started"
+    assert [x.round_id for x in tables(t, 1)] == [None, None, None]  # seated, rounds not yet opened
+    assert tournament_tick(tournament_id=t.pk, now=at(10, 1)) == "playing"  # the tick keeps them playing
+    t2 = new_tournament(title="Reader")
+    register_all(t2, players(9, prefix="r"))
+    tournament_start(tournament_id=t2.pk, now=at(10))
+    reader = seat_ids(tables(t2, 1)[2])[0]
+    assert tables_open(tournament_id=t2.pk, now=at(10, 1), account_id=reader) == 1
+    assert [x.round_id is not None for x in tables(t2, 1)] == [False, False, True]
+    assert tables_open(tournament_id=t2.pk, now=at(10, 2)) == 2 and tables_open(tournament_id=t2.pk) == 0
+    opened = Event.objects.filter(stream_id=t2.stream_id, type="TablesOpened")
+    assert [len(e.data["tables"]) for e in opened] == [1, 2]
+
+
+def test_r17_tables_not_opened_before_the_end_are_closed_unplayed_and_the_tournament_finalized():
+    t = new_tournament(prize_table=[10])
+    register_all(t, players(2))
+    tournament_start(tournament_id=t.pk, now=at(10))
+    assert tournament_tick(tournament_id=t.pk, now=at(71)) == "finalized"
+    scored = Event.objects.get(stream_id=t.stream_id, type="TableScored")
+    assert scored.data["reason"] == "cutoff" and [r["tp"] for r in scored.data["results"]] == [0, 0]
+    assert not Round.objects.exists()
