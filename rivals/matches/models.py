@@ -25,6 +25,7 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=STATUSES, default="running")
     rounds_total = models.PositiveSmallIntegerField(default=1)
     context = models.JSONField(default=dict, blank=True, help_text="opaque to rivals (e.g. the tournament table)")
+    code = models.CharField(max_length=20, blank=True, default="", help_text="a fixed deal for every round, if set")
     standings = models.JSONField(default=list, blank=True)
     prizes = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="stream version")

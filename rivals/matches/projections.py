@@ -93,7 +93,8 @@ class MatchesProjection(Projection):
     def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
         d = event.data
         match = Match.objects.create(id=d["match_id"], mode=d["mode"], rounds_total=d["rounds_total"],
-                                     context=d.get("context") or {}, version=event.version,
+                                     context=d.get("context") or {}, code=d.get("code") or "",
+                                     version=event.version,
                                      created_at=event.recorded_at)
         MatchPlayer.objects.bulk_create(
             [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])])

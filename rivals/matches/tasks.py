@@ -44,7 +44,7 @@ def round_end_check(*, round_id: str) -> bool:
     from rivals.matches.models import Round
     from rivals.matches.services import round_end_if_due
 
-    if round_end_if_due(round_id=round_id):
+    if round_end_if_due(round_id=round_id, via="task"):
         return True
     rnd = Round.objects.filter(pk=round_id, status="running").only("ends_at").first()
     if rnd is not None:

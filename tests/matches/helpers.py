@@ -24,8 +24,13 @@ def accounts(n: int, jokers: int = 0, prefix: str = "p") -> list[Account]:
     return [AccountFactory.create(device_id=f"{prefix}-{i}", jokers=jokers) for i in range(n)]
 
 
-def match(mode: str, players: list[Account], start_s: float = 0, **kw) -> Match:
-    return svc.match_create(mode=mode, account_ids=[a.pk for a in players], now=at(start_s), **kw)
+# a fixed 36-tile Diamond deal, so that every run plays the same boards (random play on it gets
+# stuck in about one playout of six)
+CODE = engine.random_code(rng_seed=3, layout_id="L08")
+
+
+def match(mode: str, players: list[Account], start_s: float = 0, code: str | None = CODE, **kw) -> Match:
+    return svc.match_create(mode=mode, account_ids=[a.pk for a in players], now=at(start_s), code=code, **kw)
 
 
 def first_round(m: Match) -> Round:
@@ -60,3 +65,68 @@ def blocked_tile(rnd: Round, acc: Account) -> int:
 
 def reload(rnd: Round) -> Round:
     return Round.objects.get(pk=rnd.pk)
+
+
+def complete(rnd: Round, acc: Account, start_s: float, step_s: float = 1.0):
+    """Play a winning plan to the end, one pair every ``step_s`` seconds from ``start_s``."""
+    result = None
+    for i, p in enumerate(plan(rnd, acc)):
+        result = play(rnd, acc, "remove_pair", start_s + i * step_s, tiles=list(p))
+    return result
+
+
+def round_ended_events(rnd: Round):
+    from rivals.models import Event
+
+    return list(Event.objects.filter(stream_id=f"round-{rnd.pk}", type="RoundEnded"))
+
+
+def steady(rnd: Round, acc: Account, n: int, start_s: float, step_s: float = 2.0) -> None:
+    """``n`` pairs at a constant interval (no speed record after the first), none of them
+    decisive (R-15), each keeping the board solvable: exactly 100 points each."""
+    from rivals.services.games import game_board
+
+    for i in range(n):
+        b = game_board(board(rnd, acc))
+        options = [tuple(plan(rnd, acc)[0]), *b.removable_pairs()]
+        chosen = None
+        for p in options:
+            if engine.is_decisive(b, p):
+                continue
+            after = b.copy()
+            after.remove(*p)
+            if engine.solve(after).solvable:
+                chosen = p
+                break
+        assert chosen is not None, "every pair is decisive here"
+        first = start_s if i == 0 else None
+        play(rnd, acc, "remove_pair", first if first is not None else start_s + i * step_s, tiles=list(chosen))
+
+
+def seconds(moment: datetime) -> float:
+    return (moment - T0).total_seconds()
+
+
+def steady_all(rnd: Round, counts: dict, step_s: float = 1.0, after_s: float = 0.0) -> None:
+    """Round-robin play: each tick every player who still owes pairs removes one (none decisive,
+    a constant interval shorter than the first one: exactly 100 each)."""
+    from rivals.services.games import game_board
+
+    start = seconds(rnd.starts_at) + after_s
+    players = [acc for acc, n in counts.items() if n]
+    for i in range(max(counts.values())):
+        for k, acc in enumerate(players):
+            if i >= counts[acc]:
+                continue
+            b = game_board(board(rnd, acc))
+            chosen = next(p for p in [tuple(plan(rnd, acc)[0]), *b.removable_pairs()] if _keeps_going(b, p))
+            play(rnd, acc, "remove_pair", start + (k + 1) * step_s / (len(players) + 1) + i * step_s,
+                 tiles=list(chosen))
+
+
+def _keeps_going(b, p) -> bool:
+    if engine.is_decisive(b, p):
+        return False
+    after = b.copy()
+    after.remove(*p)
+    return engine.solve(after).solvable

@@ -32,10 +32,11 @@ PRIZE_SOURCES = {"quick": "quick_match", "arena": "arena"}  # R-33; duels and ta
 @transaction.atomic
 def match_create(*, mode: str, account_ids: list[int], context: dict | None = None,
                  cutoff_at: datetime | None = None, starts_at: datetime | None = None,
-                 now: datetime | None = None) -> Match:
+                 now: datetime | None = None, code: str | None = None) -> Match:
     """A match of ``mode`` for ``account_ids`` (seat order) and its first round, starting at
     ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
-    tournament's end time)."""
+    tournament's end time). ``code`` deals every round of the match that game code (operators,
+    tests); by default each round is a fresh deal."""
     if mode not in ROUNDS:
         raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
     low, high = PLAYERS[mode]
@@ -48,9 +49,11 @@ def match_create(*, mode: str, account_ids: list[int], context: dict | None = No
     match_id = uuid.uuid4()
     event_append(stream_id=f"match-{match_id}", stream_type="match", expected_version=0, actor="system", now=now,
                  events=[NewEvent("MatchCreated", {"match_id": str(match_id), "mode": mode, "players": ids,
-                                                   "rounds_total": ROUNDS[mode], "context": context or {}})])
+                                                   "rounds_total": ROUNDS[mode], "context": context or {},
+                                                   "code": code})])
     match = Match.objects.get(pk=match_id)
-    round_schedule(match=match, index=1, account_ids=ids, starts_at=starts_at or now, cutoff_at=cutoff_at, now=now)
+    round_schedule(match=match, index=1, account_ids=ids, starts_at=starts_at or now, cutoff_at=cutoff_at, now=now,
+                   code=code)
     return match
 
 
@@ -61,7 +64,7 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         # Decision: the 10-second break (R-20) counts from the moment the end is recorded, so a
         # late end (a dead worker) never starts the next round in the past.
         round_schedule(match=match, index=rnd.index + 1, account_ids=list(rnd.players), starts_at=now + ARENA_BREAK,
-                       cutoff_at=rnd.cutoff_at, now=now)
+                       cutoff_at=rnd.cutoff_at, now=now, code=match.code or None)
         return
     rounds = list(Round.objects.filter(match=match).order_by("index"))
     results = [r.result if r.pk != rnd.pk else rnd.result for r in rounds]
@@ -98,7 +101,12 @@ def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tu
     if mode == "quick":
         points = scoring.quick_match_points([(completed[a], totals[a]) for a in players])
     elif mode == "arena":
-        points = scoring.shared_prizes([places[a] for a in players], list(scoring.ARENA_PRIZES))
+        # Decision: as R-12 and R-24 say for their modes, an arena where every total is 0
+        # (nobody removed a pair) awards nobody — four idle accounts must not share 140 points.
+        if any(totals[a] for a in players):
+            points = scoring.shared_prizes([places[a] for a in players], list(scoring.ARENA_PRIZES))
+        else:
+            points = [0] * len(players)
     else:
         points = None
     standings = sorted(

@@ -53,11 +53,11 @@ def round_deal(round_id) -> engine.Deal:
 
 
 def round_schedule(*, match: Match, index: int, account_ids: list[int], starts_at: datetime,
-                   cutoff_at: datetime | None, now: datetime) -> Round:
-    """Append ``RoundScheduled`` and give each player a board of the round's deal; arm the end
-    check for the first deadline (after commit)."""
+                   cutoff_at: datetime | None, now: datetime, code: str | None = None) -> Round:
+    """Append ``RoundScheduled`` and give each player a board of the round's deal (``code``, else
+    a fresh one); arm the end check for the first deadline (after commit)."""
     round_id = uuid.uuid4()
-    deal = round_deal(round_id)
+    deal = engine.deal_from_code(code) if code else round_deal(round_id)
     data = {
         "round_id": str(round_id), "match_id": str(match.pk), "index": index, "mode": match.mode,
         "players": list(account_ids), "code": deal.code, "layout": deal.layout.id,
@@ -108,7 +108,7 @@ def round_read(*, account: Account, round_id, now: datetime | None = None) -> Ro
     rnd = _round_row(round_id, account=account)
     now = now or timezone.now()
     if rnd.status == "running" and now >= rnd.ends_at:
-        round_end_if_due(round_id=rnd.pk, now=now)
+        round_end_if_due(round_id=rnd.pk, now=now, via="read")
         rnd = _round_row(rnd.pk)
     return rnd
 
@@ -117,8 +117,11 @@ def round_read(*, account: Account, round_id, now: datetime | None = None) -> Ro
 
 
 @transaction.atomic
-def round_end_if_due(*, round_id, now: datetime | None = None) -> bool:
-    """End the round if its deadline has passed. Idempotent: True only for the call that ended it."""
+def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read") -> bool:
+    """End the round if its deadline has passed. Idempotent: True only for the call that ended it.
+
+    ``via`` (read / intent / task / sweeper) is kept in the event's metadata for operators; it
+    never changes the result, which depends only on the boards at the deadline."""
     now = now or timezone.now()
     try:
         rnd = _round_row(round_id, lock=True)
@@ -127,7 +130,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None) -> bool:
     if rnd.status != "running" or now < rnd.ends_at:
         return False
     at, reason = rnd.deadline()
-    _round_end(rnd, at=at, reason=reason, now=now)
+    _round_end(rnd, at=at, reason=reason, now=now, via=via)
     return True
 
 
@@ -140,9 +143,9 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
         return False
     if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
         at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now)
+        _round_end(rnd, at=at, reason=reason, now=now, via="operator")
     else:
-        _round_end(rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor)
+        _round_end(rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator")
     return True
 
 
@@ -158,7 +161,8 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
             "reason": reason, "results": rows}
 
 
-def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: str = "system") -> dict:
+def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: str = "system",
+               via: str = "intent") -> dict:
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
     match go on, then tell the apps built on rounds (``round_ended``)."""
     from rivals.matches.services.matches import match_after_round
@@ -167,7 +171,7 @@ def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: s
     boards = round_boards(rnd, lock=True)
     result = round_result(rnd, boards, at=at, reason=reason)
     event_append(stream_id=rnd.stream_id, stream_type=STREAM_TYPE, expected_version=rnd.version, actor=actor,
-                 now=now, events=[NewEvent("RoundEnded", result)], live={"round": rnd})
+                 now=now, events=[NewEvent("RoundEnded", result)], live={"round": rnd}, metadata={"via": via})
     play_ms = max(0, int((at - rnd.starts_at).total_seconds() * 1000))
     for game in boards:
         if game.status not in ("won", "ended"):
@@ -238,7 +242,7 @@ def rounds_end_due(*, now: datetime | None = None) -> int:
     """Beat sweeper: end every running round whose deadline has passed (a lost task, a dead worker)."""
     now = now or timezone.now()
     due = Round.objects.filter(status="running", ends_at__lte=now).order_by("ends_at").values_list("pk", flat=True)
-    return sum(round_end_if_due(round_id=pk, now=now) for pk in list(due[:500]))
+    return sum(round_end_if_due(round_id=pk, now=now, via="sweeper") for pk in list(due[:500]))
 
 
 def round_board_of(*, account: Account, round_id) -> Game:
