@@ -28,49 +28,39 @@ def _actor(request) -> str:
     return f"operator:{request.user.pk}"
 
 
-def _list_field(help_text: str) -> forms.CharField:
-    return forms.CharField(required=False, help_text=help_text)
+class IntListField(forms.CharField):
+    """A comma-separated list of integers (prize tables, multiplier schedules), checked like the
+    services check it; shown back as ``100,50,25``."""
 
+    def __init__(self, *, lo: int, hi: int | None = None, **kwargs):
+        super().__init__(required=False, **kwargs)
+        self.lo, self.hi = lo, hi
 
-class IntListFormMixin:
-    """Comma-separated integer lists (prize tables, multiplier schedules), validated like the services."""
+    def prepare_value(self, value):
+        return ",".join(str(v) for v in value) if isinstance(value, list) else value
 
-    int_lists: dict[str, tuple[int, int | None]] = {}
-
-    def _clean_list(self, name: str):
-        lo, hi = self.int_lists[name]
+    def clean(self, value):
         try:
-            return int_list(self.cleaned_data.get(name) or "", name, lo=lo, hi=hi, max_len=1000)
+            return int_list(super().clean(value) or "", "list", lo=self.lo, hi=self.hi, max_len=1000)
         except DomainError as exc:
             raise ValidationError(exc.message) from exc
 
-    def _initial_lists(self, instance) -> None:
-        for name in self.int_lists:
-            value = getattr(instance, name, None)
-            if isinstance(value, list):
-                self.initial[name] = ",".join(str(v) for v in value)
+    def has_changed(self, initial, data):
+        try:
+            return self.clean(data) != (initial or [])
+        except ValidationError:
+            return True
 
 
-class TournamentForm(IntListFormMixin, forms.ModelForm):
-    int_lists = {"prize_table": (0, None), "multipliers": (1, 6)}
-    prize_table = _list_field("points per final place, e.g. 100,50,25")
-    multipliers = _list_field("TP multiplier per wave (×1…×6), e.g. 1,2,3; "
-                                                                   "later waves keep the last one")
+class TournamentForm(forms.ModelForm):
+    prize_table = IntListField(lo=0, help_text="points per final place, e.g. 100,50,25")
+    multipliers = IntListField(lo=1, hi=6, help_text="TP multiplier per wave (×1…×6), e.g. 1,2,3; later waves "
+                                                     "keep the last one")
 
     class Meta:
         model = Tournament
         fields = ("kind", "title", "registration_opens_at", "starts_at", "ends_at", "min_players", "prize_table",
                   "multipliers")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._initial_lists(self.instance)
-
-    def clean_prize_table(self):
-        return self._clean_list("prize_table")
-
-    def clean_multipliers(self):
-        return self._clean_list("multipliers")
 
     def clean(self):
         """The services' own checks, so that a refusal is a form error, not a failed save."""
@@ -208,25 +198,14 @@ class TournamentAdmin(admin.ModelAdmin):
         obj.refresh_from_db()
 
 
-class RecurringScheduleForm(IntListFormMixin, forms.ModelForm):
-    int_lists = {"prize_table": (0, None), "multipliers": (1, 6)}
-    prize_table = _list_field("points per final place, e.g. 100,50,25")
-    multipliers = _list_field("TP multiplier per wave (×1…×6)")
+class RecurringScheduleForm(forms.ModelForm):
+    prize_table = IntListField(lo=0, help_text="points per final place, e.g. 100,50,25")
+    multipliers = IntListField(lo=1, hi=6, help_text="TP multiplier per wave (×1…×6)")
 
     class Meta:
         model = RecurringSchedule
         fields = ("title", "kind", "local_time", "weekdays", "duration_minutes", "registration_hours_before",
                   "min_players", "prize_table", "multipliers", "days_ahead", "active")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._initial_lists(self.instance)
-
-    def clean_prize_table(self):
-        return self._clean_list("prize_table")
-
-    def clean_multipliers(self):
-        return self._clean_list("multipliers")
 
     def clean_weekdays(self):
         days = "".join(sorted(set(self.cleaned_data["weekdays"].replace(",", "").replace(" ", ""))))
@@ -256,21 +235,13 @@ class RecurringScheduleAdmin(admin.ModelAdmin):
             self.message_user(request, f"{created} upcoming instance(s) created", messages.INFO)
 
 
-class PotForm(IntListFormMixin, forms.ModelForm):
-    int_lists = {"prize_split": (0, None)}
-    prize_split = _list_field("points per place, e.g. 500,300,200")
-    entrants = forms.CharField(required=False, help_text="entry list: account ids, comma-separated")
+class PotForm(forms.ModelForm):
+    prize_split = IntListField(lo=0, help_text="points per place, e.g. 500,300,200")
+    entrants = IntListField(lo=1, help_text="entry list: account ids, comma-separated")
 
     class Meta:
         model = Pot
         fields = ("title", "code", "time_limit_s", "open_entry", "prize_split", "counts", "starts_at", "ends_at")
-
-    def clean_prize_split(self):
-        return self._clean_list("prize_split")
-
-    def clean_entrants(self):
-        self.int_lists = {**self.int_lists, "entrants": (1, None)}
-        return self._clean_list("entrants")
 
     def clean(self):
         data = super().clean()

@@ -27,7 +27,6 @@ import os
 import sys
 import time
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, ROOT)
@@ -101,20 +100,9 @@ def main() -> int:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("CELERY_BROKER_URL", "memory://")  # the on-commit ticks go nowhere
-    base_url = os.environ.get("DATABASE_URL")
-    if not base_url:
-        from config.embedded import embedded_database_url
+    from tests.perf.benchdb import bench_database
 
-        base_url = embedded_database_url()
-    import psycopg
-
-    parts = urlsplit(base_url)
-    bench_db = f"bench_tournaments_{os.getpid()}"
-    admin_url = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
-    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{bench_db}"))
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{bench_db}"')
-    try:
+    with bench_database("bench_tournaments", os.environ.get("DATABASE_URL")) as bench_db:
         import django
 
         django.setup()
@@ -168,18 +156,7 @@ def main() -> int:
         assert Registration.objects.filter(tournament=t, place__isnull=False).count() == n
         _report(f"finalize {n} players, {results} table results, {args.prizes} prizes", fin_s, FINALIZE_TARGET_S)
         print(f"load average after: {os.getloadavg()}", flush=True)
-        connection.close()
-        return 0
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 - cleanup must not mask the error
-            pass
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{bench_db}" WITH (FORCE)')
-        print(f"dropped {bench_db}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
