@@ -16,11 +16,10 @@ from rest_framework.views import APIView
 from rivals import selectors_games
 from rivals.api.idempotency import idempotent
 from rivals.api.serializers import ErrorOut, PageIn
-from rivals.errors import NotFound
-from rivals.ids import is_uuid
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
 from tournaments.services import play, pots, registration, tables
+from tournaments.services.common import row_or_404
 
 ON_READ_LIMIT = 50  # due tournaments a list read applies at most (the sweeper does the rest)
 
@@ -50,10 +49,7 @@ RegistrationOut = inline_serializer("TournamentRegistration", {
 
 
 def _tournament(tournament_id) -> Tournament:
-    t = Tournament.objects.filter(pk=tournament_id).first() if is_uuid(tournament_id) else None
-    if t is None:
-        raise NotFound("no such tournament")
-    return t
+    return row_or_404(Tournament.objects, tournament_id, "tournament")
 
 
 class TournamentsView(APIView):
@@ -128,10 +124,7 @@ PotOut = inline_serializer("Pot", {
 
 
 def _pot(pot_id) -> Pot:
-    pot = Pot.objects.filter(pk=pot_id).first() if is_uuid(pot_id) else None
-    if pot is None:
-        raise NotFound("no such pot competition")
-    return pot
+    return row_or_404(Pot.objects, pot_id, "pot competition")
 
 
 class PotView(APIView):

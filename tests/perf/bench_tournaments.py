@@ -107,7 +107,7 @@ def main() -> int:
 
         django.setup()
         from django.core.management import call_command
-        from django.db import connection, transaction
+        from django.db import connection
         from django.utils import timezone
 
         from tournaments import seating

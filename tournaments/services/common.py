@@ -18,12 +18,17 @@ log = logging.getLogger(__name__)
 STREAM_TYPE = "tournament"
 
 
+def row_or_404(queryset, pk, what: str):
+    """The row of ``pk`` (a UUID sent by a client or a job), else ``NotFound`` naming ``what``."""
+    row = queryset.filter(pk=pk).first() if is_uuid(pk) else None
+    if row is None:
+        raise NotFound(f"no such {what}")
+    return row
+
+
 def tournament_locked(tournament_id) -> Tournament:
     """The tournament row, locked for this transaction (the one concurrency point of a tournament)."""
-    t = Tournament.objects.select_for_update().filter(pk=tournament_id).first() if is_uuid(tournament_id) else None
-    if t is None:
-        raise NotFound("no such tournament")
-    return t
+    return row_or_404(Tournament.objects.select_for_update(), tournament_id, "tournament")
 
 
 def tournament_append(t: Tournament, events: Sequence[NewEvent], *, actor: str, now: datetime) -> None:

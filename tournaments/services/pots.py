@@ -18,26 +18,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
-from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
+from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
-from rivals.ids import is_uuid
 from rivals.models import Account, Game
 from rivals.services.games import game_create, game_expire_if_due
 from rivals.services.points import points_award
 from tournaments import events as ev
 from tournaments.models import Pot, PotEntrant
 from tournaments.scoring import shared_split
-from tournaments.services.common import task_on_commit
+from tournaments.services.common import row_or_404, task_on_commit
 from tournaments.services.lifecycle import int_list
 
 STREAM_TYPE = "pot"
 
 
 def pot_locked(pot_id) -> Pot:
-    pot = Pot.objects.select_for_update().filter(pk=pot_id).first() if is_uuid(pot_id) else None
-    if pot is None:
-        raise NotFound("no such pot competition")
-    return pot
+    return row_or_404(Pot.objects.select_for_update(), pot_id, "pot competition")
 
 
 def _append(pot: Pot, events, *, actor: str, now: datetime) -> None:
