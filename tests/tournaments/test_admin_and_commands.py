@@ -13,7 +13,7 @@ from rivals.models import Event
 from tests.tournaments.helpers import players
 from tournaments.models import Pot, RecurringSchedule, Tournament
 from tournaments.services.lifecycle import tournament_create
-from tournaments.services.play import tournament_start
+from tournaments.services.play import tournament_tick
 from tournaments.services.registration import tournament_register
 
 pytestmark = pytest.mark.django_db
@@ -65,9 +65,10 @@ def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
                           now=now)
     for acc in players(2):
         tournament_register(tournament_id=t.pk, account=acc, now=now)
-    tournament_start(tournament_id=t.pk, now=now + timedelta(seconds=2))
+    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))  # seated, its table opened
     page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
     assert page.status_code == 200
+    assert b"/admin/matches/round/" in page.content  # the table links to its round
     assert b'name="title"' not in page.content and b"WaveSeated" in page.content
     assert b"registrations and standings" in page.content.lower()
     admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(title="Hacked"))

@@ -9,14 +9,27 @@ from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-from tests.platform.test_celery_worker import _database_url, _spawn, _stop
+from tests.platform.test_celery_worker import _spawn, _stop
 from tests.tournaments.helpers import players
 from tournaments.models import Tournament
 from tournaments.services.lifecycle import tournament_create
 from tournaments.services.registration import tournament_register
+
+
+def _worker_database_url() -> str:
+    """The test database's URL for the worker processes (``config.embedded.database_url`` once the
+    hardening branch has it; until then the platform test's own helper)."""
+    try:
+        from config.embedded import database_url
+    except ImportError:
+        from tests.platform.test_celery_worker import _database_url
+
+        return _database_url()
+    return database_url(connection.settings_dict)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -33,7 +46,7 @@ def test_r22_beat_and_a_real_worker_start_and_seat_a_due_tournament(tmp_path):
     for acc in players(3):
         tournament_register(tournament_id=t.pk, account=acc, now=now)
 
-    env = {**os.environ, "DATABASE_URL": _database_url(), "RIVALS_DATA_DIR": str(tmp_path),
+    env = {**os.environ, "DATABASE_URL": _worker_database_url(), "RIVALS_DATA_DIR": str(tmp_path),
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("CELERY_BROKER_URL", None)

@@ -90,7 +90,7 @@ def tournament_tick(*, tournament_id, now: datetime | None = None, open_tables: 
     ``open_tables=False`` (a client's read): start and seat, but leave opening a big wave's rounds
     to the worker; the reader's own table is opened by the read itself."""
     now = now or timezone.now()
-    t = Tournament.objects.filter(pk=tournament_id).only("status", "starts_at").first()
+    t = Tournament.objects.filter(pk=tournament_id).only("status", "starts_at", "ends_at").first()
     if t is None:
         return "missing"
     outcome = "nothing"
@@ -100,7 +100,9 @@ def tournament_tick(*, tournament_id, now: datetime | None = None, open_tables: 
         if open_tables:
             tables_open(tournament_id=t.pk, now=now)
         rounds_end_overdue(t, now)
-        outcome = tournament_advance(tournament_id=t.pk, now=now)
+        # the common case of a read while tables play: decided without taking the row lock
+        playing = Table.objects.filter(tournament_id=t.pk, status="playing").exists()
+        outcome = "playing" if playing and now < t.ends_at else tournament_advance(tournament_id=t.pk, now=now)
     if open_tables and outcome in ("started", "seated"):
         tables_open(tournament_id=t.pk, now=now)
     return outcome

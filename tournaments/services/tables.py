@@ -77,6 +77,9 @@ def _open_chunk(*, tournament_id, now: datetime, account_id: int | None) -> int:
 
 def tables_open(*, tournament_id, now: datetime | None = None, account_id: int | None = None) -> int:
     """Open the current wave's seated tables (all, or only ``account_id``'s), chunk by chunk."""
+    t = Tournament.objects.filter(pk=tournament_id).only("current_wave").first()
+    if t is None or not _pending(t, account_id).exists():  # nothing to open: no lock taken
+        return 0
     total = 0
     while True:
         done = _open_chunk(tournament_id=tournament_id, now=now or timezone.now(), account_id=account_id)
