@@ -209,8 +209,8 @@ class RoundView(APIView):
     @extend_schema(responses={200: RoundOut, 404: ErrorOut})
     def get(self, request, round_id):
         now = timezone.now()
-        rnd = svc.round_read(account=request.user, round_id=round_id, now=now)
-        return Response(sel.round_view(rnd=rnd, account=request.user, now=now))
+        rnd, boards = svc.round_read(account=request.user, round_id=round_id, now=now)
+        return Response(sel.round_view(rnd=rnd, account=request.user, boards=boards, now=now))
 
 
 class RoundIntentsView(APIView):
@@ -229,7 +229,7 @@ class RoundIntentsView(APIView):
             return _reject(request, round_id, intent, result.refused)
         events = [event_view(e) for e in result.events]
         return Response({"accepted": True, "event": events[0], "events": events,
-                         "game": sel.round_view(rnd=result.round, account=request.user)})
+                         "game": sel.round_view(rnd=result.round, account=request.user, boards=result.boards)})
 
 
 class RoundEventsView(APIView):

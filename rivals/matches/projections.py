@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
-from rivals.projections import Projection
+from rivals.projections import Projection, defer_write
 
 
 def _dt(value):
@@ -43,9 +43,10 @@ class MatchesProjection(Projection):
         handler(event, live)
 
     def flush(self, live: dict) -> None:
-        if live.pop("round_dirty", False):
+        if live.pop("round_dirty", False):  # the hot path: sent with the board's own UPDATE
             rnd = live["round"]
-            Round.objects.filter(pk=rnd.pk).update(last_pair_at=rnd.last_pair_at, ends_at=rnd.ends_at)
+            defer_write(live, "UPDATE matches_round SET last_pair_at = %s, ends_at = %s WHERE id = %s",
+                        [rnd.last_pair_at, rnd.ends_at, rnd.pk])
 
     # --- rounds ----------------------------------------------------------------------------------
 

@@ -32,7 +32,7 @@ def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None
     boards = boards if boards is not None else round_boards(rnd)
     mine = next(g for g in boards if g.account_id == account.pk)
     others = [g for g in boards if g.account_id != account.pk]
-    players = _players([g.account_id for g in others])
+    players = {g.account_id: {"id": g.account_id, "display_name": g.player_name} for g in others}
     view = game_view(game=mine, now=now)
     view.update({
         "id": str(rnd.pk),

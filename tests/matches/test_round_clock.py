@@ -96,7 +96,7 @@ def test_r17_a_read_applies_a_due_end_before_answering():
     a, b = accounts(2)
     rnd = first_round(match("quick", [a, b]))
     pair(rnd, a, 4)
-    rnd = svc.round_read(account=b, round_id=rnd.pk, now=at(24))
+    rnd, _ = svc.round_read(account=b, round_id=rnd.pk, now=at(24))
     assert rnd.status == "ended" and rnd.end_reason == "idle" and rnd.ended_at == at(24)
 
 

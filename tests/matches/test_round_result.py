@@ -100,7 +100,7 @@ def test_r17_a_read_after_a_dead_worker_gives_the_same_result():
     rnd = first_round(match("quick", [a, b]))
     pair(rnd, a, 2)
     pair(rnd, b, 3)
-    rnd = svc.round_read(account=b, round_id=rnd.pk, now=at(300))
+    rnd, _ = svc.round_read(account=b, round_id=rnd.pk, now=at(300))
     assert (rnd.ended_at, rnd.end_reason) == (at(23), "idle")
     assert _results(rnd) == [(a.pk, 1, 100, False), (b.pk, 1, 100, False)]
     assert Event.objects.get(stream_id=rnd.stream_id, type="RoundEnded").metadata["via"] == "read"
@@ -152,7 +152,7 @@ def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intent_race():
         outcomes = _race(
             lambda: svc.round_end_if_due(round_id=rnd.pk, now=late, via="task"),
             lambda: svc.rounds_end_due(now=late),
-            lambda: svc.round_read(account=b, round_id=rnd.pk, now=late).status,
+            lambda: svc.round_read(account=b, round_id=rnd.pk, now=late)[0].status,
             lambda: svc.round_intent_apply(account=b, round_id=rnd.pk, now=late,
                                            intent={"seq": seq_b, "type": "remove_pair", "tiles": [0, 1]}),
         )

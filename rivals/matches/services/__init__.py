@@ -24,6 +24,7 @@ from rivals.matches.services.rounds import (
     round_end_now,
     round_intent_apply,
     round_read,
+    round_with_boards,
     rounds_end_due,
 )
 
@@ -32,5 +33,5 @@ __all__ = [
     "match_create", "match_standings",
     "queue_expire_due", "queue_join", "queue_leave", "queue_ticket_expire_if_due", "queue_ticket_read",
     "RoundIntentResult", "round_board_of", "round_boards", "round_end_if_due", "round_end_now",
-    "round_intent_apply", "round_read", "rounds_end_due",
+    "round_intent_apply", "round_read", "round_with_boards", "rounds_end_due",
 ]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals import engine
@@ -34,6 +34,7 @@ from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
+from rivals.rawsql import models_from_rows
 from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_start
 
 STREAM_TYPE = "round"
@@ -95,22 +96,50 @@ def _round_row(round_id, *, account: Account | None = None, lock: bool = False) 
 
 
 def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
-    """The players' boards in seat order."""
-    qs = Game.objects.filter(round_id=rnd.pk)
-    if lock:
-        qs = qs.select_for_update().order_by("pk")
-    boards = {g.account_id: g for g in qs}
+    """The players' boards in seat order, each with its player's ``display_name`` (one query).
+
+    Locking them is safe from deadlocks: every path that locks boards of a round holds the
+    round's row lock first (the solo game path locks one board and never the round)."""
+    sql = ("SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+           "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else ""))
+    boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
     return [boards[a] for a in rnd.players if a in boards]
 
 
-def round_read(*, account: Account, round_id, now: datetime | None = None) -> Round:
-    """A round as its player reads it — an end that is due is applied first (R-17)."""
-    rnd = _round_row(round_id, account=account)
+def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
+    """The round the account plays and every board of it, in one round trip (two statements:
+    the round first — locked if asked — then its boards, read after that lock with a fresh
+    snapshot). 404 for a round the account does not play."""
+    if not is_uuid(round_id):
+        raise NotFound("no such round")
+    member = f"[{int(account.pk)}]"
+    lock_round, lock_boards = (" FOR UPDATE", " FOR UPDATE OF g") if lock else ("", "")
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT * FROM matches_round WHERE id = %s AND players @> %s::jsonb{lock_round}; "
+            "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+            "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
+            f"{lock_boards}",
+            [str(round_id), member, str(round_id), str(round_id), member])
+        rounds = models_from_rows(Round, cur.description, cur.fetchall())
+        cur.nextset()
+        games = models_from_rows(Game, cur.description, cur.fetchall())
+    if not rounds:
+        raise NotFound("no such round")
+    rnd = rounds[0]
+    boards = {g.account_id: g for g in games}
+    return rnd, [boards[a] for a in rnd.players if a in boards]
+
+
+def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
+    """A round and its boards as its player reads them — an end that is due is applied first
+    (R-17: a client never sees a round that should be over)."""
+    rnd, boards = round_with_boards(round_id, account=account)
     now = now or timezone.now()
     if rnd.status == "running" and now >= rnd.ends_at:
         round_end_if_due(round_id=rnd.pk, now=now, via="read")
-        rnd = _round_row(rnd.pk)
-    return rnd
+        rnd, boards = round_with_boards(round_id, account=account)
+    return rnd, boards
 
 
 # --- the end (R-17, R-18) -------------------------------------------------------------------------
@@ -162,13 +191,14 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
 
 
 def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: str = "system",
-               via: str = "intent") -> dict:
+               via: str = "intent", boards: list[Game] | None = None) -> dict:
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
-    match go on, then tell the apps built on rounds (``round_ended``)."""
+    match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
+    locked boards, changed in place."""
     from rivals.matches.services.matches import match_after_round
     from rivals.matches.signals import round_ended
 
-    boards = round_boards(rnd, lock=True)
+    boards = boards if boards is not None else round_boards(rnd, lock=True)
     result = round_result(rnd, boards, at=at, reason=reason)
     event_append(stream_id=rnd.stream_id, stream_type=STREAM_TYPE, expected_version=rnd.version, actor=actor,
                  now=now, events=[NewEvent("RoundEnded", result)], live={"round": rnd}, metadata={"via": via})
@@ -204,6 +234,7 @@ class RoundIntentResult:
     round: Round
     game: Game
     events: list = field(default_factory=list)
+    boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
     # set when the intent came after the end: the end is recorded (committed), the intent refused
     refused: NotAllowed | None = None
 
@@ -215,27 +246,25 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     Raises a ``DomainError`` (and writes nothing) when refused; an intent after the deadline ends
     the round first and is refused (R-38: outside the round's time)."""
     kind, seq = intent_envelope(intent, INTENT_TYPES)
-    rnd = _round_row(round_id, account=account, lock=True)
-    (game,) = Game.objects.raw("SELECT * FROM rivals_game WHERE round_id = %s AND account_id = %s FOR UPDATE",
-                               [str(rnd.pk), account.pk])
+    rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
+    game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()
     if rnd.status == "ended":
         raise NotAllowed("the round is over", details={"status": "ended", "ended_at": _iso(rnd.ended_at)})
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now)
-        game.refresh_from_db()
-        return RoundIntentResult(round=rnd, game=game, refused=NotAllowed(
+        _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
+        return RoundIntentResult(round=rnd, game=game, boards=boards, refused=NotAllowed(
             "the round is over", details={"status": "ended", "ended_at": _iso(at), "reason": reason}))
     if now < rnd.starts_at:
         raise NotAllowed("the round has not started yet", details={"starts_at": _iso(rnd.starts_at)})
     result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now,
                              live={"round": rnd})
     if game.status == "won":  # R-17: the first completion ends the round
-        _round_end(rnd, at=now, reason="completed", now=now)
-    elif game.status == "stuck" and _nobody_can_play(rnd, round_boards(rnd)):
-        _round_end(rnd, at=now, reason="all_stuck", now=now)
-    return RoundIntentResult(round=rnd, game=game, events=result.events)
+        _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
+    elif game.status == "stuck" and _nobody_can_play(rnd, boards):
+        _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
+    return RoundIntentResult(round=rnd, game=game, events=result.events, boards=boards)
 
 
 def rounds_end_due(*, now: datetime | None = None) -> int:
