@@ -6,10 +6,15 @@ rules hold even if beat misses a run (DST bugs, downtime).
 """
 
 ROMANIA = "Europe/Bucharest"
+HEARTBEAT_INTERVAL_S = 60
 
 PERIODIC_TASKS: list[dict] = [
-    # Proves beat → worker → database end to end; cheap, once a minute.
-    {"name": "heartbeat", "task": "rivals.heartbeat", "interval_seconds": 60},
+    # Proves beat → worker → database end to end; one row rewritten once a minute (not an event).
+    {"name": "heartbeat", "task": "rivals.heartbeat", "interval_seconds": HEARTBEAT_INTERVAL_S},
+    # Retention (settings RIVALS: 48 h of idempotency records, 90 days of rejected intents).
+    {"name": "idempotency-prune", "task": "rivals.idempotency_prune", "interval_seconds": 3600},
+    {"name": "rejected-intents-prune", "task": "rivals.rejected_intents_prune",
+     "crontab": {"minute": "37", "hour": "4", "timezone": ROMANIA}},
     # P-4: pool games end when their server time runs out, even if the client stopped calling.
     {"name": "games-expire-due", "task": "rivals.games_expire_due", "interval_seconds": 15},
     # R-17: the safety net of the round clock (and of queue tickets' and duel challenges' expiry):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -180,6 +180,8 @@ class IntentResult:
     # set when the intent was refused but something still had to be recorded (P-4: the time ran
     # out — the game is ended and committed, the intent answered 422)
     refused: NotAllowed | None = None
+    # points ledger entries this intent awarded (R-3/R-5 when a single player level is won)
+    awarded: list = field(default_factory=list)
 
 
 def _time_up_event(game: Game) -> NewEvent:
@@ -282,9 +284,8 @@ def game_intent_run(*, game: Game, account: Account, kind: str, seq: int, intent
     events, after = handler(ctx, intent)
     stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
                           actor=f"account:{account.pk}", now=now, events=events, live={**(live or {}), "game": game})
-    if after:
-        after(game, stored)
-    return IntentResult(game=game, events=stored)
+    awarded = (after(game, stored) or []) if after else []
+    return IntentResult(game=game, events=stored, awarded=awarded)
 
 
 @dataclass
@@ -352,7 +353,7 @@ def _intent_remove_pair(ctx: _Ctx, intent):
         data.update(points=0, record_ms=None)
     board.remove(a, b)
     status = _status_after(board)
-    data["status"] = "playing" if status == "won" else status
+    data["status"] = status  # the winning pair says "won", as the GameWon after it does
     events = [NewEvent("PairRemoved", ctx.primary(data))]
     events += _end_events(ctx, status, game.score + data["points"])
     # the cached plan stays: T-10 checks it against the position (removed plan pairs are skipped)
@@ -360,7 +361,8 @@ def _intent_remove_pair(ctx: _Ctx, intent):
 
     def after(g: Game, stored):
         if status == "won" and g.mode == "single":
-            _single_player_awards(game=g, account=ctx.account, now=ctx.now)
+            return _single_player_awards(game=g, account=ctx.account, now=ctx.now)
+        return []
 
     return events, after
 
@@ -394,7 +396,7 @@ def _intent_joker(ctx: _Ctx, intent):
     status = _status_after(board)
     data = ctx.primary({"tiles": [tile, partner], "faces": [board.faces[tile], board.faces[partner]],
                         "points": scoring.JOKER_PAIR_POINTS, "play_ms": ctx.at_ms,
-                        "status": "playing" if status == "won" else status})
+                        "status": status})
     events = [NewEvent("JokerUsed", data), *_end_events(ctx, status, game.score)]
 
     _set_plan(game, None)
@@ -403,7 +405,8 @@ def _intent_joker(ctx: _Ctx, intent):
         account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
                               ref={"game_id": str(g.pk)})
         if status == "won" and g.mode == "single":
-            _single_player_awards(game=g, account=account, now=ctx.now)
+            return _single_player_awards(game=g, account=account, now=ctx.now)
+        return []
 
     return events, after
 
