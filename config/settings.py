@@ -223,6 +223,12 @@ LOGGING = {
     "loggers": {"pgserver": {"level": "WARNING"}},
 }
 
+# The load benchmark's floor endpoint (rivals/api/views_floor.py): a bare intent-shaped endpoint
+# that tests/perf/load.py measures the real intents against. Off by default; never in production.
+RIVALS_BENCH_FLOOR = env.bool("RIVALS_BENCH_FLOOR", default=False)
+if RIVALS_BENCH_FLOOR and PRODUCTION:
+    raise ImproperlyConfigured("RIVALS_BENCH_FLOOR is a benchmark endpoint: never with DJANGO_PRODUCTION=1")
+
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
     # pairs faster than this (play time since the previous pair) are refused as physically

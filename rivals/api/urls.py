@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.urls import include, path
 
 from rivals.api import views_accounts, views_games
@@ -15,3 +16,8 @@ urlpatterns = [
     path("records", views_games.RecordsView.as_view(), name="records"),
     path("", include("rivals.api.urls_daily_bonus")),
 ]
+
+if settings.RIVALS_BENCH_FLOOR:  # the load benchmark's floor (rivals/api/views_floor.py); never in production
+    from rivals.api.views_floor import FloorIntentView
+
+    urlpatterns.append(path("bench/floor", FloorIntentView.as_view(), name="bench-floor"))

@@ -38,3 +38,9 @@ def test_production_without_a_secret_key_refuses_to_start(tmp_path):
     env = {k: v for k, v in PRODUCTION.items() if k != "DJANGO_SECRET_KEY"}
     res = _manage("check", **env, DATABASE_URL="postgres://rivals@db.invalid/rivals", RIVALS_DATA_DIR=str(tmp_path))
     assert res.returncode != 0 and "DJANGO_SECRET_KEY" in res.stderr
+
+
+def test_production_refuses_the_benchmark_floor_endpoint(tmp_path):
+    res = _manage("check", **PRODUCTION, RIVALS_BENCH_FLOOR="1", DATABASE_URL="postgres://rivals@db.invalid/rivals",
+                  RIVALS_DATA_DIR=str(tmp_path))
+    assert res.returncode != 0 and "RIVALS_BENCH_FLOOR" in res.stderr
