@@ -111,14 +111,27 @@ def event_append(
     params: list[Any] = [*head_params, stream_id, count]
     for n, r in enumerate(rows, start=1):
         params += [stream_type, n, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata), r.recorded_at]
+    from rivals import projections
+
+    # The hot path (an intent on a locked board): its versions are known before the INSERT, so
+    # the live projections are applied first and their row writes ride in the INSERT's round
+    # trip. Should the head claim fail, the StreamConflict below rolls the writes back with the
+    # caller's transaction.
+    ahead = live is not None and expected_version is not None and projections.only_live(rows)
+    writes: list[tuple[str, list]] = []
+    if ahead:
+        for n, r in enumerate(rows, start=1):
+            r.version = expected_version + n
+        writes = projections.apply_live_ahead(rows, live)
     with connection.cursor() as cur:
         cur.execute(
             f"WITH head AS ({_head_claim_sql(expected_version)}) "
             "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
             "recorded_at) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, v.data, "
             f"v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, schema_version, "
-            "data, metadata, recorded_at) ORDER BY v.n RETURNING position, version",
-            params,
+            "data, metadata, recorded_at) ORDER BY v.n RETURNING position, version"
+            + "".join(f"; {sql}" for sql, _ in writes),
+            params + [p for _, write_params in writes for p in write_params],
         )
         inserted = sorted(cur.fetchall(), key=lambda row: row[1])
     if not inserted:
@@ -126,11 +139,9 @@ def event_append(
     for r, (position, version) in zip(rows, inserted, strict=True):
         r.position, r.version = position, version
         r._state.adding = False
-    created = rows
-    from rivals import projections
-
-    projections.apply_live(created, live)
-    return created
+    if not ahead:
+        projections.apply_live(rows, live)
+    return rows
 
 
 NEW_STREAMS_CHUNK = 1000  # events per statement of a bulk append

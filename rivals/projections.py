@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from django.db import transaction
 
@@ -69,6 +70,23 @@ def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
         projection.flush(live)
     if live is not None and live.get(_DEFERRED):
         _run_deferred(live)
+
+
+def only_live(events: Iterable[Event]) -> bool:
+    """True when every projection of these events takes the caller's live instances."""
+    return all(p.uses_live for event in events for p in _BY_TYPE.get(event.type, ()))
+
+
+def apply_live_ahead(events: list[Event], live: dict) -> list[tuple[str, list]]:
+    """``apply_live`` for an append whose projections are all live (``only_live``), before its
+    events are stored (they have their versions, not yet their positions): returns the deferred
+    row writes instead of sending them, for the event store to send with its INSERT."""
+    for event in events:
+        for projection in _BY_TYPE.get(event.type, ()):
+            projection.apply(event, live=live)
+    for projection in dict.fromkeys(p for e in events for p in _BY_TYPE.get(e.type, ())):
+        projection.flush(live)
+    return live.pop(_DEFERRED, [])
 
 
 def apply_batch(events: list[Event]) -> None:
@@ -230,37 +248,51 @@ class GameProjection(Projection):
             return super().apply_many(events)
         copy_insert(Game, [self._started(e) for e in events])
 
-    # columns an event after GameStarted can change (faces only on a shuffle/restart): the hot
-    # path writes these, not the immutable deal columns
+    # columns an event after GameStarted can change (faces only on a shuffle/restart, the cached
+    # plan only when the service set it): the hot path writes these, not the immutable deal columns
     MUTABLE = (
         "status", "version", "seq", "score", "present", "removed", "running_since", "elapsed_before_ms",
         "finished_at", "completion_ms", "last_pair_ms", "record_ms", "jokers_used", "hints_used", "undos_used",
-        "shuffles_used", "plan",
+        "shuffles_used",
     )
 
     def flush(self, live: dict) -> None:
         dirty = live.pop("game_dirty", None)
         faces = live.pop("game_faces", False)
+        game = live["game"]
+        plan = game.__dict__.pop("plan_changed", False)
         if dirty == "insert":
-            live["game"].save(force_insert=True)
+            game.save(force_insert=True)
         elif dirty:
-            self._update(live, [*self.MUTABLE, *(("faces",) if faces else ())])
+            self._update(live, (*self.MUTABLE, *(("faces",) if faces else ()), *(("plan",) if plan else ())))
 
     @staticmethod
-    def _update(live: dict, fields: list[str]) -> None:
-        """One UPDATE of the given columns, values prepared by the model's own fields."""
-        from django.db import connection
+    @lru_cache(maxsize=None)
+    def _columns(fields: tuple[str, ...]):
+        """The SET clause of ``fields`` and, per field, how its value is prepared: as the model's
+        field does it, or as it is where that is the identity (integers, text, datetimes)."""
+        from django.db import models
 
         from rivals.models import Game
 
-        game, meta = live["game"], Game._meta
-        cols, params = [], []
-        for name in fields:
-            field = meta.get_field(name)
-            cols.append(f'"{field.column}" = %s')
-            params.append(field.get_db_prep_save(getattr(game, field.attname), connection))
+        plain = (models.IntegerField, models.CharField, models.TextField, models.BooleanField, models.DateTimeField)
+        prepared = [Game._meta.get_field(name) for name in fields]
+        clause = ", ".join(f'"{field.column}" = %s' for field in prepared)
+        return f"UPDATE rivals_game SET {clause} WHERE id = %s", [
+            (field.attname, None if isinstance(field, plain) else field)
+            for field in prepared]
+
+    @classmethod
+    def _update(cls, live: dict, fields: tuple[str, ...]) -> None:
+        """One UPDATE of the given columns, values prepared by the model's own fields."""
+        from django.db import connection
+
+        game = live["game"]
+        sql, columns = cls._columns(fields)
+        params = [getattr(game, attname) if field is None else field.get_db_prep_save(getattr(game, attname), connection)
+                  for attname, field in columns]
         params.append(game.pk)
-        defer_write(live, f"UPDATE rivals_game SET {', '.join(cols)} WHERE id = %s", params)
+        defer_write(live, sql, params)
 
 
 class LevelLeaderboardProjection(Projection):
