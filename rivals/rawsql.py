@@ -24,8 +24,17 @@ def _plan(model, names: tuple[str, ...]):
     return fields, converters, order
 
 
-def models_from_rows(model, description, rows) -> list:
-    names = tuple(d.name for d in description)
+def column_names(cursor) -> tuple[str, ...]:
+    """The current result's column names, straight from libpq: ``cursor.description`` builds a
+    ``Column`` object per column and looks up its type on every call (rivals_game has 40)."""
+    result = getattr(cursor, "cursor", cursor).pgresult
+    return tuple(result.fname(i).decode() for i in range(result.nfields))
+
+
+def models_from_rows(model, cursor, rows) -> list:
+    """Instances of ``model`` from ``rows`` of the current result of ``cursor`` (a Django or
+    psycopg cursor)."""
+    names = column_names(cursor)
     fields, converters, order = _plan(model, names)
     concrete = model._meta.concrete_fields
     attnames = [f.attname for f in concrete]

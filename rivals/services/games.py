@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import DateTimeField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -37,6 +37,7 @@ from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
+from rivals.rawsql import models_from_rows
 from rivals.services.accounts import account_jokers_change
 from rivals.services.game_state import play_ms
 from rivals.services.points import points_award
@@ -167,14 +168,17 @@ def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime 
 
 def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
     """Another account's game is 404, not 403: existence is not leaked."""
-    game = None
+    games = []
     if is_uuid(game_id):
-        # a raw SELECT: this runs on every intent, and the ORM would compile it each time
+        # a raw SELECT: this runs on every intent, and the ORM would compile it each time (and
+        # RawQuerySet costs more CPU than the row's own conversion)
         sql = "SELECT * FROM rivals_game WHERE id = %s AND account_id = %s" + (" FOR UPDATE" if lock else "")
-        game = next(iter(Game.objects.raw(sql, [str(game_id), account.pk])), None)
-    if game is None:
+        with connection.cursor() as cur:
+            cur.execute(sql, [str(game_id), account.pk])
+            games = models_from_rows(Game, cur, cur.fetchall())
+    if not games:
         raise NotFound("no such game")
-    return game
+    return games[0]
 
 
 
@@ -314,8 +318,10 @@ class _Ctx:
 
 
 def _set_plan(game: Game, plan) -> None:
-    """The plan is a cache on the row, written with the projection's save of this intent."""
+    """The plan is a cache on the row, written with the projection's save of this intent (only
+    when it changed: it is the largest column the hot path would otherwise rewrite)."""
     game.plan = plan
+    game.plan_changed = True
 
 
 def _end_events(ctx: _Ctx, status: str, score: int) -> list[NewEvent]:

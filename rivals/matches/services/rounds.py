@@ -136,9 +136,9 @@ def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tupl
             "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
             f"{lock_boards}",
             [str(round_id), member, str(round_id), str(round_id), member])
-        rounds = models_from_rows(Round, cur.description, cur.fetchall())
+        rounds = models_from_rows(Round, cur, cur.fetchall())
         cur.nextset()
-        games = models_from_rows(Game, cur.description, cur.fetchall())
+        games = models_from_rows(Game, cur, cur.fetchall())
     if not rounds:
         raise NotFound("no such round")
     rnd = rounds[0]
