@@ -60,8 +60,12 @@ def psql(url: str, sql: str) -> None:
 
 
 class Api:
+    port = PORT
+    # called as observer(method, path, status, seconds) after every answer (tests/perf/load.py)
+    observer = None
+
     def __init__(self):
-        self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         self.token = None
 
     def call(self, method, path, body=None):
@@ -70,6 +74,7 @@ class Api:
             headers["Authorization"] = f"Token {self.token}"
         payload = json.dumps(body) if body is not None else None
         for attempt in range(3):
+            t = time.perf_counter()
             try:
                 self.conn.request(method, path, body=payload, headers=headers)
                 res = self.conn.getresponse()
@@ -79,9 +84,11 @@ class Api:
                 # an idle keep-alive connection closed by the server: reconnect (the request was
                 # not processed — the server closes only idle connections)
                 self.conn.close()
-                self.conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         else:
             raise RuntimeError("server unreachable")
+        if self.observer is not None:
+            self.observer(method, path, res.status, time.perf_counter() - t)
         return res.status, (json.loads(data) if data else None)
 
 

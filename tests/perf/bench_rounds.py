@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.perf import bench_games_http as solo  # noqa: E402
+from tests.perf.stack import spawn, stop  # noqa: E402
 
 DB_NAME = "rivals_bench_rounds"
 
@@ -54,21 +54,6 @@ def broker_url(tmp: Path) -> str:
     except Exception:  # noqa: BLE001 — no Redis here: the broker that needs no server
         os.environ["RIVALS_DATA_DIR"] = str(tmp)
         return "filesystem://"
-
-
-def spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=log.open("wb"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
 
 
 def ms(seconds: float) -> str:
@@ -117,39 +102,57 @@ def lateness(n: int) -> None:
 
 
 class RoundPlayer:
-    """A perfect player: joins the Quick Match queue, plays its board of the round along a winning
-    plan of the deal; when the round is over (it completed, or its opponent did) it queues again."""
+    """A perfect player: joins the queue (``mode`` quick or arena), plays its board of each round
+    along a winning plan of the deal; when a round is over (it completed, or an opponent did) it
+    plays the match's next round once it starts (an arena's break), else queues again."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, mode: str = "quick"):
         from rivals import engine
 
         self.engine = engine
+        self.mode = mode
         self.api = solo.Api()
         status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
         assert status in (200, 201), body
         self.api.token, self.account_id = body["token"], body["account_id"]
-        self.round_id = None
+        self.round_id = self.match_id = None
         self.plan: list = []
         self.seq = 0
 
     def queue(self) -> None:
-        status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": "quick"})
+        status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": self.mode})
         assert status in (200, 201), ticket
         while ticket["status"] == "waiting":
             time.sleep(0.005)
             status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
-        status, match = self.api.call("GET", f"/api/v1/matches/{ticket['match']}")
-        self.join(match["rounds"][-1]["id"])
+        self.match_id = ticket["match"]
+        self.next_round()
+
+    def next_round(self) -> None:
+        """The match's first round not yet ended; a finished match (or none) queues again."""
+        if self.match_id is None:
+            return self.queue()
+        status, match = self.api.call("GET", f"/api/v1/matches/{self.match_id}")
+        upcoming = [r for r in match["rounds"] if r["status"] != "ended"] if status == 200 else []
+        if match.get("status") != "running" or not upcoming:
+            self.match_id = None
+            return self.queue()
+        self.join(upcoming[0]["id"])
 
     def join(self, round_id: str) -> None:
         status, view = self.api.call("GET", f"/api/v1/rounds/{round_id}")
+        while status == 200 and view["status"] == "scheduled":  # an arena's break: wait for the start
+            time.sleep(0.25)
+            status, view = self.api.call("GET", f"/api/v1/rounds/{round_id}")
         assert status == 200, view
         self.round_id, self.seq = round_id, view["seq"]
         self.plan = [list(p) for p in self.engine.deal_from_code(view["code"]).plan]
+        if view["status"] == "ended":
+            self.plan = []
 
     def step(self) -> tuple[bool, float]:
-        if not self.plan:
-            self.queue()
+        while not self.plan:
+            self.next_round()
         t = time.perf_counter()
         status, body = self.api.call("POST", f"/api/v1/rounds/{self.round_id}/intents",
                                      {"seq": self.seq, "type": "remove_pair", "tiles": self.plan[0]})

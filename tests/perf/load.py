@@ -1,0 +1,331 @@
+"""Load (issue 14, item 1): guests sign in and play real solo games, Quick Matches and an Arena
+through HTTP against the service run as in production — gunicorn (2 workers × 4 threads),
+PostgreSQL, Redis as broker and cache, one Celery worker and one beat — and every figure is set
+against a **floor measured in the same run**: ``POST /api/v1/bench/floor`` (rivals/api/views_floor.py),
+a bare DRF endpoint on the same gunicorn and database that does the least an intent must.
+
+1. **Interleaved closed loops** (``--clients`` players each, as fast as answers come):
+   floor, solo ``remove_pair``, floor, Quick Match round ``remove_pair``, floor, … ``--repeats``
+   times; each real run's accepted intents/s is divided by the mean of the floor runs beside it.
+2. **Mixed open loop** at ``--rate`` intents/s (default 200) for ``--mixed-seconds``: solo single
+   player, solo classic and Quick Match players take the scheduled slots (latency counted from
+   the scheduled send time: no coordinated omission), while four players play an Arena (three
+   rounds, the 10-s breaks) at a human pace beside them. p50 / p99 per endpoint, errors.
+3. **Database size per 1,000 games** (boards of rounds included) and events per game.
+4. ``--profile``: one intent end to end under pyinstrument, in this process (Django's test client
+   through every middleware, DRF, the service and the database of the run).
+
+    .venv/bin/python tests/perf/load.py [--quick] [--profile]
+
+PostgreSQL: the server of ``DATABASE_URL``, else the machine's (127.0.0.1:5432), on a throw-away
+database of its own. Redis: ``CELERY_BROKER_URL`` / ``CACHE_URL``, else two empty databases of
+the machine's Redis (emptied again at the end). Targets (exit 1 when one is missed): every real
+run ≥ 0.9 of the floor, p99 ≤ 50 ms at 200/s, 0 errors. Traffic stays on 127.0.0.1; everything
+started is stopped and the database dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.perf import bench_games_http as solo  # noqa: E402
+from tests.perf import bench_rounds as rounds  # noqa: E402
+from tests.perf.benchdb import bench_database  # noqa: E402
+from tests.perf.stack import MACHINE_POSTGRES, Stack, free_redis_dbs  # noqa: E402
+
+TARGET_RATIO, TARGET_P99_MS = 0.9, 50.0
+_ID = re.compile(r"/(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)(?=/|$)")
+
+
+class Recorder:
+    """Every HTTP answer of the clients: latency per endpoint, status counts (``solo.Api.observer``)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.phase = "setup"
+        self.latency: dict[tuple[str, str], list[float]] = defaultdict(list)
+        self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+
+    def __call__(self, method, path, status, seconds):
+        endpoint = f"{method} {_ID.sub('/{id}', path.split('?')[0])}"
+        with self.lock:
+            self.latency[(self.phase, endpoint)].append(seconds)
+            self.statuses[self.phase][status] += 1
+
+    def server_errors(self) -> int:
+        return sum(n for counts in self.statuses.values() for s, n in counts.items() if s >= 500)
+
+
+class Guarded:
+    """A player whose failures are counted instead of ending its thread; counts accepted intents."""
+
+    def __init__(self, player, errors: list):
+        self.player, self.errors = player, errors
+        self.accepted = 0
+
+    def step(self) -> tuple[bool, float]:
+        try:
+            ok, seconds = self.player.step()
+        except Exception as exc:  # noqa: BLE001 - counted and reported; the player starts afresh
+            self.errors.append(f"{type(self.player).__name__}: {exc}"[:300])
+            self.player.plan = []
+            return False, 0.0
+        self.accepted += ok
+        return ok, seconds
+
+
+class FloorPlayer:
+    """Sends intent-shaped bodies to the floor endpoint, one seq after the other."""
+
+    def __init__(self, name: str):
+        self.api = solo.Api()
+        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
+        assert status in (200, 201), body
+        self.api.token, self.seq, self.plan = body["token"], 0, [None]
+
+    def step(self) -> tuple[bool, float]:
+        t = time.perf_counter()
+        status, body = self.api.call("POST", "/api/v1/bench/floor", {"seq": self.seq, "type": "remove_pair",
+                                                                     "tiles": [3, 7]})
+        if status != 200:
+            raise RuntimeError(f"floor refused: {status} {body}")
+        self.seq += 1
+        return True, time.perf_counter() - t
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def parallel(fn, items) -> None:
+    threads = [threading.Thread(target=fn, args=(x,)) for x in items]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def measured(players, seconds: float, pids: list[int]) -> tuple[float, list[float], float]:
+    """A closed loop: accepted/s, latencies, and the web workers' CPU ms per accepted intent —
+    a figure the other load on the machine moves far less than throughput."""
+    cpu0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
+    rate, lat = rounds.closed_loop(players, seconds)
+    done = sum(p.accepted for p in players) - accepted0
+    return rate, lat, (cpu_seconds(pids) - cpu0) * 1000 / max(done, 1)
+
+
+def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int]):
+    """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
+    the floor runs on either side of it, in throughput and in the web workers' CPU per intent."""
+    ratios: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
+    recorder.phase = "closed"
+    before, _, before_cpu = measured(floor, seconds, pids)
+    print(f"1. floor {before:.0f}/s, web CPU {before_cpu:.2f} ms per intent", flush=True)
+    for r in range(repeats):
+        for kind, players in real.items():
+            rate, lat, real_cpu = measured(players, seconds, pids)
+            after, _, after_cpu = measured(floor, seconds, pids)
+            ratio = rate / ((before + after) / 2)
+            ratios[kind].append(ratio)
+            cpu[kind].append(((before_cpu + after_cpu) / 2) / real_cpu)
+            print(f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
+                  f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; web CPU {real_cpu:.2f} ms per "
+                  f"intent = {cpu[kind][-1]:.2f} of the floor's; floor {after:.0f}/s, {after_cpu:.2f} ms", flush=True)
+            before, before_cpu = after, after_cpu
+    return ratios, cpu
+
+
+def arena_background(players, stop: threading.Event, pace: float) -> list[threading.Thread]:
+    """Four players in one Arena, a pair every ``pace`` seconds each, until ``stop``."""
+    def run(p):
+        while not stop.is_set():
+            p.step()
+            stop.wait(pace)
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in players]
+    for t in threads:
+        t.start()
+    return threads
+
+
+def database_figures(url: str) -> tuple[int, int, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        size = conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        games = conn.execute("SELECT count(*) FROM rivals_game").fetchone()[0]
+        events = conn.execute("SELECT count(*) FROM rivals_event").fetchone()[0]
+    return size, games, events
+
+
+def profile_one_intent(count: int) -> None:
+    """pyinstrument over ``count`` remove_pair intents through Django's whole request path."""
+    import django
+    from pyinstrument import Profiler
+
+    django.setup()
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    token = client.post("/api/v1/auth/guest", {"device_id": "profiled"}, format="json").json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    games = []
+    for _ in range(count // 18 + 1):
+        game = client.post("/api/v1/games", {"mode": "single", "level": 1}, format="json").json()
+        with connection.cursor() as cur:  # Django's cursor leaves jsonb as text
+            cur.execute("SELECT plan FROM rivals_game WHERE id = %s", [game["id"]])
+            games.append((game["id"], json.loads(cur.fetchone()[0])))
+    profiler = Profiler(interval=0.0002)
+    done = 0
+    profiler.start()
+    for game_id, plan in games:
+        for seq, pair in enumerate(plan):
+            if done == count:
+                break
+            res = client.post(f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": pair},
+                              format="json")
+            assert res.status_code == 200, res.content
+            done += 1
+    profiler.stop()
+    print(f"4. profile of {done} remove_pair intents in one process (pyinstrument):")
+    print(profiler.output_text(unicode=True, color=False, show_all=False, short_mode=True))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--clients", type=int, default=8, help="players per closed-loop run")
+    ap.add_argument("--seconds", type=float, default=8, help="length of each closed-loop run")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rate", type=float, default=200)
+    ap.add_argument("--mixed-seconds", type=float, default=30)
+    ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--profile-intents", type=int, default=400)
+    args = ap.parse_args()
+    if args.quick:
+        args.seconds, args.repeats, args.mixed_seconds = 4, 1, 10
+
+    base = os.environ.get("DATABASE_URL") or MACHINE_POSTGRES
+    redis_urls = [os.environ.get("CELERY_BROKER_URL"), os.environ.get("CACHE_URL")]
+    own_redis = free_redis_dbs(sum(u is None for u in redis_urls)) if None in redis_urls else []
+    broker = redis_urls[0] or own_redis.pop(0)
+    cache = redis_urls[1] or own_redis.pop(0)
+    flush = [u for u in (broker, cache) if u not in redis_urls]
+    folder = Path(tempfile.mkdtemp(prefix="rivals-load-"))
+    recorder, errors = Recorder(), []
+    failed = []
+    print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (2 cores, shared)", flush=True)
+    with bench_database("rivals_load", base):
+        url = os.environ["DATABASE_URL"]
+        os.environ.update(CELERY_BROKER_URL=broker, CACHE_URL=cache, RIVALS_ROUND_LAYOUTS="L08",
+                          DJANGO_SETTINGS_MODULE="config.settings")
+        stack = Stack(database_url=url, broker_url=broker, cache_url=cache, folder=folder, RIVALS_BENCH_FLOOR="1",
+                      RIVALS_ROUND_LAYOUTS="L08")
+        solo.Api.port, solo.Api.observer = stack.port, recorder
+        try:
+            stack.prepare()
+            stack.start()
+            time.sleep(3)  # the worker connects to the broker
+            print(f"service: gunicorn {stack.web_workers}×{stack.threads} gthread, worker prefork ×2, beat; "
+                  f"PostgreSQL {url.rsplit('@', 1)[-1]}, broker {broker}, cache {cache}", flush=True)
+            size0, games0, _ = database_figures(url)
+            c = args.clients
+            floor = [Guarded(FloorPlayer(f"floor-{i}"), errors) for i in range(c)]
+            singles = [Guarded(solo.Player(f"single-{i}", "single", url), errors) for i in range(c)]
+            classics = [Guarded(solo.Player(f"classic-{i}", "classic", url), errors) for i in range(c)]
+            quick = [Guarded(rounds.RoundPlayer(f"quick-{i}"), errors) for i in range(c - c % 2)]
+            arena = [Guarded(rounds.RoundPlayer(f"arena-{i}", mode="arena"), errors) for i in range(4)]
+            parallel(lambda p: p.step(), floor + singles + classics + quick)  # warm-up; pairs form in the queue
+            ratios, cpu = interleaved(recorder, floor, {"solo remove_pair": singles, "round remove_pair": quick},
+                                      args.seconds, args.repeats, stack.web_worker_pids())
+
+            recorder.phase = "mixed"
+            stop_arena = threading.Event()
+            arena_threads = arena_background(arena, stop_arena, pace=0.15)
+            accepted0 = sum(p.accepted for p in singles + classics + quick + arena)
+            t0 = time.perf_counter()
+            sched, service = solo.open_loop(singles + classics + quick, args.rate, args.mixed_seconds)
+            wall = time.perf_counter() - t0
+            stop_arena.set()
+            for t in arena_threads:
+                t.join()
+            accepted = sum(p.accepted for p in singles + classics + quick + arena) - accepted0
+            load = os.getloadavg()
+            p99 = solo.pct(sched, 0.99) * 1000
+            print(f"2. mixed open loop at {args.rate:.0f}/s for {args.mixed_seconds:.0f} s (solo single, solo classic, "
+                  f"Quick Match; an Arena beside): {accepted / wall:.0f} accepted intents/s; latency from the "
+                  f"schedule p50 {ms(statistics.median(sched))}, p99 {p99:.1f} ms, max {ms(max(sched))}")
+            for (phase, endpoint), lat in sorted(recorder.latency.items()):
+                if phase == "mixed":
+                    print(f"   {endpoint:42s} n={len(lat):6d}  p50 {ms(statistics.median(lat)):>9s}  "
+                          f"p99 {ms(solo.pct(lat, 0.99)):>9s}")
+            arena_rounds = sum(1 for p in arena if p.player.match_id is None) if arena else 0
+            print(f"   arena: {sum(p.accepted for p in arena)} intents accepted by its 4 players "
+                  f"({arena_rounds} between matches at the end)")
+
+            size1, games1, events1 = database_figures(url)
+            games = games1 - games0
+            print(f"3. database: {games} games (round boards included), {events1} events; "
+                  f"{(size1 - size0) / max(games, 1) * 1000 / 2**20:.1f} MiB per 1,000 games "
+                  f"({events1 / max(games1, 1):.1f} events per game)")
+            statuses = {phase: dict(sorted(c.items())) for phase, c in recorder.statuses.items()}
+            server_errors = recorder.server_errors()
+            print(f"   statuses by phase: {statuses}")
+            print(f"   errors: {server_errors} answers ≥ 500, {len(errors)} client failures"
+                  + (f" — first: {errors[:3]}" if errors else ""))
+            print(f"load average after: {load[0]:.2f} {load[1]:.2f}")
+            for kind, values in ratios.items():
+                mean = statistics.mean(values)
+                verdict = "PASS" if mean >= TARGET_RATIO else "FAIL"
+                print(f"{verdict} {kind}: {mean:.2f} of the floor (target ≥ {TARGET_RATIO}; runs "
+                      f"{', '.join(f'{v:.2f}' for v in values)}); in web CPU per intent "
+                      f"{statistics.mean(cpu[kind]):.2f} of the floor's")
+                if verdict == "FAIL":
+                    failed.append(kind)
+            print(f"{'PASS' if p99 <= TARGET_P99_MS else 'FAIL'} p99 {p99:.1f} ms at {args.rate:.0f}/s "
+                  f"(target ≤ {TARGET_P99_MS:.0f} ms)")
+            if p99 > TARGET_P99_MS:
+                failed.append("p99")
+            print(f"{'PASS' if not (server_errors or errors) else 'FAIL'} errors: {server_errors + len(errors)}")
+            if server_errors or errors:
+                failed.append("errors")
+            if args.profile:
+                os.environ["RIVALS_BENCH_FLOOR"] = "1"
+                profile_one_intent(args.profile_intents)
+        finally:
+            solo.Api.observer = None
+            stack.stop()
+            import redis
+
+            for u in flush:
+                redis.Redis.from_url(u).flushdb()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

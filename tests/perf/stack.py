@@ -1,0 +1,135 @@
+"""The service as production runs it, for the load and fault runs: gunicorn (gthread), one Celery
+worker and one beat, on a database and a Redis broker and cache given by URL — never the
+embedded defaults. Every process is its own process group, so a run can SIGKILL one of them (or
+one gunicorn worker) and stop all of them at the end.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MACHINE_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
+MACHINE_REDIS = "redis://127.0.0.1:6379"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=log.open("ab"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def stop(proc: subprocess.Popen | None, sig=signal.SIGTERM) -> None:
+    """Stop a process and its group (a prefork pool, gunicorn's workers)."""
+    if proc is None:
+        return
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    try:  # children of a main process that is gone share its process group
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def free_redis_dbs(count: int, base: str = MACHINE_REDIS) -> list[str]:
+    """``count`` empty databases of the machine's Redis (highest numbers first), as URLs: a run of
+    our own beside whatever else uses that server. Raises if Redis does not answer."""
+    import redis
+
+    found = []
+    for db in range(15, 0, -1):
+        if redis.Redis.from_url(f"{base}/{db}", socket_timeout=2).dbsize() == 0:
+            found.append(f"{base}/{db}")
+            if len(found) == count:
+                return found
+    raise RuntimeError(f"no {count} empty Redis databases on {base}")
+
+
+class Stack:
+    """gunicorn + worker + beat; ``env`` is what every process of it (and ``manage``) sees."""
+
+    def __init__(self, *, database_url: str, broker_url: str, cache_url: str, folder: Path,
+                 web_workers: int = 2, threads: int = 4, **extra: str):
+        self.folder = folder
+        self.port = free_port()
+        self.web_workers, self.threads = web_workers, threads
+        self.env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
+                    "CACHE_URL": cache_url, "DJANGO_SETTINGS_MODULE": "config.settings",
+                    "RIVALS_DATA_DIR": str(folder), "THROTTLE_USER": "1000000/minute",
+                    "THROTTLE_ANON": "1000000/minute", "LOG_LEVEL": "WARNING", **extra}
+        self.env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+        self.web = self.worker = self.beat = None
+
+    def manage(self, *args: str) -> None:
+        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
+                       stdout=subprocess.DEVNULL)
+
+    def prepare(self) -> None:
+        self.manage("migrate", "--noinput", "-v0")
+        self.manage("setup_periodic_tasks")
+
+    def start_web(self) -> None:
+        self.web = spawn(["-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+                          "--workers", str(self.web_workers), "--worker-class", "gthread", "--threads",
+                          str(self.threads), "--keep-alive", "30", "--log-level", "warning",
+                          "--control-socket", str(self.folder / "gunicorn.ctl")], self.env, self.folder / "web.log")
+        self.wait_healthy()
+
+    def start_worker(self, name: str = "load") -> None:
+        self.worker = spawn(["-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING", "--concurrency", "2",
+                             "--without-gossip", "--without-mingle", "-n", f"{name}@%h"], self.env,
+                            self.folder / "worker.log")
+
+    def start_beat(self) -> None:
+        self.beat = spawn(["-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
+                           "-s", str(self.folder / "beat-schedule")], self.env, self.folder / "beat.log")
+
+    def start(self) -> None:
+        self.start_worker()
+        self.start_beat()
+        self.start_web()
+
+    def healthz(self, timeout: float = 5) -> int:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", "/healthz")
+            return conn.getresponse().status
+        finally:
+            conn.close()
+
+    def wait_healthy(self, seconds: float = 60) -> None:
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                if self.healthz() in (200, 503):
+                    return
+            except OSError:
+                pass
+            if time.monotonic() > deadline or (self.web and self.web.poll() is not None):
+                raise RuntimeError("gunicorn did not answer: " + (self.folder / "web.log").read_text()[-2000:])
+            time.sleep(0.2)
+
+    def web_worker_pids(self) -> list[int]:
+        out = subprocess.run(["pgrep", "-P", str(self.web.pid)], capture_output=True, text=True).stdout
+        return [int(p) for p in out.split()]
+
+    def stop(self) -> None:
+        for proc in (self.web, self.worker, self.beat):
+            stop(proc)
