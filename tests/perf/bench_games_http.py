@@ -61,7 +61,8 @@ def psql(url: str, sql: str) -> None:
 
 class Api:
     port = PORT
-    # called as observer(method, path, status, seconds) after every answer (tests/perf/load.py)
+    # called as observer(api, method, path, body, status, answer, seconds) after every answer
+    # (tests/perf/load.py, tests/perf/faults.py)
     observer = None
 
     def __init__(self):
@@ -87,9 +88,10 @@ class Api:
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         else:
             raise RuntimeError("server unreachable")
+        answer = json.loads(data) if data else None
         if self.observer is not None:
-            self.observer(method, path, res.status, time.perf_counter() - t)
-        return res.status, (json.loads(data) if data else None)
+            self.observer(self, method, path, body, res.status, answer, time.perf_counter() - t)
+        return res.status, answer
 
 
 class Player:
@@ -100,6 +102,7 @@ class Player:
 
         self.api = Api()
         self.mode = mode
+        self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)
         status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
         assert status in (200, 201), body
@@ -111,6 +114,10 @@ class Player:
         status, game = self.api.call("POST", "/api/v1/games", body)
         assert status == 201, game
         self.game_id, self.seq = game["id"], 0
+        if self.db.broken or self.db.closed:  # the database restarted (tests/perf/faults.py)
+            import psycopg
+
+            self.db = psycopg.connect(self.db_url, autocommit=True)
         self.plan = self.db.execute("SELECT plan FROM rivals_game WHERE id = %s", [self.game_id]).fetchone()[0]
 
     def step(self) -> tuple[bool, float]:

@@ -59,7 +59,7 @@ class Recorder:
         self.latency: dict[tuple[str, str], list[float]] = defaultdict(list)
         self.statuses: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
 
-    def __call__(self, method, path, status, seconds):
+    def __call__(self, api, method, path, body, status, answer, seconds):
         endpoint = f"{method} {_ID.sub('/{id}', path.split('?')[0])}"
         with self.lock:
             self.latency[(self.phase, endpoint)].append(seconds)

@@ -133,3 +133,28 @@ class Stack:
     def stop(self) -> None:
         for proc in (self.web, self.worker, self.beat):
             stop(proc)
+
+
+class OwnRedis:
+    """A redis-server of the caller's own on a Unix socket (no TCP port, no persistence), which
+    a fault run may kill; never the machine's shared one. ``url`` is its broker/cache URL."""
+
+    def __init__(self, folder: Path):
+        import shutil
+
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise FileNotFoundError("redis-server is not installed (apt-get install redis-server)")
+        self.socket = folder / "redis.sock"
+        self.proc = subprocess.Popen([binary, "--port", "0", "--unixsocket", str(self.socket), "--save", "",
+                                      "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 10
+        while not self.socket.exists():
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.1)
+        self.url = f"redis+socket://{self.socket}"
+
+    def stop(self) -> None:
+        stop(self.proc)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -224,18 +223,14 @@ def test_a_task_hit_by_a_database_outage_is_retried_until_it_succeeds(own_postgr
 
 @pytest.fixture
 def own_redis(folder):
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (apt-get install redis-server)")
-    sock = folder / "redis.sock"
-    proc = subprocess.Popen([binary, "--port", "0", "--unixsocket", str(sock), "--save", "", "--appendonly", "no",
-                             "--dir", str(folder)], stdout=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.monotonic() + 10
-    while not sock.exists():
-        assert time.monotonic() < deadline and proc.poll() is None
-        time.sleep(0.1)
-    yield f"redis+socket://{sock}"
-    _stop(proc)
+    from tests.perf.stack import OwnRedis
+
+    try:
+        server = OwnRedis(folder)
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    yield server.url
+    server.stop()
 
 
 def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility_timeout(own_postgres, folder,
