@@ -2,12 +2,14 @@
 #   make run    — the service: web (API + admin) + Celery worker + Celery beat
 #   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
+#   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
+#   make fuzz   — the input fuzz tests at a larger, time-bounded size with fresh seeds
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench venv
+.PHONY: run test bench faults fuzz venv
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -29,3 +31,14 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python tests/perf/run_all.py $(BENCH_ARGS)
+
+faults: $(STAMP)
+	$(BIN)/python tests/perf/faults.py $(FAULT_ARGS)
+
+# FUZZ_EXAMPLES per test (per API operation for schemathesis); the whole run within about FUZZ_SECONDS
+FUZZ_EXAMPLES ?= 1000
+FUZZ_SECONDS ?= 600
+fuzz: $(STAMP)
+	RIVALS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RIVALS_FUZZ_SECONDS=$(FUZZ_SECONDS) RIVALS_FUZZ_RANDOM=1 \
+		$(BIN)/python -m pytest -p no:logging --hypothesis-show-statistics tests/platform/test_intent_fuzz.py \
+		tests/platform/test_hostile_input.py tests/platform/test_schemathesis.py $(PYTEST_ARGS)

@@ -1,7 +1,7 @@
 """Run every benchmark of tests/perf/ in turn (``make bench``; ``make bench BENCH_ARGS=--quick``).
 
-Each ``bench_*.py`` is a script that prints its own figures; a failing one is reported and the
-others still run. Not part of the test suite.
+Each ``bench_*.py`` (and ``load.py``, the production-shaped load run) is a script that prints its
+own figures; a failing one is reported and the others still run. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def main() -> int:
     only = [a for a in extra if not a.startswith("-")]
     flags = [a for a in extra if a.startswith("-")]
     failed = []
-    for script in sorted(HERE.glob("bench_*.py")):
+    for script in [*sorted(HERE.glob("bench_*.py")), HERE / "load.py"]:
         if only and not any(o in script.stem for o in only):
             continue
         print(f"\n=== {script.stem} ===", flush=True)

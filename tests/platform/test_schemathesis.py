@@ -3,7 +3,8 @@
 Bounded and deterministic: hypothesis is derandomized (a fixed seed per operation) with a fixed
 number of examples per operation; calls go in-process through the WSGI application against the
 test database, authenticated as a fresh guest. Checked on every response: no 5xx, the status is
-documented for the operation, and the body conforms to the documented schema.
+documented for the operation, and the body conforms to the documented schema. ``make fuzz`` runs
+it larger, time-bounded and with fresh seeds (tests/platform/fuzz.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
-from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -22,9 +22,13 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from tests.platform.fuzz import Budget, fuzz_settings
+
 EXAMPLES_PER_OPERATION = 40
 
-schema = schemathesis.openapi.from_dict(SchemaGenerator().get_schema(request=None, public=True))
+_raw = SchemaGenerator().get_schema(request=None, public=True)
+schema = schemathesis.openapi.from_dict(_raw)
+budget = Budget(share=0.55 / sum(len(ops) for ops in _raw["paths"].values()))  # each operation its share
 schema.app = get_wsgi_application()
 
 
@@ -42,9 +46,9 @@ def token(guest):
 
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(max_examples=EXAMPLES_PER_OPERATION, derandomize=True, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@fuzz_settings(EXAMPLES_PER_OPERATION)
 def test_every_operation_answers_as_documented(case, token):
+    budget.within(f"{case.method} {case.path}")
     case.call_and_validate(
         headers={"Authorization": token},
         checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance],
