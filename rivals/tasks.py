@@ -23,7 +23,7 @@ def games_expire_due() -> int:
 
 @shared_task(name="rivals.levels_generate", acks_late=True)
 def levels_generate(*, start: int = 1, end: int = 11000, chunk: int = 200) -> int:
-    """R-2: precompute levels in chunks (idempotent: stored levels are skipped)."""
+    """R-2: store the shipped levels in chunks (idempotent: stored levels are skipped)."""
     from rivals.services.levels import levels_generate as generate
 
     return generate(start=start, end=end, chunk=chunk)
