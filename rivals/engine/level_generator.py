@@ -22,10 +22,11 @@ from .codes import MAX_DEAL, format_code
 from .deals import deal_from_code
 from .layouts import get_layout
 from .levels import MAX_LEVEL, LevelInfo, is_hard
+from . import solver_v1
 from .prng import mix64
-from .solver import solve
+from .solver import _core, geometry
 
-TRAP_NODE_BUDGET = 40  # fixed per probe; an undecided probe counts as no trap
+TRAP_NODE_BUDGET = 40  # fixed per probe (version-1 solver nodes); an undecided probe is no trap
 SAMPLES = 3  # positions probed along the plan
 RULESET = "classic"  # strictest rules (T-2 + T-6): traps are visible
 
@@ -51,6 +52,17 @@ def _tier_index(n: int) -> int:
         if n >= start:
             k = i
     return k
+
+
+def is_trap(board: Board, impl: str | None = None) -> bool:
+    """The version-1 solver proves the position unsolvable within TRAP_NODE_BUDGET nodes (the
+    compiled core's copy of that search when built, else ``solver_v1`` itself: the same)."""
+    if board.lift:
+        raise ValueError("the trap probe runs under T-6 (the generator's strict rules)")
+    if (impl or ("c" if _core is not None else "python")) == "c":
+        verdict, _ = _core.trap_probe(geometry(board.layout), board.cls, board.present, TRAP_NODE_BUDGET)
+        return verdict is False
+    return solver_v1.solve(board, TRAP_NODE_BUDGET).solvable is False
 
 
 def difficulty_of(code: str) -> float:
@@ -81,7 +93,7 @@ def difficulty_of(code: str) -> float:
                     continue  # a pair of the winning plan: playable first, never a trap
                 probe = board.copy()
                 probe.remove(*q)
-                if solve(probe, TRAP_NODE_BUDGET).solvable is False:
+                if is_trap(probe):
                     traps += 1
         board.remove(a, b)
     trap_share = traps / choices if choices else 0.0
