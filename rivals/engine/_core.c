@@ -93,6 +93,7 @@ typedef struct {
     int ngroups;
     mask *gmask;
     int gof[MAXT];
+    mask gmt[MAXT];  /* each tile's group */
     int nv;
     int *va, *vb;
     int tvs[MAXT], tvn[MAXT];
@@ -247,7 +248,12 @@ static int s_init(Search *s, const Geom *g, const int *cls, mask present, int li
         s->tvl[s->tvs[ta] + s->tvn[ta]++] = v;
         s->tvl[s->tvs[tb] + s->tvn[tb]++] = v;
     }
-    for (int i = 0; i < n; i++) if (m_test(present, i) && s->tvn[i] == 0) s->ok = 0;
+    for (int i = 0; i < n; i++) {
+        s->gmt[i] = m_zero();
+        if (!m_test(present, i)) continue;
+        s->gmt[i] = s->gmask[s->gof[i]];
+        if (s->tvn[i] == 0) s->ok = 0;
+    }
     size_t nvs = (size_t)nv + 1;
     s->val = (signed char *)calloc(nvs, 1);
     s->lev = (int *)calloc(nvs, sizeof(int));
@@ -467,8 +473,15 @@ static int s_relaxed(Search *s) {
         }
         if (!ok) { m_set(&wait, j); continue; }
         m_clr(&p, j);
-        work = m_or(work, m_and(m_or(g->affect[j], wait), p));
-        wait = m_zero();
+        mask touched = m_and(g->affect[j], p);
+        work = m_or(work, touched);
+        if (m_any(wait)) {
+            mask grp = s->gmt[j];
+            for (int x; (x = m_low(touched)) >= 0; m_clr(&touched, x)) grp = m_or(grp, s->gmt[x]);
+            grp = m_and(grp, wait);
+            work = m_or(work, grp);
+            wait = m_andnot(wait, grp);
+        }
     }
     if (!m_any(p)) return 0;
     /* explain: the shortest clause over the cores grown from each free tile of p */

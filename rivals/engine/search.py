@@ -139,7 +139,9 @@ class Search:
                         tv[b].append(len(va))
                         va.append(a)
                         vb.append(b)
+        self.gm = [0] * n  # each tile's group (mask)
         for t in bits(present):
+            self.gm[t] = self.gmask[self.gof[t]]
             if not tv[t]:
                 self.ok = False  # a tile with no possible partner
         self.va, self.vb, self.tv = va, vb, tv
@@ -311,10 +313,12 @@ class Search:
                 d |= self.remove(j, u)
 
     def relaxed(self) -> list[int] | None:
-        """The relaxed scan; None if it clears the board, else the deadlock's conflict clause."""
+        """The relaxed scan; None if it clears the board, else the deadlock's conflict clause.
+        The tiles left (R) are the same whatever the order of the scan (removing a tile only
+        makes others removable), and so is the clause, which depends on R alone."""
         p = self.present
         lift = self.lift
-        tv, va, vb, val, A = self.tv, self.va, self.vb, self.val, self.A
+        tv, va, vb, val, A, gm = self.tv, self.va, self.vb, self.val, self.A, self.gm
         work = self.free & p
         wait = 0
         while work:
@@ -335,8 +339,18 @@ class Search:
                 wait |= low
                 continue
             p ^= low
-            work |= (A[j] | wait) & p
-            wait = 0
+            touched = A[j] & p
+            work |= touched
+            if wait:  # waiting tiles that may pair now: j's group mates, those of its neighbours
+                grp = gm[j]
+                m = touched
+                while m:
+                    lt = m & -m
+                    m ^= lt
+                    grp |= gm[lt.bit_length() - 1]
+                grp &= wait
+                work |= grp
+                wait ^= grp
         if not p:
             return None
         return self.explain(p)
