@@ -12,6 +12,9 @@ PERIODIC_TASKS: list[dict] = [
     {"name": "heartbeat", "task": "rivals.heartbeat", "interval_seconds": 60},
     # P-4: pool games end when their server time runs out, even if the client stopped calling.
     {"name": "games-expire-due", "task": "rivals.games_expire_due", "interval_seconds": 15},
+    # the safety net of the round clock (and of queue tickets' and duel challenges' expiry):
+    # ends every round whose deadline passed even if its scheduled task was lost or the worker died.
+    {"name": "matches-sweep", "task": "matches.sweep", "interval_seconds": 2},
     # move the AMR window at Romanian midnight (00:01 Bucharest; never skipped/doubled by DST).
     {"name": "rankings-roll", "task": "rankings.roll",
      "crontab": {"minute": "1", "hour": "0", "timezone": ROMANIA}},

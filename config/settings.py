@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "pgtrigger",
     "rivals",
     "rivals.sichuan",
+    "rivals.matches",
     "rankings",
     "tournaments",
 ]
@@ -183,4 +184,11 @@ RIVALS = {
     "MIN_PAIR_INTERVAL_MS": env.int("RIVALS_MIN_PAIR_INTERVAL_MS", default=0),
     # P-4: default time limit of a Pool game (server time).
     "POOL_TIME_LIMIT_S": env.int("RIVALS_POOL_TIME_LIMIT_S", default=600),
+    # Competitive rounds (rivals.matches). Decision: every round is a fresh solvable deal on one
+    # of these layouts, chosen reproducibly from the round id (empty = every shipped layout).
+    "ROUND_LAYOUTS": env.list("RIVALS_ROUND_LAYOUTS", default=[]),
+    # Decision: a queue ticket waits at most this long for a group, then expires (rejoin).
+    "QUEUE_TICKET_TTL_S": env.int("RIVALS_QUEUE_TICKET_TTL_S", default=120),
+    # Decision: a duel challenge not answered within this time expires.
+    "DUEL_TTL_S": env.int("RIVALS_DUEL_TTL_S", default=600),
 }

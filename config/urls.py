@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("rivals.api.urls")),
     path("api/v1/", include("rivals.sichuan.urls")),
+    path("api/v1/", include("rivals.matches.urls")),
     path("api/v1/", include("rankings.urls")),
     path("api/v1/", include("tournaments.urls")),
 ]

@@ -46,38 +46,23 @@ def stream_version(stream_id: str) -> int:
     return Stream.objects.filter(pk=stream_id).values_list("version", flat=True).first() or 0
 
 
-def _claim_versions(stream_id: str, stream_type: str, expected: int | None, count: int, now: datetime) -> int:
-    """Advance the stream head by ``count`` and return the first new version.
+def _head_claim_sql(expected: int | None) -> str:
+    """The stream-head statement of an append, as a CTE ``head(version)`` (the new version).
 
     The head row is the concurrency point: a conditional UPDATE (or INSERT for a new stream)
     makes a second writer with the same expectation block until the first commits and then find
-    the version moved — a conflict, never a lost or duplicated version.
+    the version moved — no row, so no event is inserted: a conflict, never a lost or duplicated
+    version.
     """
-    with connection.cursor() as cur:
-        if expected is None:
-            cur.execute(
-                "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
+    if expected is None:  # append at the head, whatever it is
+        return ("INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
-                "updated_at = EXCLUDED.updated_at RETURNING version",
-                [stream_id, stream_type, count, now, now],
-            )
-            return cur.fetchone()[0] - count + 1
-        if expected == 0:
-            cur.execute(
-                "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING RETURNING version",
-                [stream_id, stream_type, count, now, now],
-            )
-        else:
-            cur.execute(
-                "UPDATE rivals_stream SET version = version + %s, updated_at = %s WHERE id = %s AND version = %s "
-                "RETURNING version",
-                [count, now, stream_id, expected],
-            )
-        row = cur.fetchone()
-    if row is None:
-        raise StreamConflict(stream_id, expected, stream_version(stream_id))
-    return expected + 1
+                "updated_at = EXCLUDED.updated_at RETURNING version")
+    if expected == 0:  # a new stream
+        return ("INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO NOTHING RETURNING version")
+    return "UPDATE rivals_stream SET version = version + %s, updated_at = %s WHERE id = %s AND version = %s " \
+           "RETURNING version"
 
 
 @transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
@@ -102,7 +87,7 @@ def event_append(
     if not events:
         return []
     now = now or timezone.now()
-    first = _claim_versions(stream_id, stream_type, expected_version, len(events), now)
+    count = len(events)
     meta = {"actor": actor, "request_id": context.request_id.get()}
     key = context.idempotency_key.get()
     if key:
@@ -110,33 +95,35 @@ def event_append(
     if metadata:
         meta.update(metadata)
     rows = [
-        Event(
-            stream_id=stream_id,
-            stream_type=stream_type,
-            version=first + i,
-            type=e.type,
-            schema_version=e.schema_version,
-            data=e.data,
-            metadata=meta,
-            recorded_at=now,
-        )
-        for i, e in enumerate(events)
+        Event(stream_id=stream_id, stream_type=stream_type, type=e.type, schema_version=e.schema_version, data=e.data,
+              metadata=meta, recorded_at=now)
+        for e in events
     ]
-    # one INSERT … RETURNING (the ORM's bulk_create costs more CPU than the append itself)
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(rows))
-    params: list[Any] = []
-    for r in rows:
-        params += [r.stream_id, r.stream_type, r.version, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata),
-                   r.recorded_at]
+    # One statement, one round trip: the head claim gates the INSERT (no head row, no events);
+    # each event's version is the new head minus its distance from the end. (The ORM's
+    # bulk_create costs more CPU than the append itself.)
+    if expected_version is None or expected_version == 0:
+        head_params: list[Any] = [stream_id, stream_type, count, now, now]
+    else:
+        head_params = [count, now, stream_id, expected_version]
+    values = ", ".join(["(%s, %s::int, %s, %s::smallint, %s::jsonb, %s::jsonb, %s::timestamptz)"] * count)
+    params: list[Any] = [*head_params, stream_id, count]
+    for n, r in enumerate(rows, start=1):
+        params += [stream_type, n, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata), r.recorded_at]
     with connection.cursor() as cur:
         cur.execute(
+            f"WITH head AS ({_head_claim_sql(expected_version)}) "
             "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
-            f"recorded_at) VALUES {values} RETURNING position",
+            "recorded_at) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, v.data, "
+            f"v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, schema_version, "
+            "data, metadata, recorded_at) ORDER BY v.n RETURNING position, version",
             params,
         )
-        positions = [row[0] for row in cur.fetchall()]
-    for r, position in zip(rows, positions, strict=True):
-        r.position = position
+        inserted = sorted(cur.fetchall(), key=lambda row: row[1])
+    if not inserted:
+        raise StreamConflict(stream_id, expected_version, stream_version(stream_id))
+    for r, (position, version) in zip(rows, inserted, strict=True):
+        r.position, r.version = position, version
         r._state.adding = False
     created = rows
     from rivals import projections

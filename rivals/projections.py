@@ -61,6 +61,25 @@ def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
                 projection.apply(event)
     for projection in touched:
         projection.flush(live)
+    if live is not None and live.get(_DEFERRED):
+        _run_deferred(live)
+
+
+_DEFERRED = "_deferred_sql"
+
+
+def defer_write(live: dict, sql: str, params: list) -> None:
+    """Queue one write of a live projection's flush: the writes of one append (e.g. a board's row
+    and its round's row) are sent as one multi-statement round trip at the end of the append."""
+    live.setdefault(_DEFERRED, []).append((sql, params))
+
+
+def _run_deferred(live: dict) -> None:
+    from django.db import connection
+
+    writes = live.pop(_DEFERRED)
+    with connection.cursor() as cur:
+        cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
 
 
 @transaction.atomic
@@ -194,24 +213,23 @@ class GameProjection(Projection):
         if dirty == "insert":
             live["game"].save(force_insert=True)
         elif dirty:
-            self._update(live["game"], [*self.MUTABLE, *(("faces",) if faces else ())])
+            self._update(live, [*self.MUTABLE, *(("faces",) if faces else ())])
 
     @staticmethod
-    def _update(game, fields: list[str]) -> None:
+    def _update(live: dict, fields: list[str]) -> None:
         """One UPDATE of the given columns, values prepared by the model's own fields."""
         from django.db import connection
 
         from rivals.models import Game
 
-        meta = Game._meta
+        game, meta = live["game"], Game._meta
         cols, params = [], []
         for name in fields:
             field = meta.get_field(name)
             cols.append(f'"{field.column}" = %s')
             params.append(field.get_db_prep_save(getattr(game, field.attname), connection))
         params.append(game.pk)
-        with connection.cursor() as cur:
-            cur.execute(f"UPDATE rivals_game SET {', '.join(cols)} WHERE id = %s", params)
+        defer_write(live, f"UPDATE rivals_game SET {', '.join(cols)} WHERE id = %s", params)
 
 
 class LevelLeaderboardProjection(Projection):

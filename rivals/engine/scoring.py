@@ -103,3 +103,38 @@ def quick_match_points(results: list[tuple[bool, int]]) -> list[int]:
     points = [0] * len(results)
     points[best] = QUICK_MATCH_COMPLETED if results[best][0] else QUICK_MATCH_NOT_COMPLETED
     return points
+
+
+# --- places and shared prizes (R-18, R-20; the same rule serves R-25 and P-5) ---------------------
+
+
+def competition_places(keys: list) -> list[int]:
+    """Standard competition ranking of ``keys`` (higher is better): equal keys share a place and
+    the next place skips (1, 1, 3). Returns the place of each input, in input order."""
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    places = [0] * len(keys)
+    for rank, i in enumerate(order, start=1):
+        previous = order[rank - 2] if rank > 1 else None
+        places[i] = places[previous] if previous is not None and keys[previous] == keys[i] else rank
+    return places
+
+
+def shared_prizes(places: list[int], table: list[int]) -> list[int]:
+    """Prizes by place, tied players sharing the prizes of the places they occupy equally,
+    rounded down (R-20: two tied for 1st of 80/40 get 60 each; three tied for 1st of 80/40/20
+    get 46). Places beyond the table are worth 0."""
+    out = []
+    for place in places:
+        tied = places.count(place)
+        prizes = [table[p - 1] if p - 1 < len(table) else 0 for p in range(place, place + tied)]
+        out.append(sum(prizes) // tied)
+    return out
+
+
+ARENA_PRIZES = (80, 40, 20, 0)  # R-20
+
+
+def arena_prizes(totals: list[int]) -> list[int]:
+    """R-20: final places by the sum of the three round scores; prizes 80 / 40 / 20 / 0 shared by
+    tied players, rounded down."""
+    return shared_prizes(competition_places(totals), list(ARENA_PRIZES))

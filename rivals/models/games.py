@@ -32,7 +32,12 @@ class Level(models.Model):
 
 
 class Game(models.Model):
-    MODES = (("single", "single player"), ("classic", "classic"), ("pool_practice", "pool practice"))
+    MODES = (
+        ("single", "single player"), ("classic", "classic"), ("pool_practice", "pool practice"),
+        # a player's board in a competitive round (rivals.matches): one Game per player and round
+        ("quick", "quick match round"), ("duel", "duel round"), ("arena", "arena round"),
+        ("tournament", "tournament round"),
+    )
     STATUSES = (("playing", "playing"), ("paused", "paused"), ("won", "won"), ("stuck", "stuck"), ("ended", "ended"))
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -64,6 +69,8 @@ class Game(models.Model):
     hints_used = models.PositiveSmallIntegerField(default=0)
     undos_used = models.PositiveSmallIntegerField(default=0)
     shuffles_used = models.PositiveSmallIntegerField(default=0)
+    # the competitive round this board belongs to (rivals.matches.Round), else None
+    round_id = models.UUIDField(null=True, blank=True)
     # a cache, not a projection: the server's winning plan from the current position (T-9/T-10)
     plan = models.JSONField(null=True, blank=True)
 
@@ -72,6 +79,11 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["account", "status"], name="game_account_status"),
             models.Index(fields=["status", "time_limit_ms"], name="game_status_limit"),
+        ]
+        constraints = [
+            # one board per player and round (rivals.matches)
+            models.UniqueConstraint(fields=["round_id", "account"], condition=models.Q(round_id__isnull=False),
+                                    name="game_round_player"),
         ]
 
     def __str__(self) -> str:

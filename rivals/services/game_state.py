@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils.dateparse import parse_datetime
+
 from rivals.models import Event, Game
 
 
@@ -53,7 +55,10 @@ def apply_game_event(game: Game, event: Event) -> None:
         game.faces = list(d["faces"])
         game.present = _hex(full_mask(game.faces))
         game.status = "playing"
-        game.started_at = game.running_since = at
+        # a round's board runs on the round's clock (rivals.matches): play time counts from its start
+        starts_at = d.get("starts_at")
+        game.started_at = game.running_since = parse_datetime(starts_at) if starts_at else at
+        game.round_id = d.get("round_id")
         game.time_limit_ms = d.get("time_limit_ms")
         game.removed = []
     elif t == "PairRemoved":

@@ -48,11 +48,19 @@ FINISHED = ("won", "ended")
 INTENT_TYPES = (
     "remove_pair", "click_blocked", "joker", "hint", "undo", "shuffle", "pause", "resume", "restart", "end",
 )
-# which intents each mode allows (API.md; T-12 pause; R-9 jokers; P-4 restart only in practice)
+# the boards of competitive rounds (rivals.matches): one Game per player and round
+ROUND_MODES = ("quick", "duel", "arena", "tournament")
+# which intents each mode allows (API.md; T-12 pause; R-9 jokers; P-4 restart only in practice).
+# Rounds: no pause, undo, hint, shuffle, restart or end (T-12, API.md); jokers except in Quick
+# Match (R-9 Decision).
 MODE_INTENTS = {
     "single": set(INTENT_TYPES),
     "classic": set(INTENT_TYPES) - {"joker", "restart"},
     "pool_practice": set(INTENT_TYPES) - {"joker", "pause", "resume"},
+    "quick": {"remove_pair", "click_blocked"},
+    "duel": {"remove_pair", "click_blocked", "joker"},
+    "arena": {"remove_pair", "click_blocked", "joker"},
+    "tournament": {"remove_pair", "click_blocked", "joker"},
 }
 
 
@@ -117,16 +125,28 @@ def game_create(
     else:
         code = engine.random_code()
     deal = engine.deal_from_code(code)
+    return game_start(account=account, mode=mode, deal=deal, now=now, level=level if mode == "single" else None,
+                      time_limit_ms=_rules()["POOL_TIME_LIMIT_S"] * 1000 if mode == "pool_practice" else None,
+                      plan=True)
+
+
+def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime | None = None,
+               level: int | None = None, time_limit_ms: int | None = None, round_id=None,
+               starts_at: datetime | None = None, plan: bool = False) -> Game:
+    """Append ``GameStarted`` for one board of ``deal`` (a solo game, or one player's board of a
+    competitive round: ``round_id`` and the round's ``starts_at``, from which its clock runs)."""
     game_id = uuid.uuid4()
     data = {
-        "game_id": str(game_id), "account_id": account.pk, "mode": mode, "ruleset": ruleset,
-        "level": level if mode == "single" else None, "code": code, "layout": deal.layout.id,
-        "faces": list(deal.faces),
-        "time_limit_ms": _rules()["POOL_TIME_LIMIT_S"] * 1000 if mode == "pool_practice" else None,
+        "game_id": str(game_id), "account_id": account.pk, "mode": mode, "ruleset": MODES.get(mode, "rivals"),
+        "level": level, "code": deal.code, "layout": deal.layout.id, "faces": list(deal.faces),
+        "time_limit_ms": time_limit_ms,
     }
-    event_append(stream_id=f"game-{game_id}", stream_type="game", expected_version=0, now=now,
-                 actor=f"account:{account.pk}", events=[NewEvent("GameStarted", data)])
-    Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
+    if round_id is not None:
+        data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
+    (event,) = event_append(stream_id=f"game-{game_id}", stream_type="game", expected_version=0, now=now,
+                            actor=f"account:{account.pk}", events=[NewEvent("GameStarted", data)])
+    if plan:  # the winning plan is a cache for hints (T-10); rounds have none
+        Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
     return Game.objects.get(pk=game_id)
 
 
@@ -223,12 +243,26 @@ def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now:
     """Validate and apply one intent. Raises a ``DomainError`` (and writes nothing) when refused."""
     kind, seq = intent_envelope(intent, INTENT_TYPES)
     game = game_for_account(account=account, game_id=game_id, lock=True)
+    if game.round_id is not None:  # the round's clock decides: only its endpoint may play it
+        raise NotAllowed("this board belongs to a competitive round: send its intents to the round",
+                         details={"round": str(game.round_id)})
     now = now or timezone.now()
     if _is_time_up(game, now):  # P-4: end it (committed) and refuse the intent
         events = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
                               actor="system", now=now, events=[_time_up_event(game)], live={"game": game})
         return IntentResult(game=game, events=events,
                             refused=NotAllowed("the game's time is up", details={"status": "ended"}))
+    return game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
+
+
+def game_intent_run(*, game: Game, account: Account, kind: str, seq: int, intent: dict[str, Any], now: datetime,
+                    live: dict[str, Any] | None = None) -> IntentResult:
+    """The checks and rules every board shares (solo games and the boards of competitive rounds).
+
+    ``game`` is locked by the caller, who has checked everything outside the board (a solo game's
+    time limit, a round's clock). ``live`` adds the caller's locked instances for the projections
+    (a round's row). Raises a ``DomainError`` (and writes nothing) when refused.
+    """
     if seq != game.seq:
         raise Conflict(f"stale seq {seq}: the game has accepted {game.seq} intents", details={"seq": game.seq})
     if game.status in FINISHED:
@@ -242,7 +276,7 @@ def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now:
                seq=game.seq + 1)
     events, after = handler(ctx, intent)
     stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
-                          actor=f"account:{account.pk}", now=now, events=events, live={"game": game})
+                          actor=f"account:{account.pk}", now=now, events=events, live={**(live or {}), "game": game})
     if after:
         after(game, stored)
     return IntentResult(game=game, events=stored)
@@ -258,6 +292,8 @@ class _Ctx:
     seq: int
 
     def primary(self, data: dict[str, Any]) -> dict[str, Any]:
+        if self.game.round_id is not None:  # the round's projection (its idle clock) reads it
+            return {**data, "seq": self.seq, "round_id": str(self.game.round_id)}
         return {**data, "seq": self.seq}
 
 

@@ -1,0 +1,186 @@
+"""Matches, rounds, queue tickets and duels — projections of their event streams (rebuilt by
+``manage.py rebuild_projections``). The players' boards are ``rivals.Game`` rows with ``round_id``."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+MODES = (("quick", "Quick Match"), ("duel", "Duel"), ("arena", "Arena"), ("tournament", "Tournament table"))
+
+# R-17: a round lasts at most 5 minutes, and ends after 20 seconds without a removed pair
+ROUND_DURATION = timedelta(minutes=5)
+ROUND_IDLE = timedelta(seconds=20)
+
+
+class Match(models.Model):
+    STATUSES = (("running", "running"), ("finished", "finished"))
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    mode = models.CharField(max_length=12, choices=MODES)
+    status = models.CharField(max_length=10, choices=STATUSES, default="running")
+    rounds_total = models.PositiveSmallIntegerField(default=1)
+    context = models.JSONField(default=dict, blank=True, help_text="opaque to rivals (e.g. the tournament table)")
+    code = models.CharField(max_length=20, blank=True, default="", help_text="a fixed deal for every round, if set")
+    standings = models.JSONField(default=list, blank=True)
+    prizes = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="stream version")
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "matches_match"
+        ordering = ["-created_at"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["mode", "status"], name="match_mode_status")]
+
+    def __str__(self) -> str:
+        return f"{self.get_mode_display()} {self.id} ({self.status})"
+
+    @property
+    def stream_id(self) -> str:
+        return f"match-{self.id}"
+
+
+class MatchPlayer(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="match_seats")
+    seat = models.PositiveSmallIntegerField()
+    total_score = models.IntegerField(default=0, help_text="sum of the round scores (R-20)")
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    prize = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        db_table = "matches_player"
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="match_player_seat"),
+            models.UniqueConstraint(fields=["match", "account"], name="match_player_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.account}"
+
+
+class Round(models.Model):
+    STATUSES = (("running", "running"), ("ended", "ended"))
+    REASONS = (
+        ("completed", "a player completed the board"), ("time_limit", "5 minutes"),
+        ("idle", "20 seconds without a pair"), ("cutoff", "the tournament's end time"),
+        ("all_stuck", "every player stuck"), ("operator", "ended by an operator"),
+    )
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    index = models.PositiveSmallIntegerField(default=1)
+    mode = models.CharField(max_length=12, choices=MODES)
+    status = models.CharField(max_length=10, choices=STATUSES, default="running")
+    players = models.JSONField(default=list, help_text="account ids in seat order")
+    code = models.CharField(max_length=20, help_text="the deal every player plays (own copy)")
+    layout = models.CharField(max_length=3)
+    starts_at = models.DateTimeField()
+    hard_ends_at = models.DateTimeField(help_text="start + 5 minutes (R-17)")
+    cutoff_at = models.DateTimeField(null=True, blank=True, help_text="the tournament's end time (R-17)")
+    last_pair_at = models.DateTimeField(null=True, blank=True, help_text="last pair removed by any player")
+    ends_at = models.DateTimeField(help_text="the current deadline (R-17); moves with every pair")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=12, choices=REASONS, blank=True, default="")
+    result = models.JSONField(null=True, blank=True, help_text="the RoundEnded data (R-18)")
+    version = models.PositiveIntegerField(default=0, help_text="stream version")
+
+    class Meta:
+        db_table = "matches_round"
+        ordering = ["match", "index"]
+        constraints = [models.UniqueConstraint(fields=["match", "index"], name="round_match_index")]
+        indexes = [
+            # the sweeper's query: running rounds whose deadline has passed
+            models.Index(fields=["ends_at"], name="round_running_deadline", condition=models.Q(status="running")),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.index} of {self.match_id} ({self.status})"
+
+    @property
+    def stream_id(self) -> str:
+        return f"round-{self.id}"
+
+    def deadline(self) -> tuple[datetime, str]:
+        """R-17: the earliest of start + 5 min, last pair (or start) + 20 s, the cutoff — and why."""
+        candidates = [(self.hard_ends_at, "time_limit"), ((self.last_pair_at or self.starts_at) + ROUND_IDLE, "idle")]
+        if self.cutoff_at is not None:
+            candidates.insert(0, (self.cutoff_at, "cutoff"))
+        return min(candidates, key=lambda c: c[0])  # on equal instants the first listed names it
+
+    def shown_status(self, now: datetime | None = None) -> str:
+        """``scheduled`` before the start (an arena's next round during its break), then the row's."""
+        if self.status == "running" and (now or timezone.now()) < self.starts_at:
+            return "scheduled"
+        return self.status
+
+
+class QueueTicket(models.Model):
+    STATUSES = (("waiting", "waiting"), ("matched", "matched"), ("left", "left"), ("expired", "expired"))
+    QUEUE_MODES = (("quick", "Quick Match"), ("arena", "Arena"))
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="queue_tickets")
+    mode = models.CharField(max_length=8, choices=QUEUE_MODES)
+    status = models.CharField(max_length=8, choices=STATUSES, default="waiting")
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="tickets")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "matches_queue_ticket"
+        ordering = ["-created_at"]
+        constraints = [
+            # one waiting ticket per account (the service also serialises joins per account)
+            models.UniqueConstraint(fields=["account"], condition=models.Q(status="waiting"),
+                                    name="queue_one_waiting_ticket"),
+        ]
+        indexes = [models.Index(fields=["mode", "created_at"], name="queue_waiting_fifo",
+                                condition=models.Q(status="waiting"))]
+
+    def __str__(self) -> str:
+        return f"{self.mode} ticket of {self.account_id} ({self.status})"
+
+    @property
+    def stream_id(self) -> str:
+        return f"queue-{self.id}"
+
+
+class Duel(models.Model):
+    STATUSES = (("pending", "pending"), ("accepted", "accepted"), ("declined", "declined"),
+                ("cancelled", "cancelled"), ("expired", "expired"))
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="duels_sent")
+    opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="duels_received")
+    status = models.CharField(max_length=10, choices=STATUSES, default="pending")
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="duel")
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        db_table = "matches_duel"
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["challenger", "created_at"], name="duel_challenger"),
+            models.Index(fields=["opponent", "created_at"], name="duel_opponent"),
+            models.Index(fields=["expires_at"], name="duel_pending_expiry", condition=models.Q(status="pending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"duel {self.challenger_id} → {self.opponent_id} ({self.status})"
+
+    @property
+    def stream_id(self) -> str:
+        return f"duel-{self.id}"

@@ -1,0 +1,155 @@
+"""The projection of competitive play: matches, their players, rounds, queue tickets and duels.
+
+One projection for all of them, so that ``reset`` deletes in the order the foreign keys need.
+Every decision (deadlines, places, prizes) was taken by the services and is in the events, so a
+replay needs no engine and no clock. The hot path (a round's pair) changes the locked ``Round``
+instance the caller hands over in ``live`` and writes it once per intent (``flush``).
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+from django.utils.dateparse import parse_datetime
+
+from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
+from rivals.models import Event
+from rivals.projections import Projection, defer_write
+
+
+def _dt(value):
+    return parse_datetime(value) if value else None
+
+
+class MatchesProjection(Projection):
+    name = "matches"
+    event_types = frozenset({
+        "MatchCreated", "MatchFinished", "RoundScheduled", "RoundEnded",
+        "QueueJoined", "QueueMatched", "QueueLeft", "QueueExpired",
+        "DuelChallenged", "DuelAccepted", "DuelDeclined", "DuelExpired",
+        # a pair removed in a round's board moves the round's idle deadline (R-17)
+        "PairRemoved", "JokerUsed",
+    })
+    uses_live = True
+
+    def reset(self) -> None:
+        Duel.objects.all().delete()
+        QueueTicket.objects.all().delete()
+        Round.objects.all().delete()
+        MatchPlayer.objects.all().delete()
+        Match.objects.all().delete()
+
+    def apply(self, event: Event, live: dict | None = None) -> None:
+        handler = getattr(self, f"_on_{event.type}")
+        handler(event, live)
+
+    def flush(self, live: dict) -> None:
+        if live.pop("round_dirty", False):  # the hot path: sent with the board's own UPDATE
+            rnd = live["round"]
+            defer_write(live, "UPDATE matches_round SET last_pair_at = %s, ends_at = %s WHERE id = %s",
+                        [rnd.last_pair_at, rnd.ends_at, rnd.pk])
+
+    # --- rounds ----------------------------------------------------------------------------------
+
+    def _on_PairRemoved(self, event: Event, live: dict | None) -> None:
+        round_id = event.data.get("round_id")
+        if round_id is None:
+            return  # a solo game
+        rnd = (live or {}).get("round")
+        if rnd is not None and str(rnd.pk) == round_id:
+            rnd.last_pair_at = event.recorded_at
+            rnd.ends_at = rnd.deadline()[0]
+            live["round_dirty"] = True
+            return
+        rnd = Round.objects.get(pk=round_id)
+        rnd.last_pair_at = event.recorded_at
+        rnd.ends_at = rnd.deadline()[0]
+        rnd.save(update_fields=["last_pair_at", "ends_at"])
+
+    _on_JokerUsed = _on_PairRemoved  # a joker removes a pair too (R-9): the round is not idle
+
+    def _on_RoundScheduled(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        rnd = Round(id=d["round_id"], match_id=d["match_id"], index=d["index"], mode=d["mode"],
+                    players=d["players"], code=d["code"],
+                    layout=d["layout"], starts_at=_dt(d["starts_at"]), hard_ends_at=_dt(d["hard_ends_at"]),
+                    cutoff_at=_dt(d.get("cutoff_at")), version=event.version)
+        rnd.ends_at = rnd.deadline()[0]
+        rnd.save(force_insert=True)
+
+    def _on_RoundEnded(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        rnd = (live or {}).get("round")
+        fields = {"status": "ended", "ended_at": _dt(d["ended_at"]), "end_reason": d["reason"], "result": d,
+                  "version": event.version}
+        if rnd is not None and str(rnd.pk) == d["round_id"]:
+            for name, value in fields.items():
+                setattr(rnd, name, value)
+        Round.objects.filter(pk=d["round_id"]).update(**fields)
+        for row in d["results"]:
+            MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
+                total_score=F("total_score") + row["score"])
+
+    # --- matches ---------------------------------------------------------------------------------
+
+    def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        match = Match.objects.create(id=d["match_id"], mode=d["mode"], rounds_total=d["rounds_total"],
+                                     context=d.get("context") or {}, code=d.get("code") or "",
+                                     version=event.version,
+                                     created_at=event.recorded_at)
+        MatchPlayer.objects.bulk_create(
+            [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])])
+
+    def _on_MatchFinished(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        Match.objects.filter(pk=d["match_id"]).update(status="finished", standings=d["standings"],
+                                                      prizes=d["prizes"], finished_at=_dt(d["finished_at"]),
+                                                      version=event.version)
+        prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
+        for row in d["standings"]:
+            MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
+                place=row["place"], prize=prizes.get(row["account_id"]))
+
+    # --- the queue -------------------------------------------------------------------------------
+
+    def _on_QueueJoined(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        QueueTicket.objects.create(id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"],
+                                   created_at=event.recorded_at, expires_at=_dt(d["expires_at"]),
+                                   version=event.version)
+
+    def _ticket_closed(self, event: Event, status: str, **extra) -> None:
+        QueueTicket.objects.filter(pk=event.data["ticket_id"]).update(
+            status=status, closed_at=event.recorded_at, version=event.version, **extra)
+
+    def _on_QueueMatched(self, event: Event, live: dict | None) -> None:
+        self._ticket_closed(event, "matched", match_id=event.data["match_id"])
+
+    def _on_QueueLeft(self, event: Event, live: dict | None) -> None:
+        self._ticket_closed(event, "left")
+
+    def _on_QueueExpired(self, event: Event, live: dict | None) -> None:
+        self._ticket_closed(event, "expired")
+
+    # --- duels -----------------------------------------------------------------------------------
+
+    def _on_DuelChallenged(self, event: Event, live: dict | None) -> None:
+        d = event.data
+        Duel.objects.create(id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
+                            created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+
+    def _duel_closed(self, event: Event, status: str, **extra) -> None:
+        Duel.objects.filter(pk=event.data["duel_id"]).update(
+            status=status, closed_at=event.recorded_at, version=event.version, **extra)
+
+    def _on_DuelAccepted(self, event: Event, live: dict | None) -> None:
+        self._duel_closed(event, "accepted", match_id=event.data["match_id"])
+
+    def _on_DuelDeclined(self, event: Event, live: dict | None) -> None:
+        self._duel_closed(event, "cancelled" if event.data.get("by") == "challenger" else "declined")
+
+    def _on_DuelExpired(self, event: Event, live: dict | None) -> None:
+        self._duel_closed(event, "expired")
+
+
+matches_projection = MatchesProjection()

@@ -1,0 +1,37 @@
+"""Write side of competitive play: rounds and their clock, matches, the queue, duels."""
+
+from rivals.matches.services.duels import (
+    duel_accept,
+    duel_challenge,
+    duel_decline,
+    duel_expire_if_due,
+    duel_read,
+    duels_expire_due,
+)
+from rivals.matches.services.matches import match_create, match_standings
+from rivals.matches.services.queue import (
+    queue_expire_due,
+    queue_join,
+    queue_leave,
+    queue_ticket_expire_if_due,
+    queue_ticket_read,
+)
+from rivals.matches.services.rounds import (
+    RoundIntentResult,
+    round_board_of,
+    round_boards,
+    round_end_if_due,
+    round_end_now,
+    round_intent_apply,
+    round_read,
+    round_with_boards,
+    rounds_end_due,
+)
+
+__all__ = [
+    "duel_accept", "duel_challenge", "duel_decline", "duel_expire_if_due", "duel_read", "duels_expire_due",
+    "match_create", "match_standings",
+    "queue_expire_due", "queue_join", "queue_leave", "queue_ticket_expire_if_due", "queue_ticket_read",
+    "RoundIntentResult", "round_board_of", "round_boards", "round_end_if_due", "round_end_now",
+    "round_intent_apply", "round_read", "round_with_boards", "rounds_end_due",
+]

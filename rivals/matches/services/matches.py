@@ -1,0 +1,116 @@
+"""Matches: a group of players and its rounds — Quick Match (R-12), Duel (R-19), Arena (R-20) and
+the tables of tournaments (R-23; tournaments award their own TP and prizes).
+
+A match is the stream ``match-<id>``: ``MatchCreated``, then ``MatchFinished`` with the standings
+and prizes once its last round has ended. Prizes are ``PointsAwarded`` (sources ``quick_match``
+and ``arena``) with one award key per match and account: exactly once, in the transaction of the
+last ``RoundEnded``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from rivals.engine import scoring
+from rivals.errors import Invalid
+from rivals.eventstore import NewEvent, event_append
+from rivals.matches.models import Match, Round
+from rivals.matches.services.rounds import round_schedule
+from rivals.models import Account
+from rivals.services.points import points_award
+
+ROUNDS = {"quick": 1, "duel": 1, "arena": 3, "tournament": 1}  # R-12, R-19, R-20, R-23
+PLAYERS = {"quick": (2, 2), "duel": (2, 2), "arena": (4, 4), "tournament": (2, 4)}
+ARENA_BREAK = timedelta(seconds=10)  # R-20
+PRIZE_SOURCES = {"quick": "quick_match", "arena": "arena"}  # R-33; duels and tables award none here
+
+
+@transaction.atomic
+def match_create(*, mode: str, account_ids: list[int], context: dict | None = None,
+                 cutoff_at: datetime | None = None, starts_at: datetime | None = None,
+                 now: datetime | None = None, code: str | None = None) -> Match:
+    """A match of ``mode`` for ``account_ids`` (seat order) and its first round, starting at
+    ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
+    tournament's end time). ``code`` deals every round of the match that game code (operators,
+    tests); by default each round is a fresh deal."""
+    if mode not in ROUNDS:
+        raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
+    low, high = PLAYERS[mode]
+    ids = [int(a) for a in account_ids]
+    if not low <= len(ids) <= high or len(set(ids)) != len(ids):
+        raise Invalid(f"a {mode} match needs {low}–{high} distinct players", details={"players": ids})
+    if Account.objects.filter(pk__in=ids).count() != len(ids):
+        raise Invalid("unknown account in the players", details={"players": ids})
+    now = now or timezone.now()
+    match_id = uuid.uuid4()
+    event_append(stream_id=f"match-{match_id}", stream_type="match", expected_version=0, actor="system", now=now,
+                 events=[NewEvent("MatchCreated", {"match_id": str(match_id), "mode": mode, "players": ids,
+                                                   "rounds_total": ROUNDS[mode], "context": context or {},
+                                                   "code": code})])
+    match = Match.objects.get(pk=match_id)
+    round_schedule(match=match, index=1, account_ids=ids, starts_at=starts_at or now, cutoff_at=cutoff_at, now=now,
+                   code=code)
+    return match
+
+
+def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
+    """After a round's end (its transaction; the match row is locked): the next round of an arena
+    after its break, or the match's standings and prizes."""
+    if rnd.index < match.rounds_total:
+        # Decision: the 10-second break (R-20) counts from the moment the end is recorded, so a
+        # late end (a dead worker) never starts the next round in the past.
+        round_schedule(match=match, index=rnd.index + 1, account_ids=list(rnd.players), starts_at=now + ARENA_BREAK,
+                       cutoff_at=rnd.cutoff_at, now=now, code=match.code or None)
+        return
+    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    results = [r.result if r.pk != rnd.pk else rnd.result for r in rounds]
+    standings, prizes = match_standings(mode=match.mode, players=list(rnd.players), results=results)
+    ended_at = results[-1]["ended_at"]
+    event_append(stream_id=match.stream_id, stream_type="match", expected_version=match.version, actor="system",
+                 now=now, events=[NewEvent("MatchFinished", {"match_id": str(match.pk), "standings": standings,
+                                                             "prizes": prizes, "finished_at": ended_at})])
+    source = PRIZE_SOURCES.get(match.mode)
+    for prize in prizes:
+        if source and prize["points"] > 0:
+            points_award(account=prize["account_id"], amount=prize["points"], source=source,
+                         key=f"{source}:{match.pk}:{prize['account_id']}", at=rnd.ended_at,
+                         ref={"match_id": str(match.pk)})
+
+
+def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Standings and prizes of a finished match from its rounds' results.
+
+    One round (Quick Match, Duel, a table): the round's places (R-18); Quick Match points by
+    R-12. Arena: places by the sum of the three round scores, prizes 80 / 40 / 20 / 0 shared by
+    tied players, rounded down (R-20). Standings are in place order, ties in seat order."""
+    totals = {a: 0 for a in players}
+    completed = {a: False for a in players}
+    for result in results:
+        for row in result["results"]:
+            totals[row["account_id"]] += row["score"]
+            completed[row["account_id"]] = completed[row["account_id"]] or row["completed"]
+    if len(results) == 1:
+        places = {row["account_id"]: row["place"] for row in results[0]["results"]}
+    else:
+        ranked = scoring.competition_places([totals[a] for a in players])
+        places = dict(zip(players, ranked, strict=True))
+    if mode == "quick":
+        points = scoring.quick_match_points([(completed[a], totals[a]) for a in players])
+    elif mode == "arena":
+        # Decision: as R-12 and R-24 say for their modes, an arena where every total is 0
+        # (nobody removed a pair) awards nobody — four idle accounts must not share 140 points.
+        if any(totals[a] for a in players):
+            points = scoring.shared_prizes([places[a] for a in players], list(scoring.ARENA_PRIZES))
+        else:
+            points = [0] * len(players)
+    else:
+        points = None
+    standings = sorted(
+        ({"account_id": a, "place": places[a], "score": totals[a], "completed": completed[a]} for a in players),
+        key=lambda row: row["place"])
+    prizes = [] if points is None else [{"account_id": a, "points": p} for a, p in zip(players, points, strict=True)]
+    return standings, prizes

@@ -1,0 +1,280 @@
+"""Rounds (R-17, R-18): scheduling the players' boards, the server's clock, intents, the result.
+
+The clock (R-17) ends a round at the first completion, 5 minutes after its start, 20 seconds
+after the last pair any player removed (or after the start), or at the tournament's end time,
+whichever comes first. ``Round.ends_at`` is that deadline, moved by every pair (a projection of
+the pair events). Time's decisions are applied three ways, all through ``round_end_if_due``:
+every read and intent of the round first applies an end that is due; a Celery task runs at the
+deadline (re-armed when pairs moved it); a beat sweeper ends whatever a lost task missed.
+
+Exactly one ``RoundEnded`` per round: every path locks the round row, checks its status and
+appends with the round stream's expected version. Lock order everywhere: round, then boards.
+
+Decision (every player stuck): when every board of the round is stuck and nobody can still use
+a joker (none in Quick Match; otherwise none left in the balance or 2 used), the round ends at
+once (reason ``all_stuck``) instead of waiting for the 20-second rule.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from rivals import engine
+from rivals.engine.scoring import competition_places
+from rivals.errors import NotAllowed, NotFound
+from rivals.eventstore import NewEvent, event_append
+from rivals.ids import is_uuid
+from rivals.intents import intent_envelope
+from rivals.matches.models import ROUND_DURATION, Match, Round
+from rivals.models import Account, Game
+from rivals.rawsql import models_from_rows
+from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_start
+
+STREAM_TYPE = "round"
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def round_deal(round_id) -> engine.Deal:
+    """Decision: each round is a fresh solvable deal (T-9), reproducible from the round id: the
+    layout and the deal number follow from SHA-256 of the id (a public level could be studied
+    beforehand; a fresh deal cannot)."""
+    seed = int.from_bytes(hashlib.sha256(f"round:{round_id}".encode()).digest()[:8], "big")
+    layouts = settings.RIVALS["ROUND_LAYOUTS"] or [lay.id for lay in engine.all_layouts()]
+    return engine.deal_from_code(engine.random_code(rng_seed=seed, layout_id=layouts[seed % len(layouts)]))
+
+
+def round_schedule(*, match: Match, index: int, account_ids: list[int], starts_at: datetime,
+                   cutoff_at: datetime | None, now: datetime, code: str | None = None) -> Round:
+    """Append ``RoundScheduled`` and give each player a board of the round's deal (``code``, else
+    a fresh one); arm the end check for the first deadline (after commit)."""
+    round_id = uuid.uuid4()
+    deal = engine.deal_from_code(code) if code else round_deal(round_id)
+    data = {
+        "round_id": str(round_id), "match_id": str(match.pk), "index": index, "mode": match.mode,
+        "players": list(account_ids), "code": deal.code, "layout": deal.layout.id,
+        "starts_at": _iso(starts_at), "hard_ends_at": _iso(starts_at + ROUND_DURATION), "cutoff_at": _iso(cutoff_at),
+    }
+    event_append(stream_id=f"round-{round_id}", stream_type=STREAM_TYPE, expected_version=0, actor="system",
+                 now=now, events=[NewEvent("RoundScheduled", data)])
+    accounts = Account.objects.in_bulk(account_ids)
+    for account_id in account_ids:
+        game_start(account=accounts[account_id], mode=match.mode, deal=deal, now=now, round_id=round_id,
+                   starts_at=starts_at)
+    rnd = Round.objects.get(pk=round_id)
+    from rivals.matches.tasks import schedule_round_check
+
+    schedule_round_check(round_id=rnd.pk, at=rnd.ends_at)
+    return rnd
+
+
+# --- reads used by writes -------------------------------------------------------------------------
+
+
+def _round_row(round_id, *, account: Account | None = None, lock: bool = False) -> Round:
+    """The round (locked if asked); a round the account does not play is 404, not 403."""
+    rnd = None
+    if is_uuid(round_id):
+        sql = "SELECT * FROM matches_round WHERE id = %s"
+        params: list = [str(round_id)]
+        if account is not None:
+            sql += " AND players @> %s::jsonb"
+            params.append(f"[{int(account.pk)}]")
+        rnd = next(iter(Round.objects.raw(sql + (" FOR UPDATE" if lock else ""), params)), None)
+    if rnd is None:
+        raise NotFound("no such round")
+    return rnd
+
+
+def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
+    """The players' boards in seat order, each with its player's ``display_name`` (one query).
+
+    Locking them is safe from deadlocks: every path that locks boards of a round holds the
+    round's row lock first (the solo game path locks one board and never the round)."""
+    sql = ("SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+           "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else ""))
+    boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
+    return [boards[a] for a in rnd.players if a in boards]
+
+
+def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
+    """The round the account plays and every board of it, in one round trip (two statements:
+    the round first — locked if asked — then its boards, read after that lock with a fresh
+    snapshot). 404 for a round the account does not play."""
+    if not is_uuid(round_id):
+        raise NotFound("no such round")
+    member = f"[{int(account.pk)}]"
+    lock_round, lock_boards = (" FOR UPDATE", " FOR UPDATE OF g") if lock else ("", "")
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT * FROM matches_round WHERE id = %s AND players @> %s::jsonb{lock_round}; "
+            "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+            "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
+            f"{lock_boards}",
+            [str(round_id), member, str(round_id), str(round_id), member])
+        rounds = models_from_rows(Round, cur.description, cur.fetchall())
+        cur.nextset()
+        games = models_from_rows(Game, cur.description, cur.fetchall())
+    if not rounds:
+        raise NotFound("no such round")
+    rnd = rounds[0]
+    boards = {g.account_id: g for g in games}
+    return rnd, [boards[a] for a in rnd.players if a in boards]
+
+
+def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
+    """A round and its boards as its player reads them — an end that is due is applied first
+    (R-17: a client never sees a round that should be over)."""
+    rnd, boards = round_with_boards(round_id, account=account)
+    now = now or timezone.now()
+    if rnd.status == "running" and now >= rnd.ends_at:
+        round_end_if_due(round_id=rnd.pk, now=now, via="read")
+        rnd, boards = round_with_boards(round_id, account=account)
+    return rnd, boards
+
+
+# --- the end (R-17, R-18) -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read") -> bool:
+    """End the round if its deadline has passed. Idempotent: True only for the call that ended it.
+
+    ``via`` (read / intent / task / sweeper) is kept in the event's metadata for operators; it
+    never changes the result, which depends only on the boards at the deadline."""
+    now = now or timezone.now()
+    try:
+        rnd = _round_row(round_id, lock=True)
+    except NotFound:
+        return False
+    if rnd.status != "running" or now < rnd.ends_at:
+        return False
+    at, reason = rnd.deadline()
+    _round_end(rnd, at=at, reason=reason, now=now, via=via)
+    return True
+
+
+@transaction.atomic
+def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
+    """An operator's "end this round now": the result as it stands, with the operator as actor."""
+    now = now or timezone.now()
+    rnd = _round_row(round_id, lock=True)
+    if rnd.status != "running":
+        return False
+    if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
+        at, reason = rnd.deadline()
+        _round_end(rnd, at=at, reason=reason, now=now, via="operator")
+    else:
+        _round_end(rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator")
+    return True
+
+
+def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -> dict:
+    """R-18: completion first, then score; equal (completion, score) share a place (1, 1, 3).
+    Only a player who finished can have completed; a player who never played has 0."""
+    keys = [(g.status == "won", g.score) for g in boards]
+    places = competition_places(keys)
+    rows = [{"account_id": g.account_id, "place": place, "score": g.score, "completed": g.status == "won",
+             "pairs_left": g.present_mask.bit_count() // 2} for g, place in zip(boards, places, strict=True)]
+    rows.sort(key=lambda r: r["place"])  # stable: equal places stay in seat order
+    return {"round_id": str(rnd.pk), "match_id": str(rnd.match_id), "index": rnd.index, "ended_at": _iso(at),
+            "reason": reason, "results": rows}
+
+
+def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: str = "system",
+               via: str = "intent", boards: list[Game] | None = None) -> dict:
+    """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
+    match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
+    locked boards, changed in place."""
+    from rivals.matches.services.matches import match_after_round
+    from rivals.matches.signals import round_ended
+
+    boards = boards if boards is not None else round_boards(rnd, lock=True)
+    result = round_result(rnd, boards, at=at, reason=reason)
+    event_append(stream_id=rnd.stream_id, stream_type=STREAM_TYPE, expected_version=rnd.version, actor=actor,
+                 now=now, events=[NewEvent("RoundEnded", result)], live={"round": rnd}, metadata={"via": via})
+    play_ms = max(0, int((at - rnd.starts_at).total_seconds() * 1000))
+    for game in boards:
+        if game.status not in ("won", "ended"):
+            event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version, actor=actor,
+                         now=now, live={"game": game},
+                         events=[NewEvent("GameEnded", {"reason": "round_over", "round_id": str(rnd.pk),
+                                                        "play_ms": play_ms, "score": game.score,
+                                                        "status": "ended"})])
+    match = Match.objects.select_for_update().get(pk=rnd.match_id)
+    match_after_round(match=match, rnd=rnd, now=now)
+    round_ended.send(sender=Round, round=rnd, match=match, result=result)
+    return result
+
+
+def _nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
+    """Every board stuck, and no stuck player may still use a joker (R-9)."""
+    if any(g.status != "stuck" for g in boards):
+        return False
+    if rnd.mode == "quick":
+        return True
+    may_joker = [g.account_id for g in boards if g.jokers_used < MAX_JOKERS_PER_GAME]
+    return not Account.objects.filter(pk__in=may_joker, jokers__gt=0).exists()
+
+
+# --- intents ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class RoundIntentResult:
+    round: Round
+    game: Game
+    events: list = field(default_factory=list)
+    boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
+    # set when the intent came after the end: the end is recorded (committed), the intent refused
+    refused: NotAllowed | None = None
+
+
+@transaction.atomic
+def round_intent_apply(*, account: Account, round_id, intent, now: datetime | None = None) -> RoundIntentResult:
+    """Validate and apply one intent on the caller's board of a round, on the round's clock.
+
+    Raises a ``DomainError`` (and writes nothing) when refused; an intent after the deadline ends
+    the round first and is refused (R-38: outside the round's time)."""
+    kind, seq = intent_envelope(intent, INTENT_TYPES)
+    rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
+    game = next(g for g in boards if g.account_id == account.pk)
+    now = now or timezone.now()
+    if rnd.status == "ended":
+        raise NotAllowed("the round is over", details={"status": "ended", "ended_at": _iso(rnd.ended_at)})
+    if now >= rnd.ends_at:
+        at, reason = rnd.deadline()
+        _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
+        return RoundIntentResult(round=rnd, game=game, boards=boards, refused=NotAllowed(
+            "the round is over", details={"status": "ended", "ended_at": _iso(at), "reason": reason}))
+    if now < rnd.starts_at:
+        raise NotAllowed("the round has not started yet", details={"starts_at": _iso(rnd.starts_at)})
+    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now,
+                             live={"round": rnd})
+    if game.status == "won":  # R-17: the first completion ends the round
+        _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
+    elif game.status == "stuck" and _nobody_can_play(rnd, boards):
+        _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
+    return RoundIntentResult(round=rnd, game=game, events=result.events, boards=boards)
+
+
+def rounds_end_due(*, now: datetime | None = None) -> int:
+    """Beat sweeper: end every running round whose deadline has passed (a lost task, a dead worker)."""
+    now = now or timezone.now()
+    due = Round.objects.filter(status="running", ends_at__lte=now).order_by("ends_at").values_list("pk", flat=True)
+    return sum(round_end_if_due(round_id=pk, now=now, via="sweeper") for pk in list(due[:500]))
+
+
+def round_board_of(*, account: Account, round_id) -> Game:
+    """The caller's board of a round (404 for a round the account does not play)."""
+    rnd = _round_row(round_id, account=account)
+    return Game.objects.get(round_id=rnd.pk, account=account)

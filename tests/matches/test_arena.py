@@ -1,0 +1,101 @@
+"""R-20 Arena: 4 players, 3 rounds with 10-second breaks, places by the sum of the round scores,
+prizes 80 / 40 / 20 / 0 shared by tied players (rounded down), exactly once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from rivals.engine.scoring import arena_prizes
+from rivals.errors import NotAllowed
+from rivals.matches import services as svc
+from rivals.matches.models import Match, MatchPlayer, QueueTicket
+from rivals.models import PointsLedgerEntry
+from tests.matches.helpers import accounts, at, board, first_round, match, play, reload, seconds, steady_all
+
+
+def test_r20_two_tied_for_first_and_two_tied_for_third():
+    assert arena_prizes([2400, 2400, 1800, 1800]) == [60, 60, 10, 10]
+
+
+def test_r20_three_tied_for_second():
+    assert arena_prizes([3000, 2000, 2000, 2000]) == [80, 20, 20, 20]
+
+
+def test_r20_three_tied_for_first_odd_remainder_rounded_down():
+    assert arena_prizes([2500, 2500, 2500, 1000]) == [46, 46, 46, 0]  # 140 / 3 = 46.67
+
+
+def test_r20_all_four_tied():
+    assert arena_prizes([1000, 1000, 1000, 1000]) == [35, 35, 35, 35]
+
+
+def test_r20_no_ties():
+    assert arena_prizes([900, 100, 700, -100]) == [80, 20, 40, 0]
+
+
+def test_r20_two_tied_for_third_odd_remainder():
+    assert arena_prizes([3000, 2000, 500, 500]) == [80, 40, 10, 10]
+    assert arena_prizes([900, 500, 500, 100]) == [80, 30, 30, 0]
+
+
+@pytest.mark.django_db
+def test_r20_an_arena_of_three_rounds_with_breaks_to_its_prizes():
+    a, b, c, d = players = accounts(4)
+    m = match("arena", players)
+    assert m.rounds_total == 3
+    counts = {a: 8, b: 8, c: 6, d: 6}  # 800 + 800 + 600 + 600 per round
+    rnd = first_round(m)
+    for index in (1, 2, 3):
+        assert rnd.index == index
+        steady_all(rnd, counts)
+        last = max(board(rnd, p).last_pair_ms for p in players) / 1000 + seconds(rnd.starts_at)
+        end = last + 20
+        assert svc.round_end_if_due(round_id=rnd.pk, now=at(end))
+        rnd = reload(rnd)
+        assert rnd.end_reason == "idle"
+        if index < 3:  # the next round starts by itself after the 10-second break
+            nxt = m.rounds.get(index=index + 1)
+            assert nxt.starts_at == at(end) + timedelta(seconds=10)
+            assert nxt.shown_status(at(end + 5)) == "scheduled"
+            with pytest.raises(NotAllowed, match="not started"):
+                play(nxt, a, "remove_pair", end + 5, tiles=[0, 1])
+            assert nxt.shown_status(at(end + 10)) == "running"
+            rnd = nxt
+    m.refresh_from_db()
+    assert m.status == "finished"
+    assert [(s["account_id"], s["place"], s["score"]) for s in m.standings] == [
+        (a.pk, 1, 2400), (b.pk, 1, 2400), (c.pk, 3, 1800), (d.pk, 3, 1800)]
+    prizes = dict(PointsLedgerEntry.objects.filter(source="arena").values_list("account_id", "amount"))
+    assert prizes == {a.pk: 60, b.pk: 60, c.pk: 10, d.pk: 10}
+    assert list(MatchPlayer.objects.filter(match=m).order_by("seat").values_list("total_score", "place", "prize")) \
+        == [(2400, 1, 60), (2400, 1, 60), (1800, 3, 10), (1800, 3, 10)]
+    svc.rounds_end_due(now=at(10_000))  # nothing left to end, nothing awarded twice
+    assert PointsLedgerEntry.objects.filter(source="arena").count() == 4
+
+
+@pytest.mark.django_db
+def test_r20_decision_an_arena_where_nobody_played_awards_nothing():
+    players = accounts(4)
+    m = match("arena", players)
+    now = 0.0
+    for index in (1, 2, 3):
+        rnd = m.rounds.get(index=index)
+        now = seconds(rnd.starts_at) + 20
+        assert svc.round_end_if_due(round_id=rnd.pk, now=at(now))
+    m.refresh_from_db()
+    assert m.status == "finished" and [p["points"] for p in m.prizes] == [0, 0, 0, 0]
+    assert PointsLedgerEntry.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_r20_the_arena_queue_groups_four():
+    players = accounts(5)
+    tickets = [svc.queue_join(account=p, mode="arena", now=at(i))[0] for i, p in enumerate(players)]
+    for t in tickets:
+        t.refresh_from_db()
+    assert [t.status for t in tickets] == ["matched"] * 4 + ["waiting"]
+    m = Match.objects.get(pk=tickets[0].match_id)
+    assert m.mode == "arena" and m.players.count() == 4
+    assert QueueTicket.objects.filter(match=m).count() == 4
