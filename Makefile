@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench venv
 
-$(STAMP): pyproject.toml setup.py rivals/engine/_core.c
+$(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

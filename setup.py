@@ -1,8 +1,16 @@
-"""Builds the engine's compiled core (rivals/engine/_core.c); everything else is in pyproject.toml."""
+"""Builds the engine's compiled core, ``rivals.engine._core`` (C sources in rivals/engine/csrc/);
+everything else is declared in pyproject.toml."""
+from glob import glob
+
 from setuptools import Extension, setup
 
 setup(
     ext_modules=[
-        Extension("rivals.engine._core", ["rivals/engine/_core.c"], extra_compile_args=["-O2"]),
+        Extension(
+            "rivals.engine._core",
+            sources=sorted(glob("rivals/engine/csrc/*.c")),
+            depends=sorted(glob("rivals/engine/csrc/*.h")),
+            extra_compile_args=["-O2"],
+        ),
     ],
 )

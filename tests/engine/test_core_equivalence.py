@@ -6,6 +6,8 @@ probe and ``solver_v1``, on the probes the level generator makes."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rivals.engine import Board, all_layouts, deal_from_code, format_code, level_generator, solver, solver_v1
 from rivals.engine.prng import SplitMix64
@@ -90,3 +92,18 @@ def test_trap_probe_core_and_solver_v1_agree():
                 if not board.removable_pairs():
                     break
     assert probes > 400 and verdicts == {True, False, None}
+
+
+@needs_core
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([lay.id for lay in all_layouts()]), st.integers(0, 2**35 - 1),
+       st.sampled_from(["classic", "rivals", "pool"]), st.booleans(), st.integers(0, 2**32),
+       st.integers(0, 144), st.sampled_from([None, 0, 1, 7, 200]))
+def test_core_and_reference_agree_on_any_position(layout_id, number, ruleset, scramble, seed, keep, budget):
+    """Property: any position (dealt or scrambled, after random play), any budget."""
+    deal = deal_from_code(format_code(layout_id, number))
+    faces = list(deal.faces)
+    if scramble:
+        SplitMix64(seed).shuffle(faces)
+    board = play_random(Board(deal.layout, faces, ruleset), SplitMix64(seed + 1), keep)
+    same(board, 2_000 if budget is None else budget)
