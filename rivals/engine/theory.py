@@ -173,8 +173,9 @@ class Theory:
                         todo |= 1 << (va[w] + vb[w] - j)
         return S
 
-    def clause_of(self, S: int) -> list[int]:
-        """The pairs the free tiles of the deadlock S are refused (those not at level 0)."""
+    def clause_of(self, S: int, limit: int = 1 << 30) -> list[int]:
+        """The pairs the free tiles of the deadlock S are refused (those not at level 0); stops
+        once ``limit`` are found (such a clause would not be kept)."""
         lift = self.lift
         tv, va, vb, lev = self.tv, self.va, self.vb, self.lev
         clause = []
@@ -190,6 +191,8 @@ class Theory:
                 k = va[w] + vb[w] - j
                 if not ((S >> k) & 1 and not self.freeness(k, q)) and lev[w] > 0:
                     clause.append(2 * w)
+                    if len(clause) >= limit:
+                        return clause
         return clause
 
     def explain(self, R: int) -> list[int]:
@@ -201,9 +204,11 @@ class Theory:
             m ^= low
             j = low.bit_length() - 1
             if self.freeness(j, R):
-                cl = self.clause_of(self.core(j, R))
+                cl = self.clause_of(self.core(j, R), len(best) if best is not None else 1 << 30)
                 if best is None or len(cl) < len(best):
                     best = cl
+                    if not best:
+                        break  # nothing is shorter
         return best or []
 
     def gain(self, t: int, u: int) -> int:

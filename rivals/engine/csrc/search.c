@@ -316,7 +316,8 @@ static mask s_core(Search *s, int seed, mask R) {
     return S;
 }
 
-static void s_clause_of(Search *s, mask S, IVec *out) {
+/* stops once `limit` literals are found (such a clause would not be kept) */
+static void s_clause_of(Search *s, mask S, IVec *out, int limit) {
     out->n = 0;
     mask m = S;
     for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) {
@@ -326,7 +327,10 @@ static void s_clause_of(Search *s, mask S, IVec *out) {
         for (int e = 0; e < s->tvn[j]; e++) {
             int w = s->tvl[s->tvs[j] + e];
             int k = OTHER(s, w, j);
-            if (!(m_test(S, k) && !freeness(s->g, k, q)) && s->lev[w] > 0) iv_push(out, 2 * w);
+            if (!(m_test(S, k) && !freeness(s->g, k, q)) && s->lev[w] > 0) {
+                iv_push(out, 2 * w);
+                if (out->n >= limit) return;
+            }
         }
     }
 }
@@ -369,11 +373,12 @@ static int s_relaxed(Search *s) {
     mask m = p;
     for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) {
         if (!freeness(g, j, p)) continue;
-        s_clause_of(s, s_core(s, j, p), &s->cand);
+        s_clause_of(s, s_core(s, j, p), &s->cand, have ? s->best.n : (1 << 30));
         if (!have || s->cand.n < s->best.n) {
             s->best.n = 0;
             for (int k = 0; k < s->cand.n; k++) iv_push(&s->best, s->cand.d[k]);
             have = 1;
+            if (s->best.n == 0) break;  /* nothing is shorter */
         }
     }
     s->confl.n = 0;
