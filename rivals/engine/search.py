@@ -81,6 +81,7 @@ class Search(Theory):
         self.lift = lift
         self.budget = budget if budget is not None else 1 << 62
         self.nodes = 0
+        self.layout = layout
         self.L, self.R, self.C, self.A = layout.left, layout.right, layout.cover, layout.affect_mask
         self.present = present
         free = 0

@@ -48,6 +48,7 @@ from typing import Sequence
 
 from .board import Board, free_mask_of
 from .layouts import Layout, bits
+from .search import luby as _luby  # the same Luby sequence
 
 
 @dataclass
@@ -612,20 +613,6 @@ REST_FIRST = 8
 REST_FROM = 3
 PROBE_AT = 2  # restart before which the root pairings are probed
 PROBE_ROUNDS = 1  # probing passes over the groups
-
-
-def _luby(i: int) -> int:
-    """Luby et al. restart sequence 1,1,2,1,1,2,4,1,1,2,... (1-based)."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while True:
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
 
 
 _bits = bits  # the layouts module's helper (indexes of set bits, ascending)

@@ -12,6 +12,7 @@ Masks are Python ints (bit i = tile i), exactly as the compiled core's 192-bit m
 """
 from __future__ import annotations
 
+from .deals import update_free
 from .layouts import Layout, bits
 
 
@@ -43,7 +44,7 @@ def compat_masks(layout: Layout, present: int, lift: bool) -> list[int]:
 
 
 class Theory:
-    """Mixin over the search's state: ``present``, ``free``, ``partner``, ``dirty``, ``removed``,
+    """Mixin over the search's state: ``layout``, ``present``, ``free``, ``partner``, ``dirty``, ``removed``,
     the pair variables (``tv``, ``va``, ``vb``, ``val``, ``lev``), ``gm`` and the layout masks."""
 
     # -- geometry ------------------------------------------------------------------------------
@@ -68,19 +69,9 @@ class Theory:
         rm = (1 << t) | (1 << u)
         p = self.present & ~rm
         self.present = p
-        touched = (self.A[t] | self.A[u]) & p
-        free = self.free & ~rm
-        m = touched
-        while m:
-            low = m & -m
-            m ^= low
-            if self.freeness(low.bit_length() - 1, p):
-                free |= low
-            else:
-                free &= ~low
-        self.free = free
+        self.free = update_free(self.layout, p, self.free, rm)
         self.removed.append((t, u) if t < u else (u, t))
-        return touched
+        return (self.A[t] | self.A[u]) & p  # the tiles whose status may change
 
     def greedy(self) -> None:
         """Remove every true pair that is removable, to a fixpoint (safe: removals only free)."""

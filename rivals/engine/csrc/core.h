@@ -53,6 +53,26 @@ static inline int freeness(const Geom *g, int j, mask p) {
     return !m_any(m_and(p, g->left[j])) || !m_any(m_and(p, g->right[j]));
 }
 
+/* the free tiles after the tiles `rm` left the board (p: the board without them): only the
+ * tiles they touched can change */
+static inline mask free_after(const Geom *g, mask p, mask free, mask rm, mask touched) {
+    mask fr = m_andnot(free, rm);
+    for (int j; (j = m_low(touched)) >= 0; m_clr(&touched, j)) {
+        if (freeness(g, j, p)) m_set(&fr, j); else m_clr(&fr, j);
+    }
+    return fr;
+}
+
+/* how many tiles removing t and u frees (move ordering) */
+static inline int freed_by(const Geom *g, mask present, mask free, int t, int u) {
+    mask p = present;
+    m_clr(&p, t); m_clr(&p, u);
+    mask m = m_andnot(m_and(m_or(g->affect[t], g->affect[u]), p), free);
+    int n = 0;
+    for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) n += freeness(g, j, p);
+    return n;
+}
+
 /* growable int vector */
 typedef struct { int *d; int n, cap; } IVec;
 static inline int iv_push(IVec *v, int x) {

@@ -261,12 +261,7 @@ static mask s_remove(Search *s, int t, int u) {
     mask p = m_andnot(s->present, rm);
     s->present = p;
     mask touched = m_and(m_or(g->affect[t], g->affect[u]), p);
-    mask fr = m_andnot(s->free, rm);
-    mask m = touched;
-    for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) {
-        if (freeness(g, j, p)) m_set(&fr, j); else m_clr(&fr, j);
-    }
-    s->free = fr;
+    s->free = free_after(g, p, s->free, rm, touched);
     s->rem_a[s->nrem] = t < u ? t : u;
     s->rem_b[s->nrem] = t < u ? u : t;
     s->nrem++;
@@ -502,15 +497,7 @@ static int s_conflict(Search *s) {
     return 0;
 }
 
-static int s_gain(Search *s, int t, int u) {
-    const Geom *g = s->g;
-    mask p = s->present;
-    m_clr(&p, t); m_clr(&p, u);
-    mask m = m_andnot(m_and(m_or(g->affect[t], g->affect[u]), p), s->free);
-    int n = 0;
-    for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) n += freeness(g, j, p);
-    return n;
-}
+static int s_gain(Search *s, int t, int u) { return freed_by(s->g, s->present, s->free, t, u); }
 
 static int s_safe_pair(Search *s) {
     mask m = m_and(s->free, s->unc);

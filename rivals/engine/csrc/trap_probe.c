@@ -42,12 +42,7 @@ static mask v1_remove(V1 *s, int t, int u) {
     s->present = p;
     kx(s->ckey, v1_pid(s, t, u));
     mask touched = m_and(m_or(g->affect[t], g->affect[u]), p);
-    mask fr = m_andnot(s->free, rm);
-    mask m = touched;
-    for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) {
-        if (freeness(g, j, p)) m_set(&fr, j); else m_clr(&fr, j);
-    }
-    s->free = fr;
+    s->free = free_after(g, p, s->free, rm, touched);
     return touched;
 }
 
@@ -158,15 +153,7 @@ static mask v1_options(V1 *s, int t) {
     return cand;
 }
 
-static int v1_gain(V1 *s, int t, int u) {
-    const Geom *g = s->g;
-    mask p = s->present;
-    m_clr(&p, t); m_clr(&p, u);
-    mask m = m_andnot(m_and(m_or(g->affect[t], g->affect[u]), p), s->free);
-    int n = 0;
-    for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) n += freeness(g, j, p);
-    return n;
-}
+static int v1_gain(V1 *s, int t, int u) { return freed_by(s->g, s->present, s->free, t, u); }
 
 static void v1_forbid(V1 *s, int t, const int *us, int nu) {
     int start = s->done.n, cnt = 0;
