@@ -95,28 +95,36 @@ class Theory:
         p = self.present
         lift = self.lift
         tv, va, vb, val, A, gm = self.tv, self.va, self.vb, self.val, self.A, self.gm
-        work = self.free & p
+        F = self.free & p  # the free tiles of p, kept exact as tiles go
+        work = F
         wait = 0
         while work:
             low = work & -work
             work ^= low
-            if not p & low:
+            if not F & low:  # gone, or blocked
                 continue
             j = low.bit_length() - 1
-            if not self.freeness(j, p):
-                continue
-            q = p & ~low if lift else p
             for w in tv[j]:
                 if val[w] != -1:
-                    k = va[w] + vb[w] - j
-                    if not (p >> k) & 1 or self.freeness(k, q):
+                    kb = 1 << (va[w] + vb[w] - j)
+                    # T-6a: k free once j is lifted - only if j is one of k's blockers
+                    if not p & kb or F & kb or (lift and A[j] & kb and self.freeness(kb.bit_length() - 1, p & ~low)):
                         break
             else:
                 wait |= low
                 continue
             p ^= low
+            F ^= low
             touched = A[j] & p
-            work |= touched
+            m = touched
+            while m:
+                lt = m & -m
+                m ^= lt
+                if self.freeness(lt.bit_length() - 1, p):
+                    F |= lt
+                else:
+                    F &= ~lt
+            work |= touched & F
             if wait:  # waiting tiles that may pair now: j's group mates, those of its neighbours
                 grp = gm[j]
                 m = touched
@@ -129,7 +137,7 @@ class Theory:
                 wait ^= grp
         if not p:
             return None
-        return self.explain(p)
+        return self.explain(p, F)
 
     def core(self, seed: int, R: int) -> int:
         """A deadlock inside the stuck set R grown from the free tile ``seed``: a blocked tile
@@ -186,20 +194,19 @@ class Theory:
                         return clause
         return clause
 
-    def explain(self, R: int) -> list[int]:
-        """The shortest clause over the cores grown from each free tile of R (first on ties)."""
+    def explain(self, R: int, free: int) -> list[int]:
+        """The shortest clause over the cores grown from each free tile of R (``free``: those
+        tiles), the first on ties."""
         best: list[int] | None = None
-        m = R
+        m = free
         while m:
             low = m & -m
             m ^= low
-            j = low.bit_length() - 1
-            if self.freeness(j, R):
-                cl = self.clause_of(self.core(j, R), len(best) if best is not None else 1 << 30)
-                if best is None or len(cl) < len(best):
-                    best = cl
-                    if not best:
-                        break  # nothing is shorter
+            cl = self.clause_of(self.core(low.bit_length() - 1, R), len(best) if best is not None else 1 << 30)
+            if best is None or len(cl) < len(best):
+                best = cl
+                if not best:
+                    break  # nothing is shorter
         return best or []
 
     def gain(self, t: int, u: int) -> int:

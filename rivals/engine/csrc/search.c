@@ -334,28 +334,34 @@ static void s_clause_of(Search *s, mask S, IVec *out, int limit) {
 static int s_relaxed(Search *s) {
     const Geom *g = s->g;
     mask p = s->present;
-    mask work = m_and(s->free, p), wait = m_zero();
+    mask F = m_and(s->free, p);  /* the free tiles of p, kept exact as tiles go */
+    mask work = F, wait = m_zero();
     for (int j; (j = m_low(work)) >= 0;) {
         m_clr(&work, j);
-        if (!m_test(p, j)) continue;
-        if (!freeness(g, j, p)) continue;
-        mask q = p;
-        if (s->lift) m_clr(&q, j);
+        if (!m_test(F, j)) continue;  /* gone, or blocked */
         int ok = 0;
         for (int e = 0; e < s->tvn[j]; e++) {
             int w = s->tvl[s->tvs[j] + e];
             if (s->val[w] != -1) {
                 int k = OTHER(s, w, j);
-                if (!m_test(p, k) || freeness(g, k, q)) { ok = 1; break; }
+                if (!m_test(p, k) || m_test(F, k)) { ok = 1; break; }
+                if (s->lift && m_test(g->affect[j], k)) {  /* T-6a: free once j is lifted */
+                    mask q = p;
+                    m_clr(&q, j);
+                    if (freeness(g, k, q)) { ok = 1; break; }
+                }
             }
         }
         if (!ok) { m_set(&wait, j); continue; }
         m_clr(&p, j);
+        m_clr(&F, j);
         mask touched = m_and(g->affect[j], p);
-        work = m_or(work, touched);
+        F = free_after(g, p, F, m_zero(), touched);
+        work = m_or(work, m_and(touched, F));
         if (m_any(wait)) {
             mask grp = s->gmt[j];
-            for (int x; (x = m_low(touched)) >= 0; m_clr(&touched, x)) grp = m_or(grp, s->gmt[x]);
+            mask tt = touched;
+            for (int x; (x = m_low(tt)) >= 0; m_clr(&tt, x)) grp = m_or(grp, s->gmt[x]);
             grp = m_and(grp, wait);
             work = m_or(work, grp);
             wait = m_andnot(wait, grp);
@@ -365,9 +371,8 @@ static int s_relaxed(Search *s) {
     /* explain: the shortest clause over the cores grown from each free tile of p */
     int have = 0;
     s->best.n = 0;
-    mask m = p;
+    mask m = F;
     for (int j; (j = m_low(m)) >= 0; m_clr(&m, j)) {
-        if (!freeness(g, j, p)) continue;
         s_clause_of(s, s_core(s, j, p), &s->cand, have ? s->best.n : (1 << 30));
         if (!have || s->cand.n < s->best.n) {
             s->best.n = 0;
