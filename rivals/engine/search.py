@@ -1,8 +1,8 @@
 """The exact search, in pure Python: the reference implementation of the compiled core.
 
-The compiled core (``csrc/``) implements the same algorithm statement for statement; the two give the same
-verdict, plan and node count on every position (tests/engine/test_core_equivalence.py), so a
-verdict never depends on which one runs (R-15 Decision). The facade is ``solver.solve``.
+The compiled core (``csrc/``) implements the same algorithm statement for statement; the two give
+the same verdict, plan and node count on every position (tests/engine/test_core_equivalence.py),
+so a verdict never depends on which one runs (R-15 Decision). The facade is ``solver.solve``.
 
 The model (after de Bondt: decide *pairings*, not move orders)
 -------------------------------------------------------------
@@ -15,9 +15,9 @@ monotone), so removing any committed pair as soon as it is removable is safe ("g
 search therefore assigns pairs, removes committed pairs greedily, and asks a theory for
 conflicts.
 
-The theory (``theory.py``): a relaxed scan. Repeatedly take away any free tile that has a possible partner
-(a pair not yet false) which is gone or free (T-6a: free once the tile is lifted). If tiles R
-remain, R is a deadlock: in any solution, the first tile of R to go needs a free possible
+The theory (``theory.py``): a relaxed scan. Repeatedly take away any free tile that has a possible
+partner (a pair not yet false) which is gone or free (T-6a: free once the tile is lifted). If R
+tiles remain, R is a deadlock: in any solution, the first tile of R to go needs a free possible
 partner, and no tile of R has one while R is present. The explanation is a small core of R
 (grown from one free tile: a blocked tile brings its blockers, a free tile its possible
 partners, every one of them blocked), and the learned clause says "one of the pairs that the

@@ -2,10 +2,11 @@
 
 Two implementations of one algorithm (described in ``search``): the compiled core
 (``rivals.engine._core``, C sources in ``csrc/``, built when the package is installed) and the
-pure-Python reference (``search.py`` with ``theory.py``). They give the same verdict, plan and node count on every position - tested
-position by position on a corpus (tests/engine/test_core_equivalence.py) - so a verdict never
-depends on which one runs (R-15 Decision: the same result on every machine). The compiled core is
-used when it is importable; the reference is the fallback (and what the tests compare with).
+pure-Python reference (``search.py`` with ``theory.py``). They give the same verdict, plan and
+node count on every position - tested position by position on a corpus
+(tests/engine/test_core_equivalence.py) - so a verdict never depends on which one runs (R-15
+Decision: the same result on every machine). The compiled core is used when it is importable;
+the reference is the fallback (and what the tests compare with).
 
 ``node_budget`` bounds the search (decisions + conflicts); exceeding it gives
 ``solvable=None`` (undecided). The search is deterministic: same input, same plan, same nodes.

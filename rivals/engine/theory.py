@@ -108,7 +108,9 @@ class Theory:
                 if val[w] != -1:
                     kb = 1 << (va[w] + vb[w] - j)
                     # T-6a: k free once j is lifted - only if j is one of k's blockers
-                    if not p & kb or F & kb or (lift and A[j] & kb and self.freeness(kb.bit_length() - 1, p & ~low)):
+                    if not p & kb or F & kb:
+                        break
+                    if lift and A[j] & kb and self.freeness(kb.bit_length() - 1, p & ~low):
                         break
             else:
                 wait |= low
@@ -202,7 +204,8 @@ class Theory:
         while m:
             low = m & -m
             m ^= low
-            cl = self.clause_of(self.core(low.bit_length() - 1, R), len(best) if best is not None else 1 << 30)
+            limit = len(best) if best is not None else 1 << 30
+            cl = self.clause_of(self.core(low.bit_length() - 1, R), limit)
             if best is None or len(cl) < len(best):
                 best = cl
                 if not best:
