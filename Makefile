@@ -10,15 +10,19 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: run test bench venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
+	@echo "==> upgrading pip"
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "==> installing the project and its test tools into $(VENV)/ (first run: about a minute)"
+	@$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
+	@echo "==> installed"
 
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/python manage.py serve
+	@echo "==> starting the service$(if $(DATABASE_URL),, (embedded PostgreSQL under .data/pg: a few seconds the first time))"
+	@$(BIN)/python manage.py serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded
+from config import embedded, periodic
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -28,6 +29,21 @@ else:
 
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["*"] if not PRODUCTION else [])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+if PRODUCTION:
+    # Behind a TLS-terminating proxy (deploy/README.md) that sets X-Forwarded-Proto: https.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Decision: the HSTS preload list is opt-in (hard to leave once the domain is listed): the
+    # operator sets DJANGO_SECURE_HSTS_PRELOAD=1 for the real domain; until then its check is off.
+    SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,12 +68,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "rivals.context.RequestContextMiddleware",
+    "rivals.api.middleware.UrlSafetyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "rivals.api.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -66,7 +84,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -79,7 +97,11 @@ TEMPLATES = [
 ]
 
 # --- Database: DATABASE_URL, else the embedded PostgreSQL --------------------------------------
-DATABASE_URL = env.str("DATABASE_URL", default="") or embedded.embedded_database_url()
+DATABASE_URL = env.str("DATABASE_URL", default="")
+if not DATABASE_URL:
+    if PRODUCTION:  # never start a development database silently in production
+        raise ImproperlyConfigured("DJANGO_PRODUCTION=1 needs DATABASE_URL (the embedded PostgreSQL is for development)")
+    DATABASE_URL = embedded.embedded_database_url()
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"].setdefault("OPTIONS", {})
@@ -100,8 +122,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
-# Admin static files are served by WhiteNoise (gunicorn in production; finders in development).
+# Admin static files are served by WhiteNoise: in production from STATIC_ROOT (collectstatic at
+# build time, deploy/Dockerfile); in development straight from the apps (finders), so there is no
+# STATIC_ROOT to collect into — and no "No directory at …/staticfiles/" warning on the first request.
+STATIC_ROOT = env.path("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")) if PRODUCTION else None
 WHITENOISE_USE_FINDERS = not PRODUCTION
 
 # Request bodies of game clients are small; anything bigger is refused with 413 (API error body).
@@ -114,9 +138,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # the one place where request bodies are parsed: refuses what cannot be processed or stored
+    "DEFAULT_PARSER_CLASSES": ["rivals.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "rivals.api.errors.api_exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "rivals.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": [
         "rivals.api.throttling.AnonThrottle",
         "rivals.api.throttling.UserThrottle",
@@ -137,6 +162,15 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
+    # one name per choice set that appears under the same field name in several components
+    "ENUM_NAME_OVERRIDES": {
+        "GameIntentType": "rivals.services.games.INTENT_TYPES",
+        "SichuanIntentType": "rivals.sichuan.services.INTENT_TYPES",
+        "QueueTicketStatus": ["waiting", "matched", "left", "expired"],
+        "DuelStatus": ["pending", "accepted", "declined", "cancelled", "expired"],
+        "MatchStatus": ["running", "finished"],
+        "RoundStatus": ["scheduled", "running", "ended"],
+    },
 }
 
 # Rate-limit counters live in the cache: per process by default; production points
@@ -144,7 +178,14 @@ SPECTACULAR_SETTINGS = {
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 
 # --- Celery ----------------------------------------------------------------------------------
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://localhost/"
+# Time limits and the visibility timeout belong together: a task killed at the hard limit frees
+# its message long before the broker's visibility timeout re-delivers it (Redis/SQS: a message
+# a worker took and never acknowledged — SIGKILL, OOM — goes back to the queue only then). Jobs
+# that may run longer are split into short idempotent chunks (levels: rivals.levels_generate_chunk).
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT_S", default=240)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT_S", default=270)
+CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT_S", default=300)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _broker_folder = str(embedded.filesystem_broker_folder())
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -154,6 +195,10 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": _broker_folder + "/control",
         "store_processed": False,
     }
+else:
+    # Redis: look for abandoned messages every 10 s (kombu's default is a scan every ~100 s)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+                                       "unacked_restore_interval": 10, "unacked_restore_throttle": 1}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -174,6 +219,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    # pgserver narrates every start/join/exit of the embedded server at INFO: only its problems
+    "loggers": {"pgserver": {"level": "WARNING"}},
 }
 
 # --- Game settings ---------------------------------------------------------------------------
@@ -184,6 +231,12 @@ RIVALS = {
     "MIN_PAIR_INTERVAL_MS": env.int("RIVALS_MIN_PAIR_INTERVAL_MS", default=0),
     # P-4: default time limit of a Pool game (server time).
     "POOL_TIME_LIMIT_S": env.int("RIVALS_POOL_TIME_LIMIT_S", default=600),
+    # beat → worker → database liveness (config/periodic.py); /healthz calls it stale after 3 misses
+    "HEARTBEAT_INTERVAL_S": periodic.HEARTBEAT_INTERVAL_S,
+    # Retention (jobs idempotency-prune, rejected-intents-prune): an Idempotency-Key is for
+    # retries of one request, so 48 h; fair-play records feed reviews of recent play, so 90 days.
+    "IDEMPOTENCY_RETENTION_H": env.int("RIVALS_IDEMPOTENCY_RETENTION_H", default=48),
+    "REJECTED_INTENT_RETENTION_D": env.int("RIVALS_REJECTED_INTENT_RETENTION_D", default=90),
     # Competitive rounds (rivals.matches). Decision: every round is a fresh solvable deal on one
     # of these layouts, chosen reproducibly from the round id (empty = every shipped layout).
     "ROUND_LAYOUTS": env.list("RIVALS_ROUND_LAYOUTS", default=[]),

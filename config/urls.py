@@ -2,9 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config.views import landing
 from rivals.api.views_health import healthz
 
 urlpatterns = [
+    path("", landing, name="landing"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

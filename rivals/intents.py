@@ -7,6 +7,7 @@ from typing import Any
 
 from rivals.context import request_id
 from rivals.errors import DomainError, Invalid
+from rivals.text import storable_json, storable_text
 
 
 def intent_envelope(intent: Any, types: Sequence[str]) -> tuple[str, int]:
@@ -24,11 +25,14 @@ def intent_envelope(intent: Any, types: Sequence[str]) -> tuple[str, int]:
 
 
 def rejected_intent_record(*, account, target: str, intent: Any, exc: DomainError) -> None:
-    """R-38: a refused intent is kept for fair-play review; it changes nothing else."""
+    """R-38: a refused intent is kept for fair-play review; it changes nothing else.
+
+    Whatever the client sent is stored as a sanitised copy (``rivals.text.storable_json``): the
+    record of a hostile intent must not fail on the very characters that made it hostile."""
     from rivals.models import RejectedIntent
 
     RejectedIntent.objects.create(
         account=account if account is not None and account.is_authenticated else None,
-        target=str(target)[:80], intent=intent if isinstance(intent, (dict, list)) else None,
-        code=exc.code, message=exc.message[:300], request_id=request_id.get() or "",
+        target=storable_text(target, 80), intent=storable_json(intent) if isinstance(intent, (dict, list)) else None,
+        code=exc.code, message=storable_text(exc.message, 300), request_id=request_id.get() or "",
     )

@@ -89,3 +89,10 @@ def personal_records(*, account, mode: str = "classic", limit: int = 10) -> list
 
 def layouts() -> list[dict[str, Any]]:
     return [{"id": lay.id, "name": lay.name, "tiles": lay.size} for lay in engine.all_layouts()]
+
+
+def awarded_view(entries) -> dict:
+    """What an intent awarded (points ledger entries): the total and each award with its reason."""
+    sources = [{"source": e.source, "award": e.award_key.split(":")[1], "points": e.amount,
+                "place": (e.ref or {}).get("place")} for e in entries]
+    return {"points": sum(s["points"] for s in sources), "sources": sources}

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from rivals.services.system import system_heartbeat
+from rivals.services import system
 
 
 @shared_task(name="rivals.heartbeat")
-def heartbeat() -> int:
-    """Proves beat → worker → database: appends a ``HeartbeatRecorded`` event."""
-    return system_heartbeat(source="celery")
+def heartbeat() -> str:
+    """Proves beat → worker → database: rewrites the ``celery`` heartbeat row (see /healthz)."""
+    return system.system_heartbeat(source="celery").isoformat()
+
+
+@shared_task(name="rivals.idempotency_prune")
+def idempotency_prune() -> int:
+    return system.idempotency_prune()
+
+
+@shared_task(name="rivals.rejected_intents_prune")
+def rejected_intents_prune() -> int:
+    return system.rejected_intents_prune()
 
 
 @shared_task(name="rivals.games_expire_due")
@@ -21,9 +31,22 @@ def games_expire_due() -> int:
     return expire()
 
 
-@shared_task(name="rivals.levels_generate", acks_late=True)
-def levels_generate(*, start: int = 1, end: int = 11000, chunk: int = 200) -> int:
-    """R-2: store the shipped levels in chunks (idempotent: stored levels are skipped)."""
+LEVELS_PER_CHUNK = 100  # rows copied from the shipped table per task: milliseconds
+
+
+@shared_task(name="rivals.levels_generate")
+def levels_generate(*, start: int = 1, end: int = 11000, chunk: int = LEVELS_PER_CHUNK) -> int:
+    """R-2: store the shipped levels ``start…end`` as short idempotent chunk tasks (stored
+    levels are skipped), so that a worker lost mid-job costs one chunk, re-delivered."""
+    chunks = 0
+    for first in range(start, end + 1, chunk):
+        levels_generate_chunk.delay(start=first, end=min(end, first + chunk - 1))
+        chunks += 1
+    return chunks
+
+
+@shared_task(name="rivals.levels_generate_chunk")
+def levels_generate_chunk(*, start: int, end: int) -> int:
     from rivals.services.levels import levels_generate as generate
 
-    return generate(start=start, end=end, chunk=chunk)
+    return generate(start=start, end=end, chunk=end - start + 1)

@@ -1,14 +1,15 @@
 """Test setup: real PostgreSQL (DATABASE_URL, else the embedded one), never SQLite, no mocks.
 
 Transactional tests flush tables with TRUNCATE at teardown; the event table refuses TRUNCATE,
-so — in test code only — that flush runs inside ``pgtrigger.ignore`` for the event table's
-protection triggers.
+so — in test code only — that flush runs with ``session_replication_role = replica``, under which
+PostgreSQL fires no ordinary trigger. Only a superuser may set it (the test database's user is
+one; the application's role in production is not), so it is no escape for the application.
 """
 
 from __future__ import annotations
 
-import pgtrigger
 import pytest
+from django.db import connections
 from django.test import TransactionTestCase
 from rest_framework.test import APIClient
 
@@ -19,17 +20,32 @@ from config.celery import app as _celery_app  # noqa: E402
 
 _celery_app.conf.broker_url = "memory://"
 
-EVENT_TRIGGERS = ("rivals.Event:protect_event_truncate", "rivals.Event:protect_event_update_delete")
-
 _original_teardown = TransactionTestCase._fixture_teardown
 
 
 def _fixture_teardown_ignoring_event_protection(self):
-    with pgtrigger.ignore(*EVENT_TRIGGERS):
+    for alias in self._databases_names(include_mirrors=False):
+        with connections[alias].cursor() as cur:
+            cur.execute("SET session_replication_role = replica")
+    try:
         return _original_teardown(self)
+    finally:
+        for alias in self._databases_names(include_mirrors=False):
+            with connections[alias].cursor() as cur:
+                cur.execute("SET session_replication_role = DEFAULT")
 
 
 TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """``make test`` stops what it started: the embedded PostgreSQL, unless another process
+    (``make run``, a second test run) still uses it."""
+    from config.embedded import release_embedded_database
+
+    connections.close_all()
+    release_embedded_database()
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,8 @@ Django compiles again on every request.
 
 from __future__ import annotations
 
+import re
+
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -17,8 +19,13 @@ _SQL = (
 )
 
 
+_TOKEN = re.compile(r"[0-9a-f]{40}")  # DRF's token keys; anything else is no token (and no query)
+
+
 class AccountTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
+        if not _TOKEN.fullmatch(key):
+            raise exceptions.AuthenticationFailed("Invalid token.")
         account = next(iter(Account.objects.raw(_SQL, [key])), None)
         if account is None:
             raise exceptions.AuthenticationFailed("Invalid token.")

@@ -1,10 +1,20 @@
-"""The single exception handler: every 4xx body is ``{"error": {"code", "message", "details"}}``."""
+"""The single exception handler: every error body is ``{"error": {"code", "message", "details"}}``.
+
+Beyond DRF's own exceptions and the domain errors it maps:
+- a lost or refused database connection (``OperationalError`` / ``InterfaceError``: the server is
+  down, restarting, or refuses connections) is 503 ``unavailable`` with ``Retry-After`` — the
+  request changed nothing (its transaction died with the connection) and may be sent again;
+- a ``DataError`` (a value PostgreSQL refuses: out of range, too long, unstorable text) can only
+  come from client data that slipped past validation: 400 ``invalid``, logged as a warning so the
+  missing validation gets written.
+"""
 
 from __future__ import annotations
 
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DataError, InterfaceError, OperationalError
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -29,12 +39,29 @@ _CODES = {
 }
 
 
+RETRY_AFTER_S = 5  # what a client waits before sending a request again after a 503
+
+
+def error_body(code: str, message: str, details: dict | None = None) -> dict:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
 def error_response(code: str, message: str, http_status: int, details: dict | None = None, headers=None) -> Response:
-    return Response(
-        {"error": {"code": code, "message": message, "details": details or {}}},
-        status=http_status,
-        headers=headers,
-    )
+    return Response(error_body(code, message, details), status=http_status, headers=headers)
+
+
+def database_unavailable(exc) -> bool:
+    """True for connection-level database errors (the server is down, restarting, refusing)."""
+    import psycopg
+
+    return isinstance(exc, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError))
+
+
+def unavailable() -> tuple[dict, dict]:
+    """Body and headers of the 503 answer to a database outage."""
+    return (error_body("unavailable", "the service is briefly unavailable; retry shortly",
+                       {"retry_after_s": RETRY_AFTER_S}),
+            {"Retry-After": str(RETRY_AFTER_S)})
 
 
 def _message(detail) -> str:
@@ -47,6 +74,13 @@ def _message(detail) -> str:
 
 
 def api_exception_handler(exc, context):
+    if database_unavailable(exc):
+        log.warning("database unavailable: %s", exc)
+        body, headers = unavailable()
+        return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
+    if isinstance(exc, DataError):
+        log.warning("client data refused by the database (validation missing?)", exc_info=exc)
+        return error_response("invalid", "a value is out of range or not storable", status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DomainError):
         return error_response(exc.code, exc.message, exc.status_code, exc.details)
     if isinstance(exc, RequestDataTooBig):

@@ -4,6 +4,12 @@ The first request with a key runs once, inside one transaction with the stored r
 with the same body returns the stored response (``Idempotent-Replayed: true``); the same key with
 another body is 409 ``conflict``. A concurrent duplicate waits on the record's unique key and then
 replays. A request that fails with an exception stores nothing, so it may be retried.
+
+Scope of a key: an authenticated caller's keys are theirs (``account:<id>``). An anonymous caller
+has no identity but what it sends, so its key is scoped to the exact request (method, path and
+body): the same request with the same key replays, and two devices that happen to pick the same
+key for different sign-ins do not collide. Records are kept ``RIVALS["IDEMPOTENCY_RETENTION_H"]``
+hours (the ``idempotency-prune`` job); a key is meant for retries, not for days later.
 """
 
 from __future__ import annotations
@@ -18,15 +24,26 @@ from rest_framework.response import Response
 
 from rivals.errors import Conflict, Invalid
 from rivals.models import IdempotencyRecord
+from rivals.text import storable_json, storable_text
 
 HEADER = "Idempotency-Key"
 
 
-def _owner(request) -> str:
+def _owner(request, fingerprint: str) -> str:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"account:{user.pk}"
-    return "anonymous"
+    return f"anonymous:{fingerprint[:32]}"
+
+
+def _storable_response(data):
+    """Exactly the JSON the client received (the renderer's datetime format included), as JSONB
+    can store it (an error message may quote a client's U+0000; rare, so checked on the bytes)."""
+    if data is None:
+        return None
+    rendered = JSONRenderer().render(data)
+    stored = json.loads(rendered)
+    return storable_json(stored) if b"\\u0000" in rendered else stored
 
 
 def idempotent(view_method):
@@ -38,15 +55,15 @@ def idempotent(view_method):
         if len(key) > 255 or not key.isprintable():
             raise Invalid("Idempotency-Key must be at most 255 printable characters")
         fingerprint = hashlib.sha256(
-            b"\0".join([request.method.encode(), request.path.encode(), request.body or b""])
+            b"\0".join([request.method.encode(), request.path.encode("utf-8", "surrogatepass"), request.body or b""])
         ).hexdigest()
-        owner = _owner(request)
+        owner = _owner(request, fingerprint)
         with transaction.atomic():
             try:
                 with transaction.atomic():
                     record = IdempotencyRecord.objects.create(
                         owner=owner, key=key, fingerprint=fingerprint, method=request.method,
-                        path=request.path[:500], status_code=0,
+                        path=storable_text(request.path, 500), status_code=0,
                     )
                     created = True
             except IntegrityError:
@@ -61,8 +78,7 @@ def idempotent(view_method):
                 return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
             response = view_method(self, request, *args, **kwargs)
             record.status_code = response.status_code
-            # store exactly the JSON the client received (the renderer's datetime format included)
-            record.response = json.loads(JSONRenderer().render(response.data)) if response.data is not None else None
+            record.response = _storable_response(response.data)
             record.save(update_fields=["status_code", "response"])
             return response
 

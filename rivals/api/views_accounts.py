@@ -35,5 +35,7 @@ class AccountView(APIView):
     def patch(self, request):
         body = s.AccountPatchIn(data=request.data)
         body.is_valid(raise_exception=True)
-        account = account_rename(account=request.user, display_name=body.validated_data["display_name"])
+        account = request.user
+        if "display_name" in body.validated_data:
+            account = account_rename(account=account, display_name=body.validated_data["display_name"])
         return Response(selectors.account_profile(account=account))

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals import selectors_games as sel
-from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
+from rivals.api.intents import IntentEndpoint
 from rivals.api.serializers import ErrorOut
-from rivals.errors import DomainError, Invalid
-from rivals.intents import rejected_intent_record
+from rivals.errors import Invalid
 from rivals.services import games as svc
 
 
@@ -29,6 +28,14 @@ class IntentIn(serializers.Serializer):
     tiles = serializers.ListField(child=serializers.IntegerField(), required=False, min_length=2, max_length=2)
     tile = serializers.IntegerField(required=False)
 
+
+AwardedOut = inline_serializer("Awarded", {
+    "points": serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)"),
+    "sources": inline_serializer("Award", {
+        "source": serializers.CharField(), "award": serializers.CharField(help_text="first_completion, first_place, top10"),
+        "points": serializers.IntegerField(), "place": serializers.IntegerField(allow_null=True),
+    }, many=True),
+})
 
 GameOut = inline_serializer(
     "Game",
@@ -64,35 +71,24 @@ class GameView(APIView):
         return Response(sel.game_view(game=game))
 
 
-def _reject(request, target: str, intent, exc: DomainError) -> Response:
-    """R-38: a refused intent is recorded for fair-play review and changes nothing else."""
-    rejected_intent_record(account=request.user, target=target, intent=intent, exc=exc)
-    return error_response(exc.code, exc.message, exc.status_code, exc.details)
+@extend_schema_view(post=extend_schema(
+    request=IntentIn,
+    responses={200: inline_serializer("IntentAccepted", {"accepted": serializers.BooleanField(),
+                                                          "event": serializers.DictField(),
+                                                          "events": serializers.ListField(),
+                                                          "game": GameOut, "awarded": AwardedOut}),
+               400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+))
+class GameIntentsView(IntentEndpoint):
+    target_kwarg = "game_id"
 
-
-class GameIntentsView(APIView):
-    @extend_schema(
-        request=IntentIn,
-        responses={200: inline_serializer("IntentAccepted", {"accepted": serializers.BooleanField(),
-                                                              "event": serializers.DictField(),
-                                                              "events": serializers.ListField(),
-                                                              "game": GameOut}),
-                   400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
-    )
-    @idempotent
-    def post(self, request, game_id):
-        intent = request.data
-        try:
-            if not isinstance(intent, dict):
-                raise Invalid("an intent is a JSON object")
-            result = svc.game_intent_apply(account=request.user, game_id=game_id, intent=intent)
-        except DomainError as exc:
-            return _reject(request, game_id, intent, exc)
-        if result.refused:  # P-4: the time ran out — the end is recorded, the intent refused
-            return _reject(request, game_id, intent, result.refused)
+    def apply(self, request, game_id, intent):
+        result = svc.game_intent_apply(account=request.user, game_id=game_id, intent=intent)
+        if result.refused:  # P-4: the time ran out — the end is recorded (committed), the intent refused
+            raise result.refused
         events = [sel.event_view(e) for e in result.events]
         return Response({"accepted": True, "event": events[0], "events": events,
-                         "game": sel.game_view(game=result.game)})
+                         "game": sel.game_view(game=result.game), "awarded": sel.awarded_view(result.awarded)})
 
 
 class GameEventsView(APIView):

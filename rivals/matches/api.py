@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
+from rivals.api.intents import IntentEndpoint
 from rivals.api.serializers import ErrorOut, PageIn
-from rivals.errors import DomainError, Invalid, NotFound
+from rivals.errors import Invalid, NotFound
 from rivals.ids import is_uuid
-from rivals.intents import rejected_intent_record
 from rivals.matches import selectors as sel
 from rivals.matches import services as svc
 from rivals.matches.models import Match
@@ -106,12 +105,6 @@ def _page(request, qs, render) -> Response:
     return Response({"count": qs.count(), "results": [render(x) for x in qs[offset:offset + limit]]})
 
 
-def _reject(request, target: str, intent, exc: DomainError) -> Response:
-    """R-38: a refused intent (an intent after the round's end included) is recorded for review."""
-    rejected_intent_record(account=request.user, target=f"round:{target}", intent=intent, exc=exc)
-    return error_response(exc.code, exc.message, exc.status_code, exc.details)
-
-
 # --- the queue -----------------------------------------------------------------------------------
 
 
@@ -139,7 +132,7 @@ class QueueTicketView(APIView):
 
 
 class DuelsView(APIView):
-    @extend_schema(parameters=[DuelPageIn], responses={200: inline_serializer(
+    @extend_schema(operation_id="v1_duels_list", parameters=[DuelPageIn], responses={200: inline_serializer(
         "DuelPage", {"count": serializers.IntegerField(),
                      "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True)})})
     def get(self, request):
@@ -187,7 +180,7 @@ def _match_of(account, match_id) -> Match:
 
 
 class MatchesView(APIView):
-    @extend_schema(parameters=[DuelPageIn], responses={200: inline_serializer(
+    @extend_schema(operation_id="v1_matches_list", parameters=[DuelPageIn], responses={200: inline_serializer(
         "MatchPage", {"count": serializers.IntegerField(),
                       "results": inline_serializer("MatchItem", _MATCH_FIELDS, many=True)})})
     def get(self, request):
@@ -213,20 +206,20 @@ class RoundView(APIView):
         return Response(sel.round_view(rnd=rnd, account=request.user, boards=boards, now=now))
 
 
-class RoundIntentsView(APIView):
-    @extend_schema(request=RoundIntentIn,
-                   responses={200: RoundIntentOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut})
-    @idempotent
-    def post(self, request, round_id):
-        intent = request.data
-        try:
-            if not isinstance(intent, dict):
-                raise Invalid("an intent is a JSON object")
-            result = svc.round_intent_apply(account=request.user, round_id=round_id, intent=intent)
-        except DomainError as exc:
-            return _reject(request, round_id, intent, exc)
-        if result.refused:  # the deadline had passed: the end is recorded, the intent refused
-            return _reject(request, round_id, intent, result.refused)
+@extend_schema_view(post=extend_schema(
+    request=RoundIntentIn,
+    responses={200: RoundIntentOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+))
+class RoundIntentsView(IntentEndpoint):
+    """R-38: a refused intent (an intent after the round's end included) is recorded for review."""
+
+    target_kwarg = "round_id"
+    target_prefix = "round:"
+
+    def apply(self, request, round_id, intent):
+        result = svc.round_intent_apply(account=request.user, round_id=round_id, intent=intent)
+        if result.refused:  # the deadline had passed: the end is recorded (committed), the intent refused
+            raise result.refused
         events = [event_view(e) for e in result.events]
         return Response({"accepted": True, "event": events[0], "events": events,
                          "game": sel.round_view(rnd=result.round, account=request.user, boards=result.boards)})

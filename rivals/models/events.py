@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import pgtrigger
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 
 class Event(models.Model):
-    """One immutable fact. UPDATE, DELETE and TRUNCATE are refused by PostgreSQL itself."""
+    """One immutable fact. UPDATE, DELETE and TRUNCATE are refused by PostgreSQL itself.
+
+    Two walls (migration ``0004``): triggers that raise on UPDATE, DELETE and TRUNCATE whatever
+    the session has set — plain PL/pgSQL, no ``pgtrigger.ignore`` escape a client could ``SET``;
+    and, in production, an application role that has only SELECT and INSERT on this table and
+    does not own it (``manage.py db_roles``; deploy/README.md).
+    """
 
     position = models.BigAutoField(primary_key=True)
     stream_id = models.CharField(max_length=120)
@@ -30,19 +35,6 @@ class Event(models.Model):
         indexes = [
             models.Index(fields=["type", "position"], name="event_type_position"),
             models.Index(fields=["stream_type", "position"], name="event_stype_position"),
-        ]
-        triggers = [
-            pgtrigger.Protect(
-                name="protect_event_update_delete",
-                operation=pgtrigger.Update | pgtrigger.Delete,
-            ),
-            pgtrigger.Trigger(
-                name="protect_event_truncate",
-                operation=pgtrigger.Truncate,
-                level=pgtrigger.Statement,
-                when=pgtrigger.Before,
-                func="RAISE EXCEPTION 'rivals_event is append-only: TRUNCATE is refused';",
-            ),
         ]
 
     def __str__(self) -> str:
@@ -80,3 +72,20 @@ class IdempotencyRecord(models.Model):
     class Meta:
         db_table = "rivals_idempotency"
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_owner_key_unique")]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created_at")]  # retention job
+
+
+class Heartbeat(models.Model):
+    """The last proof that beat → broker → worker → database works, one row per source.
+
+    A liveness probe, not a domain fact: kept here (one row rewritten each minute) rather than as
+    events in the immutable log; ``/healthz`` shows it."""
+
+    source = models.CharField(max_length=40, primary_key=True)
+    beat_at = models.DateTimeField()
+    host = models.CharField(max_length=200)
+    pid = models.IntegerField()
+    beats = models.BigIntegerField(default=1)
+
+    class Meta:
+        db_table = "rivals_heartbeat"

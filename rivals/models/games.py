@@ -129,4 +129,5 @@ class RejectedIntent(models.Model):
     class Meta:
         db_table = "rivals_rejected_intent"
         ordering = ["-at"]
-        indexes = [models.Index(fields=["account", "at"], name="rejected_account_at")]
+        indexes = [models.Index(fields=["account", "at"], name="rejected_account_at"),
+                   models.Index(fields=["at"], name="rejected_at")]  # retention job

@@ -10,8 +10,10 @@ from rest_framework.authtoken.models import Token
 from rivals.errors import Invalid
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import Account
+from rivals.text import clean_text
 
 DISPLAY_NAME_MAX = 32
+DEVICE_ID_MAX = 200
 
 
 def _guest_username(device_id: str) -> str:
@@ -21,9 +23,7 @@ def _guest_username(device_id: str) -> str:
 @transaction.atomic
 def account_guest_signin(*, device_id: str) -> tuple[Account, str, bool]:
     """Create or return the account of a device, with its token. Creation is an event."""
-    device_id = device_id.strip()
-    if not device_id or len(device_id) > 200:
-        raise Invalid("device_id must be 1–200 characters", details={"device_id": ["invalid length"]})
+    device_id = clean_text(device_id, field="device_id", max_length=DEVICE_ID_MAX, collapse_spaces=False)
     account = Account.objects.filter(device_id=device_id).first()
     created = False
     if account is None:
@@ -53,12 +53,7 @@ def account_guest_signin(*, device_id: str) -> tuple[Account, str, bool]:
 
 @transaction.atomic
 def account_rename(*, account: Account, display_name: str) -> Account:
-    name = " ".join(display_name.split())
-    if not name or len(name) > DISPLAY_NAME_MAX:
-        raise Invalid(
-            f"display_name must be 1–{DISPLAY_NAME_MAX} characters",
-            details={"display_name": ["invalid length"]},
-        )
+    name = clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX)
     if name != account.display_name:
         event_append(
             stream_id=account.stream_id,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +42,8 @@ from rivals.services.game_state import play_ms
 from rivals.services.points import points_award
 
 MODES = {"single": "rivals", "classic": "classic", "pool_practice": "pool"}
+# Modes another flow creates (a pot competition's entry, P-5), never ``POST /games`` directly.
+HOSTED_MODES = {"pool_pot": "pool"}
 MAX_JOKERS_PER_GAME = 2  # R-9
 FINISHED = ("won", "ended")
 
@@ -57,6 +59,7 @@ MODE_INTENTS = {
     "single": set(INTENT_TYPES),
     "classic": set(INTENT_TYPES) - {"joker", "restart"},
     "pool_practice": set(INTENT_TYPES) - {"joker", "pause", "resume"},
+    "pool_pot": set(INTENT_TYPES) - {"joker", "pause", "resume", "restart"},  # P-4: restart only in practice
     "quick": {"remove_pair", "click_blocked"},
     "duel": {"remove_pair", "click_blocked", "joker"},
     "arena": {"remove_pair", "click_blocked", "joker"},
@@ -106,11 +109,13 @@ def _parse_code(code: str) -> tuple[str, int]:
 
 @transaction.atomic
 def game_create(
-    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None
+    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None,
+    time_limit_s: int | None = None,
 ) -> Game:
-    if mode not in MODES:
+    """``time_limit_s``: a pool game's server time (P-4), default ``RIVALS["POOL_TIME_LIMIT_S"]``."""
+    if mode not in MODES and mode not in HOSTED_MODES:
         raise Invalid(f"unknown mode {mode!r}", details={"mode": [f"one of {sorted(MODES)}"]})
-    ruleset = MODES[mode]
+    ruleset = MODES.get(mode) or HOSTED_MODES[mode]
     if mode == "single":
         if level is None:
             raise Invalid("a single player game needs a level", details={"level": ["required"]})
@@ -126,7 +131,7 @@ def game_create(
         code = engine.random_code()
     deal = engine.deal_from_code(code)
     return game_start(account=account, mode=mode, deal=deal, now=now, level=level if mode == "single" else None,
-                      time_limit_ms=_rules()["POOL_TIME_LIMIT_S"] * 1000 if mode == "pool_practice" else None,
+                      time_limit_ms=(time_limit_s or _rules()["POOL_TIME_LIMIT_S"]) * 1000 if ruleset == "pool" else None,
                       plan=True)
 
 
@@ -137,7 +142,8 @@ def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime 
     competitive round: ``round_id`` and the round's ``starts_at``, from which its clock runs)."""
     game_id = uuid.uuid4()
     data = {
-        "game_id": str(game_id), "account_id": account.pk, "mode": mode, "ruleset": MODES.get(mode, "rivals"),
+        "game_id": str(game_id), "account_id": account.pk, "mode": mode,
+        "ruleset": MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
         "level": level, "code": deal.code, "layout": deal.layout.id, "faces": list(deal.faces),
         "time_limit_ms": time_limit_ms,
     }
@@ -175,6 +181,8 @@ class IntentResult:
     # set when the intent was refused but something still had to be recorded (P-4: the time ran
     # out — the game is ended and committed, the intent answered 422)
     refused: NotAllowed | None = None
+    # points ledger entries this intent awarded (R-3/R-5 when a single player level is won)
+    awarded: list = field(default_factory=list)
 
 
 def _time_up_event(game: Game) -> NewEvent:
@@ -277,9 +285,8 @@ def game_intent_run(*, game: Game, account: Account, kind: str, seq: int, intent
     events, after = handler(ctx, intent)
     stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
                           actor=f"account:{account.pk}", now=now, events=events, live={**(live or {}), "game": game})
-    if after:
-        after(game, stored)
-    return IntentResult(game=game, events=stored)
+    awarded = (after(game, stored) or []) if after else []
+    return IntentResult(game=game, events=stored, awarded=awarded)
 
 
 @dataclass
@@ -347,7 +354,7 @@ def _intent_remove_pair(ctx: _Ctx, intent):
         data.update(points=0, record_ms=None)
     board.remove(a, b)
     status = _status_after(board)
-    data["status"] = "playing" if status == "won" else status
+    data["status"] = status  # the winning pair says "won", as the GameWon after it does
     events = [NewEvent("PairRemoved", ctx.primary(data))]
     events += _end_events(ctx, status, game.score + data["points"])
     # the cached plan stays: T-10 checks it against the position (removed plan pairs are skipped)
@@ -355,7 +362,8 @@ def _intent_remove_pair(ctx: _Ctx, intent):
 
     def after(g: Game, stored):
         if status == "won" and g.mode == "single":
-            _single_player_awards(game=g, account=ctx.account, now=ctx.now)
+            return _single_player_awards(game=g, account=ctx.account, now=ctx.now)
+        return []
 
     return events, after
 
@@ -389,7 +397,7 @@ def _intent_joker(ctx: _Ctx, intent):
     status = _status_after(board)
     data = ctx.primary({"tiles": [tile, partner], "faces": [board.faces[tile], board.faces[partner]],
                         "points": scoring.JOKER_PAIR_POINTS, "play_ms": ctx.at_ms,
-                        "status": "playing" if status == "won" else status})
+                        "status": status})
     events = [NewEvent("JokerUsed", data), *_end_events(ctx, status, game.score)]
 
     _set_plan(game, None)
@@ -398,7 +406,8 @@ def _intent_joker(ctx: _Ctx, intent):
         account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
                               ref={"game_id": str(g.pk)})
         if status == "won" and g.mode == "single":
-            _single_player_awards(game=g, account=account, now=ctx.now)
+            return _single_player_awards(game=g, account=account, now=ctx.now)
+        return []
 
     return events, after
 

@@ -1,19 +1,61 @@
+"""System jobs: the heartbeat (liveness of beat → worker → database) and the retention jobs."""
+
 from __future__ import annotations
 
 import os
 import socket
+from datetime import datetime, timedelta
 
-from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
 
-HEARTBEAT_STREAM = "system-heartbeat"
+from rivals.models import Heartbeat, IdempotencyRecord, RejectedIntent
+
+RETENTION_BATCH = 5000
 
 
-def system_heartbeat(*, source: str) -> int:
-    (event,) = event_append(
-        stream_id=HEARTBEAT_STREAM,
-        stream_type="system",
-        expected_version=ANY_VERSION,
-        actor="system",
-        events=[NewEvent("HeartbeatRecorded", {"source": source, "host": socket.gethostname(), "pid": os.getpid()})],
-    )
-    return event.position
+def system_heartbeat(*, source: str, now: datetime | None = None) -> datetime:
+    """Record that ``source`` (the Celery worker, run by beat) reached the database just now."""
+    now = now or timezone.now()
+    with connection.cursor() as cur:
+        cur.execute(
+            "INSERT INTO rivals_heartbeat (source, beat_at, host, pid, beats) VALUES (%s, %s, %s, %s, 1) "
+            "ON CONFLICT (source) DO UPDATE SET beat_at = EXCLUDED.beat_at, host = EXCLUDED.host, "
+            "pid = EXCLUDED.pid, beats = rivals_heartbeat.beats + 1",
+            [source, now, socket.gethostname(), os.getpid()],
+        )
+    return now
+
+
+def heartbeat_status(*, source: str = "celery", now: datetime | None = None) -> dict:
+    """For ``/healthz``: the last heartbeat of ``source`` and whether it is recent (3 intervals)."""
+    beat = Heartbeat.objects.filter(source=source).first()
+    if beat is None:
+        return {"status": "none", "at": None, "age_s": None}
+    age = ((now or timezone.now()) - beat.beat_at).total_seconds()
+    fresh = age <= 3 * settings.RIVALS["HEARTBEAT_INTERVAL_S"]
+    return {"status": "ok" if fresh else "stale", "at": beat.beat_at.isoformat(), "age_s": round(age, 1),
+            "host": beat.host, "pid": beat.pid}
+
+
+def _prune(queryset, field: str, before: datetime) -> int:
+    """Delete rows older than ``before`` in batches (short transactions, no long locks)."""
+    deleted = 0
+    while True:
+        ids = list(queryset.filter(**{f"{field}__lt": before}).values_list("pk", flat=True)[:RETENTION_BATCH])
+        if not ids:
+            return deleted
+        deleted += queryset.filter(pk__in=ids).delete()[0]
+
+
+def idempotency_prune(*, now: datetime | None = None) -> int:
+    """Idempotency records older than ``IDEMPOTENCY_RETENTION_H`` (a key is for retries)."""
+    before = (now or timezone.now()) - timedelta(hours=settings.RIVALS["IDEMPOTENCY_RETENTION_H"])
+    return _prune(IdempotencyRecord.objects, "created_at", before)
+
+
+def rejected_intents_prune(*, now: datetime | None = None) -> int:
+    """Fair-play records (R-38) older than ``REJECTED_INTENT_RETENTION_D`` days."""
+    before = (now or timezone.now()) - timedelta(days=settings.RIVALS["REJECTED_INTENT_RETENTION_D"])
+    return _prune(RejectedIntent.objects, "at", before)

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
+from rivals.api.intents import IntentEndpoint
 from rivals.api.serializers import ErrorOut, PageIn
-from rivals.errors import DomainError, Invalid
-from rivals.intents import rejected_intent_record
+from rivals.errors import Invalid
 from rivals.sichuan import selectors as sel
 from rivals.sichuan import services as svc
 
@@ -114,26 +113,17 @@ class TableView(APIView):
         return Response(sel.table_view(table=table, state=svc.table_engine_state(table=table)))
 
 
-def _reject(request, target: str, intent, exc: DomainError) -> Response:
-    """R-38: a refused intent is recorded for fair-play review and changes nothing else."""
-    rejected_intent_record(account=request.user, target=f"sichuan:{target}", intent=intent, exc=exc)
-    return error_response(exc.code, exc.message, exc.status_code, exc.details)
+@extend_schema_view(post=extend_schema(
+    request=SichuanIntentIn,
+    responses={200: IntentAcceptedOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+))
+class TableIntentsView(IntentEndpoint):
+    target_kwarg = "table_id"
+    target_prefix = "sichuan:"
 
-
-class TableIntentsView(APIView):
-    @extend_schema(
-        request=SichuanIntentIn,
-        responses={200: IntentAcceptedOut,
-                   400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
-    )
-    @idempotent
-    def post(self, request, table_id):
-        intent = request.data
-        try:
-            with transaction.atomic():
-                result = svc.sichuan_intent_apply(account=request.user, table_id=table_id, intent=intent)
-        except DomainError as exc:
-            return _reject(request, table_id, intent, exc)
+    def apply(self, request, table_id, intent):
+        with transaction.atomic():
+            result = svc.sichuan_intent_apply(account=request.user, table_id=table_id, intent=intent)
         return Response({
             "accepted": True,
             "events": sel.table_events(table=result.table, after_version=result.events[0].version - 1),

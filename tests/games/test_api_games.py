@@ -37,6 +37,13 @@ def test_full_game_of_level_1_won_through_the_http_api(guest):
         assert body["accepted"] is True and body["game"]["seq"] == seq
         if body["game"]["status"] == "won":
             break
+        assert body["awarded"] == {"points": 0, "sources": []}
+    # the winning intent says what it awarded (R-3 first completion, R-5 first place), and its
+    # last pair says "won" like the GameWon after it
+    assert body["awarded"] == {"points": 20, "sources": [
+        {"source": "single_player", "award": "first_completion", "points": 10, "place": None},
+        {"source": "single_player", "award": "first_place", "points": 10, "place": 1}]}
+    assert [(e["type"], e["data"]["status"]) for e in body["events"]] == [("PairRemoved", "won"), ("GameWon", "won")]
     final = client.get(f"/api/v1/games/{game['id']}").json()
     assert final["tiles"] == [] and final["status"] == "won" and final["hints_used"] == seq // 2
     types = [e["type"] for e in client.get(f"/api/v1/games/{game['id']}/events").json()]

@@ -11,6 +11,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.core.management import call_command
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
@@ -19,7 +20,8 @@ from rivals.matches import services as svc
 from rivals.matches.models import Round
 from rivals.models import Event
 from tests.matches.helpers import accounts
-from tests.platform.test_celery_worker import ROOT, _database_url, _spawn, _stop
+from config.embedded import database_url
+from tests.platform.test_celery_worker import ROOT, _spawn, _stop
 
 CREATE_ROUND = """
 from datetime import timedelta
@@ -44,7 +46,7 @@ def _wait_for_end(round_id, procs, seconds: float = 60) -> Event | None:
 @pytest.mark.timeout(240)
 def test_r17_timeout_ended_by_the_scheduled_task_then_by_the_beat_sweeper(tmp_path):
     call_command("setup_periodic_tasks")
-    env = {**os.environ, "DATABASE_URL": _database_url(), "RIVALS_DATA_DIR": str(tmp_path),
+    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "RIVALS_DATA_DIR": str(tmp_path),
            "DJANGO_SETTINGS_MODULE": "config.settings", "RIVALS_ROUND_LAYOUTS": "L08"}
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat", "--without-gossip",

@@ -77,11 +77,30 @@ def test_idempotent_replay_returns_stored_response_and_executes_once(api):
     assert replay.json() == first.json()
     assert replay["Idempotent-Replayed"] == "true"
     assert Event.objects.filter(type="AccountCreated").count() == 1
-    other = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
-    assert other.status_code == 409
-    assert other.json()["error"]["code"] == "conflict"
-    assert Event.objects.filter(type="AccountCreated").count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_anonymous_idempotency_keys_are_scoped_to_the_request(api):
+    """Two devices that pick the same key for their sign-ins do not collide (no 201-then-409)."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": "same-key"}
+    one = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
+    two = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
+    assert (one.status_code, two.status_code) == (201, 201)
+    assert one.json()["account_id"] != two.json()["account_id"]
+    assert Event.objects.filter(type="AccountCreated").count() == 2
+    assert IdempotencyRecord.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_accounts_key_reused_for_another_request_is_409_conflict(guest):
+    client, _ = guest("tab-3")
+    headers = {"HTTP_IDEMPOTENCY_KEY": "game-1"}
+    first = client.post("/api/v1/games", {"mode": "classic"}, format="json", **headers)
+    assert first.status_code == 201
+    other = client.post("/api/v1/games", {"mode": "pool_practice"}, format="json", **headers)
+    assert other.status_code == 409 and other.json()["error"]["code"] == "conflict"
+    assert Event.objects.filter(type="GameStarted").count() == 1
 
 
 @pytest.mark.django_db
@@ -94,12 +113,26 @@ def test_event_metadata_carries_request_id_and_idempotency_key(api):
 
 
 @pytest.mark.django_db
-def test_healthz_reports_database_and_broker(client):
+def test_healthz_reports_database_broker_and_the_last_heartbeat(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rivals.services.system import system_heartbeat
+
     res = client.get("/healthz")
     body = res.json()
     assert body["database"] == "ok"
     assert body["broker"] == "ok"
+    assert body["heartbeat"]["status"] == "none"
     assert res.status_code == 200
+    system_heartbeat(source="celery", now=timezone.now() - timedelta(seconds=30))
+    assert client.get("/healthz").json()["heartbeat"]["status"] == "ok"
+    system_heartbeat(source="celery", now=timezone.now() - timedelta(minutes=10))
+    beat = client.get("/healthz").json()["heartbeat"]
+    assert beat["status"] == "stale" and beat["age_s"] >= 600
+    assert client.get("/healthz").status_code == 200  # a stopped worker does not fail the web
+    assert not Event.objects.exists()  # a liveness probe is not a domain fact
 
 
 @pytest.mark.django_db
@@ -111,21 +144,19 @@ def test_openapi_schema_and_docs_are_served(client):
 
 
 @pytest.mark.django_db
-def test_admin_events_are_read_only_even_for_superusers(admin_client):
-    from rivals.services.system import system_heartbeat
-
-    system_heartbeat(source="test")
-    event = Event.objects.get(type="HeartbeatRecorded")
+def test_admin_events_are_read_only_even_for_superusers(admin_client, guest):
+    _, account_id = guest("admin-view")
+    event = Event.objects.get(type="AccountCreated")
     res = admin_client.get("/admin/rivals/event/")
-    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
-    res = admin_client.get("/admin/rivals/event/?q=system-heartbeat")
-    assert res.status_code == 200 and b"HeartbeatRecorded" in res.content
+    assert res.status_code == 200 and b"AccountCreated" in res.content
+    res = admin_client.get(f"/admin/rivals/event/?q=account-{account_id}")
+    assert res.status_code == 200 and b"AccountCreated" in res.content
     assert admin_client.get("/admin/rivals/event/add/").status_code == 403
     assert admin_client.get(f"/admin/rivals/event/{event.pk}/delete/").status_code == 403
     res = admin_client.post(f"/admin/rivals/event/{event.pk}/change/", {"type": "Forged"})
     assert res.status_code == 403
     event.refresh_from_db()
-    assert event.type == "HeartbeatRecorded"
+    assert event.type == "AccountCreated"
 
 
 @pytest.mark.django_db
@@ -158,3 +189,14 @@ def test_r38_clients_are_rate_limited_with_429_in_the_error_format():
     res.render()
     assert res.status_code == 429 and res.data["error"]["code"] == "throttled" and "Retry-After" in res
     cache.clear()
+
+
+@pytest.mark.django_db
+def test_the_landing_page_says_what_this_is_and_links_docs_admin_and_health(client, admin_client):
+    res = client.get("/")
+    assert res.status_code == 200
+    page = res.content.decode()
+    for link in ('href="/api/docs/"', 'href="/admin/"', 'href="/healthz"', "make run", "make test"):
+        assert link in page
+    admin = admin_client.get("/admin/").content.decode()
+    assert 'href="/"' in admin  # "View site" leads to the landing page

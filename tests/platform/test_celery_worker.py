@@ -14,17 +14,10 @@ from django.core.management import call_command
 from django.db import connection
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-from rivals.models import Event
+from config.embedded import database_url
+from rivals.models import Event, Heartbeat
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _database_url() -> str:
-    s = connection.settings_dict
-    user, password, host, port, name = s["USER"], s["PASSWORD"] or "", s["HOST"], s["PORT"], s["NAME"]
-    if host.startswith("/"):
-        return f"postgresql://{user}:{password}@/{name}?host={host}"
-    return f"postgresql://{user}:{password}@{host}:{port or 5432}/{name}"
 
 
 def _spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
@@ -46,14 +39,14 @@ def _stop(proc: subprocess.Popen) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(180)
-def test_beat_schedules_heartbeat_and_a_real_worker_appends_the_event(tmp_path):
+def test_beat_schedules_the_heartbeat_and_a_real_worker_records_it(tmp_path):
     call_command("setup_periodic_tasks")
     task = PeriodicTask.objects.get(name="heartbeat")
     assert task.task == "rivals.heartbeat"
     task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
     task.save()
 
-    env = {**os.environ, "DATABASE_URL": _database_url(), "RIVALS_DATA_DIR": str(tmp_path),
+    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "RIVALS_DATA_DIR": str(tmp_path),
            "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat",
@@ -62,18 +55,16 @@ def test_beat_schedules_heartbeat_and_a_real_worker_appends_the_event(tmp_path):
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
-            if Event.objects.filter(type="HeartbeatRecorded", data__source="celery").exists():
+            if Heartbeat.objects.filter(source="celery").exists():
                 break
             if worker.poll() is not None or beat.poll() is not None:
                 break
             time.sleep(0.5)
-        beats = Event.objects.filter(type="HeartbeatRecorded", data__source="celery")
+        row = Heartbeat.objects.filter(source="celery").first()
         logs = "\n".join(p.read_text(errors="replace")[-3000:] for p in tmp_path.glob("*.log"))
-        assert beats.exists(), logs
-        event = beats.first()
-        assert event.stream_id == "system-heartbeat"
-        assert event.data["pid"] != os.getpid()  # written by the worker process, not by this test
-        assert event.metadata["actor"] == "system"
+        assert row is not None, logs
+        assert row.pid != os.getpid()  # written by the worker process, not by this test
+        assert not Event.objects.exists()  # the heartbeat is no longer appended to the event log
     finally:
         _stop(beat)
         _stop(worker)

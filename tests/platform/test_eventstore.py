@@ -34,7 +34,7 @@ def test_events_get_consecutive_versions_and_metadata():
 def test_immutability_update_through_model_save_is_refused_by_postgres():
     (event,) = _append()
     event.data = {"forged": True}
-    with pytest.raises(DatabaseError, match="Cannot update or delete rows"), transaction.atomic():
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
         event.save()
     event.refresh_from_db()
     assert event.data == {"i": 0}
@@ -161,3 +161,76 @@ def test_rebuild_projections_equals_live_state(guest):
     call_command("rebuild_projections")
     assert _live_state() == live
     assert projections.registered()
+
+
+# --- the walls around the event log: no escape a session can set, no privilege to rewrite ----
+
+
+@pytest.mark.django_db
+def test_set_pgtrigger_ignore_does_not_switch_the_protection_off():
+    _append(n=1)
+    with connection.cursor() as cur:
+        cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'rivals_event'::regclass AND NOT tgisinternal")
+        names = [row[0] for row in cur.fetchall()]
+    assert sorted(names) == ["rivals_event_no_truncate", "rivals_event_no_update_delete"]
+    ignore = "{" + ",".join(f"rivals_event:{n}" for n in names) + ",rivals_event:pgtrigger_protect_event_update_delete_ed9f3}"
+    for sql in ("UPDATE rivals_event SET type = 'Forged'", "DELETE FROM rivals_event", "TRUNCATE rivals_event"):
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cur:
+            cur.execute("SELECT set_config('pgtrigger.ignore', %s, true)", [ignore])
+            cur.execute(sql)
+    assert Event.objects.filter(stream_id="test-1", type="Tested").count() == 1
+
+
+@pytest.fixture
+def app_role():
+    """A non-superuser role with the application's grants (``manage.py db_roles``), in the test
+    database's transaction: created, used with SET ROLE, and rolled back with the test."""
+    from django.core.management import call_command
+
+    name = "rivals_app_test"
+    with connection.cursor() as cur:
+        cur.execute(f"CREATE ROLE {name} NOLOGIN")
+    call_command("db_roles", app_role=name)
+    return name
+
+
+def _as_role(role: str, *statements: str) -> None:
+    with transaction.atomic(), connection.cursor() as cur:
+        cur.execute(f"SET LOCAL ROLE {role}")
+        for statement in statements:
+            cur.execute(statement)
+
+
+@pytest.mark.django_db
+def test_the_application_role_appends_and_reads_but_cannot_change_events(app_role):
+    _append(n=1)
+    _as_role(app_role, "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
+                       "metadata, recorded_at) VALUES ('test-2', 'test', 1, 'Tested', 1, '{}', '{}', now())",
+             "SELECT count(*) FROM rivals_event", "UPDATE rivals_account SET jokers = jokers")
+    for attack in (
+        ["UPDATE rivals_event SET type = 'Forged'"],
+        ["DELETE FROM rivals_event"],
+        ["TRUNCATE rivals_event"],
+        ["SET LOCAL pgtrigger.ignore = '{rivals_event:rivals_event_no_update_delete}'",
+         "UPDATE rivals_event SET type = 'Forged'"],
+        ["SET LOCAL session_replication_role = replica"],
+        ["ALTER TABLE rivals_event DISABLE TRIGGER rivals_event_no_update_delete"],
+        ["DROP TRIGGER rivals_event_no_update_delete ON rivals_event"],
+    ):
+        with pytest.raises(DatabaseError, match="permission denied|must be owner"):
+            _as_role(app_role, *attack)
+    assert Event.objects.filter(type="Tested").count() == 2
+    assert not Event.objects.filter(type="Forged").exists()
+
+
+@pytest.mark.django_db
+def test_db_roles_refuses_a_role_that_could_switch_the_protection_off():
+    from django.core.management import CommandError, call_command
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT current_user")
+        me = cur.fetchone()[0]  # the test database's owner: a superuser here
+    with pytest.raises(CommandError, match="superuser|owns"):
+        call_command("db_roles", app_role=me)
+    with pytest.raises(CommandError, match="does not exist"):
+        call_command("db_roles", app_role="no_such_role_here")

@@ -20,7 +20,7 @@ class Command(BaseCommand):
             from rivals.tasks import levels_generate as task
 
             task.delay(start=start, end=end)
-            self.stdout.write(f"enqueued levels {start}…{end}")
+            self.stdout.write(f"enqueued levels {start}…{end} (the worker splits them into chunk tasks)")
             return
         t0 = time.perf_counter()
         added = levels_generate(start=start, end=end, jobs=jobs,

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
-from config.embedded import stop_embedded_database
+from config.embedded import DATA_DIR, release_embedded_database
 from rivals.models import Account
 
 
@@ -31,28 +31,42 @@ class Command(BaseCommand):
         parser.add_argument("--web-workers", type=int, default=2)
         parser.add_argument("--no-superuser", action="store_true")
 
+    def _step(self, text: str) -> None:
+        self.stdout.write(f"==> {text}")
+        self.stdout.flush()
+
     def handle(self, *args, **opts):
+        embedded_db = not os.environ.get("DATABASE_URL")
+        where = "embedded PostgreSQL under .data/pg" if embedded_db else "DATABASE_URL"
+        self._step(f"database: {where}; broker: {settings.CELERY_BROKER_URL.split('://')[0]}")
+        self._step("applying migrations")
         call_command("migrate", interactive=False, verbosity=0)
-        call_command("setup_periodic_tasks")
+        self._step("declaring the periodic tasks")
+        call_command("setup_periodic_tasks", verbosity=0)
         if not opts["no_superuser"]:
             self._dev_superuser()
-        embedded_db = not os.environ.get("DATABASE_URL")
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.setdefault("DJANGO_DEBUG", "0")
         py = sys.executable
+        data = DATA_DIR
+        data.mkdir(parents=True, exist_ok=True)
+        self._step("starting web (gunicorn), worker and beat")
         procs = {
             "web": [py, "-m", "gunicorn", "config.wsgi:application", "--bind", opts["bind"],
                     "--workers", str(opts["web_workers"]), "--worker-class", "gthread", "--threads", "4",
-                    "--access-logfile", "-"],
+                    "--access-logfile", "-",
+                    # its control socket lives with the rest of this checkout's state, not in ~/.gunicorn
+                    # (shared by every service of the user: a second one replaced, then removed it)
+                    "--control-socket", str(data / "gunicorn.ctl")],
             "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [py, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
-                     "-s", str(settings.BASE_DIR / ".data" / "celerybeat-schedule")],
+                     "-s", str(data / "celerybeat-schedule")],
         }
-        (settings.BASE_DIR / ".data").mkdir(exist_ok=True)
         running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
         host = opts["bind"]
         self.stdout.write(self.style.SUCCESS(
-            f"serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  (Ctrl-C stops)"
+            f"==> serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  "
+            f"health http://{host}/healthz  (Ctrl-C stops)"
         ))
         stopping = False
 
@@ -83,8 +97,8 @@ class Command(BaseCommand):
                     os.killpg(proc.pid, signal.SIGKILL)
                     proc.wait(timeout=5)
             if embedded_db:
-                stop_embedded_database()
-            self.stdout.write("stopped")
+                release_embedded_database()
+            self.stdout.write("==> stopped")
 
     def _dev_superuser(self) -> None:
         username = os.environ.get("RIVALS_ADMIN_USER", "admin")

@@ -29,4 +29,5 @@ class Command(BaseCommand):
             PeriodicTask.objects.update_or_create(name=spec["name"], defaults=fields)
         stale = PeriodicTask.objects.exclude(name__in=names).exclude(name__startswith="celery.")
         stale.update(enabled=False)
-        self.stdout.write(f"{len(names)} periodic tasks set up")
+        if options["verbosity"]:
+            self.stdout.write(f"{len(names)} periodic tasks set up")

@@ -1,0 +1,55 @@
+"""The base of every intent endpoint (``POST …/{id}/intents``): one way to take an intent in.
+
+A subclass names the URL argument of its target and implements ``apply`` (raise a
+``DomainError`` to refuse). The base parses the body (``rivals.api.parsers``), checks the target
+id, makes the call idempotent (``Idempotency-Key``) and records every refusal — an unparsable or
+hostile body included, as a sanitised copy — as a ``RejectedIntent`` (R-38) before answering in
+the API's error format. Raising inside ``apply`` is caught inside the request's transaction: what
+the service committed on purpose before refusing (P-4: the time-up end of a game) stays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.exceptions import ParseError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from rivals.api.errors import error_response
+from rivals.api.idempotency import idempotent
+from rivals.api.parsers import RefusedJSON
+from rivals.errors import DomainError, Invalid
+from rivals.intents import rejected_intent_record
+from rivals.text import unsafe_character
+
+
+class IntentEndpoint(APIView):
+    target_kwarg: str = ""  # the URL argument naming the target (``game_id``, ``table_id``)
+    target_prefix: str = ""  # how the fair-play record names the target's kind (``sichuan:``)
+    checks_own_url = True  # rivals.api.middleware leaves the target id to this view
+
+    def apply(self, request, target: str, intent: Any) -> Response:
+        raise NotImplementedError
+
+    @idempotent
+    def post(self, request, **kwargs):
+        target = kwargs[self.target_kwarg]
+        intent: Any = None
+        try:
+            try:
+                intent = request.data
+            except RefusedJSON as exc:
+                intent = exc.sanitised
+                raise Invalid(str(exc.detail)) from None
+            except ParseError as exc:
+                raise Invalid(str(exc.detail)) from None
+            bad = unsafe_character(target)
+            if bad:
+                raise Invalid(f"{self.target_kwarg} contains {bad}: not an id",
+                              details={self.target_kwarg: ["not an id"]})
+            return self.apply(request, target, intent)
+        except DomainError as exc:
+            rejected_intent_record(account=request.user, target=f"{self.target_prefix}{target}", intent=intent,
+                                   exc=exc)
+            return error_response(exc.code, exc.message, exc.status_code, exc.details)
