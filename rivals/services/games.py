@@ -490,8 +490,12 @@ def _intent_shuffle(ctx: _Ctx, intent):
     if result is None:
         raise NotAllowed("no arrangement of the remaining tiles gives a free pair: shuffle refused, nothing spent")
     cost = scoring.pool_option_cost(_pairs_on_table(board)) if game.ruleset == "pool" else 0
-    new_board = engine.Board(board.layout, result.faces, board.ruleset, present=board.present)
-    data = ctx.primary({"faces": list(result.faces), "solvable": bool(result.solvable), "cost": cost,
+    # The engine deals faces to the remaining positions only; removed tiles keep theirs (T-11: an
+    # undo after the shuffle puts a removed pair back as it was — without this it came back
+    # faceless and the game answered 500 from then on)
+    faces = [new if (board.present >> i) & 1 else old for i, (new, old) in enumerate(zip(result.faces, board.faces))]
+    new_board = engine.Board(board.layout, faces, board.ruleset, present=board.present)
+    data = ctx.primary({"faces": faces, "solvable": bool(result.solvable), "cost": cost,
                         "play_ms": ctx.at_ms, "status": _status_after(new_board)})
     _set_plan(game, [list(p) for p in result.plan] if result.solvable else None)
     return [NewEvent("TilesShuffled", data)], None

@@ -139,6 +139,29 @@ def test_t14_shuffle_keeps_the_remaining_faces_and_a_free_pair(guest):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("mode", ["single", "classic", "pool_practice"])
+def test_t11_t14_undo_after_a_shuffle_restores_the_pair_with_its_own_faces(mode):
+    """Found by the intent fuzz: a shuffle left no face on the removed positions, so undoing a
+    pair removed before it put two faceless tiles back — and every later intent of the game
+    answered 500. Removed tiles keep their faces through a shuffle."""
+    from tests.games.helpers import account, at, intent, new_game
+
+    acc = account(f"u-{mode}")
+    game = new_game(acc, mode, **({"level": 1} if mode == "single" else {}))
+    a, b = svc.game_board(game).removable_pairs()[0]
+    faces = [game.faces[a], game.faces[b]]
+    intent(game, acc, "remove_pair", now=at(1), tiles=[a, b])
+    shuffled = intent(game, acc, "shuffle", now=at(2))
+    assert [shuffled.game.faces[a], shuffled.game.faces[b]] == faces
+    intent(game, acc, "undo", now=at(3))
+    game.refresh_from_db()
+    assert (game.present_mask >> a) & 1 and (game.present_mask >> b) & 1
+    assert [game.faces[a], game.faces[b]] == faces and None not in game.faces
+    hint = intent(game, acc, "hint", now=at(4))  # the board still builds: the game goes on
+    assert hint.events[0].type == "HintGiven"
+
+
+@pytest.mark.django_db
 def test_bad_intents_are_4xx_recorded_and_change_nothing(guest):
     client, _ = guest("a")
     other, _ = guest("b")
