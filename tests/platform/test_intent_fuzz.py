@@ -49,16 +49,24 @@ _body = st.fixed_dictionaries(
 
 @pytest.fixture
 def targets(guest):
+    """The fuzzed account and ``fresh(kind)``, which starts a new target of a kind (a finished one
+    is replaced, so that accepted intents keep coming)."""
     from rivals.matches.services import match_create
 
     client, account_id = guest("fuzz-device")
-    _, other = guest("fuzz-opponent")
-    ids = {mode: client.post("/api/v1/games", {"mode": mode, **({"level": 1} if mode == "single" else {})},
-                             format="json").json()["id"] for mode in ("single", "classic", "pool_practice")}
-    ids["round"] = str(match_create(mode="arena", account_ids=[account_id, other, *(
-        guest(f"fuzz-{i}")[1] for i in range(2))]).rounds.get().pk)
-    ids["sichuan"] = client.post("/api/v1/sichuan", {"seed": 11}, format="json").json()["id"]
-    return client, account_id, ids
+    others = [guest(f"fuzz-opponent-{i}")[1] for i in range(3)]
+
+    def fresh(kind: str) -> str:
+        if kind == "round":
+            return str(match_create(mode="arena", account_ids=[account_id, *others]).rounds.get().pk)
+        if kind == "sichuan":
+            return client.post("/api/v1/sichuan", {"seed": len(ids)}, format="json").json()["id"]
+        body = {"mode": kind, **({"level": 1} if kind == "single" else {})}
+        return client.post("/api/v1/games", body, format="json").json()["id"]
+
+    ids: dict[str, str] = {}
+    ids.update({kind: fresh(kind) for kind in TARGETS})
+    return client, account_id, ids, fresh
 
 
 def _board(kind: str, target: str, account_id: int) -> Game | SichuanTable:
@@ -95,13 +103,22 @@ def test_fuzzed_intents_are_never_a_5xx_and_never_write_half(targets, which, bod
     from rivals.matches.models import Round
 
     budget.within("intents")
-    client, account_id, ids = targets
-    kind, target = which, ids[which]
-    board = _board(kind, target, account_id)
+    client, account_id, ids, fresh = targets
+    kind = which
+    board = _board(kind, ids[kind], account_id)
+    if board.status in ("won", "ended", "finished"):
+        ids[kind] = fresh(kind)
+        board = _board(kind, ids[kind], account_id)
+    target = ids[kind]
     pick = body.pop("pick")
-    if body["type"] == "valid":
-        kinds = SICHUAN_TYPES if kind == "sichuan" else INTENT_TYPES
-        body = {**body, "type": kinds[pick % len(kinds)]}
+    if body["type"] == "valid" and kind == "sichuan":  # one of the human's legal actions, if any
+        from rivals.sichuan import engine as sichuan_engine
+        from rivals.sichuan.services import HUMAN_SEAT, table_engine_state
+
+        legal = sichuan_engine.legal_actions(table_engine_state(table=board), HUMAN_SEAT) or [{"type": "pass"}]
+        body = {**body, **legal[pick % len(legal)]}
+    elif body["type"] == "valid":
+        body = {**body, "type": INTENT_TYPES[pick % len(INTENT_TYPES)]}
     if body.get("seq") == "current":
         body = {**body, "seq": board.seq}
     if body["tiles"] == "plan":
