@@ -128,34 +128,50 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def measured(players, seconds: float, pids: list[int]) -> tuple[float, list[float], float]:
-    """A closed loop: accepted/s, latencies, and the web workers' CPU ms per accepted intent —
-    a figure the other load on the machine moves far less than throughput."""
-    cpu0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
+def database_backends(url: str) -> list[int]:
+    """The PostgreSQL backends serving this run's database (the web workers' persistent
+    connections among them), when the server runs on this machine."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                            "AND pid <> pg_backend_pid()").fetchall()
+    return [pid for (pid,) in rows if os.path.exists(f"/proc/{pid}/stat")]
+
+
+def measured(players, seconds: float, pids: list[int], url: str | None = None):
+    """A closed loop: accepted/s, latencies, and the CPU ms per accepted intent of the web workers
+    and of the database's backends — figures the other load on the machine moves far less than
+    throughput."""
+    backends = database_backends(url) if url else []
+    web0, db0, accepted0 = cpu_seconds(pids), cpu_seconds(backends), sum(p.accepted for p in players)
     rate, lat = rounds.closed_loop(players, seconds)
-    done = sum(p.accepted for p in players) - accepted0
-    return rate, lat, (cpu_seconds(pids) - cpu0) * 1000 / max(done, 1)
+    done = max(sum(p.accepted for p in players) - accepted0, 1)
+    alive = [pid for pid in backends if os.path.exists(f"/proc/{pid}/stat")]
+    db_ms = (cpu_seconds(alive) - db0) * 1000 / done if alive == backends else float("nan")
+    return rate, lat, (cpu_seconds(pids) - web0) * 1000 / done, db_ms
 
 
-def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int]):
+def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int], url: str):
     """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
-    the floor runs on either side of it, in throughput and in the web workers' CPU per intent."""
+    the floor runs on either side of it, in throughput and in CPU per intent (web, database)."""
     ratios: dict[str, list[float]] = defaultdict(list)
-    cpu: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
     recorder.phase = "closed"
-    before, _, before_cpu = measured(floor, seconds, pids)
-    print(f"1. floor {before:.0f}/s, web CPU {before_cpu:.2f} ms per intent", flush=True)
+    before, _, before_web, before_db = measured(floor, seconds, pids, url)
+    print(f"1. floor {before:.0f}/s; CPU per intent: web {before_web:.2f} ms, database {before_db:.2f} ms", flush=True)
     for r in range(repeats):
         for kind, players in real.items():
-            rate, lat, real_cpu = measured(players, seconds, pids)
-            after, _, after_cpu = measured(floor, seconds, pids)
+            rate, lat, web, db = measured(players, seconds, pids, url)
+            after, _, after_web, after_db = measured(floor, seconds, pids, url)
             ratio = rate / ((before + after) / 2)
             ratios[kind].append(ratio)
-            cpu[kind].append(((before_cpu + after_cpu) / 2) / real_cpu)
+            cpu[kind].append((web / ((before_web + after_web) / 2), db / ((before_db + after_db) / 2)))
             print(f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
-                  f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; web CPU {real_cpu:.2f} ms per "
-                  f"intent = {cpu[kind][-1]:.2f} of the floor's; floor {after:.0f}/s, {after_cpu:.2f} ms", flush=True)
-            before, before_cpu = after, after_cpu
+                  f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
+                  f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
+                  f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms", flush=True)
+            before, before_web, before_db = after, after_web, after_db
     return ratios, cpu
 
 
@@ -262,7 +278,7 @@ def main() -> int:
             arena = [Guarded(rounds.RoundPlayer(f"arena-{i}", mode="arena"), errors) for i in range(4)]
             parallel(lambda p: p.step(), floor + singles + classics + quick)  # warm-up; pairs form in the queue
             ratios, cpu = interleaved(recorder, floor, {"solo remove_pair": singles, "round remove_pair": quick},
-                                      args.seconds, args.repeats, stack.web_worker_pids())
+                                      args.seconds, args.repeats, stack.web_worker_pids(), url)
 
             recorder.phase = "mixed"
             stop_arena = threading.Event()
@@ -303,8 +319,9 @@ def main() -> int:
                 mean = statistics.mean(values)
                 verdict = "PASS" if mean >= TARGET_RATIO else "FAIL"
                 print(f"{verdict} {kind}: {mean:.2f} of the floor (target ≥ {TARGET_RATIO}; runs "
-                      f"{', '.join(f'{v:.2f}' for v in values)}); in web CPU per intent "
-                      f"{statistics.mean(cpu[kind]):.2f} of the floor's")
+                      f"{', '.join(f'{v:.2f}' for v in values)}); CPU per intent ×"
+                      f"{statistics.mean(c[0] for c in cpu[kind]):.2f} the floor's in the web workers, ×"
+                      f"{statistics.mean(c[1] for c in cpu[kind]):.2f} in the database")
                 if verdict == "FAIL":
                     failed.append(kind)
             print(f"{'PASS' if p99 <= TARGET_P99_MS else 'FAIL'} p99 {p99:.1f} ms at {args.rate:.0f}/s "
