@@ -105,6 +105,10 @@ if not DATABASE_URL:
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"].setdefault("OPTIONS", {})
+# Django's own cursors bind parameters client-side and never prepare; the hot path's statements
+# (rivals.rawsql.execute_prepared) bind server-side, and psycopg has the server prepare one it has
+# run this many times on a connection (Django's default, None, would turn that off).
+DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", env.int("DATABASE_PREPARE_THRESHOLD", default=5))
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -20,6 +20,7 @@ from psycopg.types.json import Jsonb
 from rivals import context
 from rivals.errors import Conflict
 from rivals.models import Event, Stream
+from rivals.rawsql import execute_prepared
 
 
 @dataclass(frozen=True)
@@ -123,15 +124,19 @@ def event_append(
         for n, r in enumerate(rows, start=1):
             r.version = expected_version + n
         writes = projections.apply_live_ahead(rows, live)
-    with connection.cursor() as cur:
-        cur.execute(
-            f"WITH head AS ({_head_claim_sql(expected_version)}) "
-            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
-            "recorded_at) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, v.data, "
-            f"v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, schema_version, "
-            "data, metadata, recorded_at) ORDER BY v.n RETURNING position, version"
-            + "".join(f"; {sql}" for sql, _ in writes),
-            params + [p for _, write_params in writes for p in write_params],
+    with connection.cursor() as django_cursor:
+        # one statement (the row writes as data-modifying CTEs), so that the server prepares it
+        cur = execute_prepared(
+            django_cursor,
+            f"WITH head AS ({_head_claim_sql(expected_version)}), "
+            + "".join(f"w{i} AS ({sql}), " for i, (sql, _) in enumerate(writes))
+            + "appended AS (INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
+            "metadata, recorded_at) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, "
+            f"v.data, v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, "
+            "schema_version, data, metadata, recorded_at) ORDER BY v.n RETURNING position, version) "
+            "SELECT position, version FROM appended",
+            params[:len(head_params)] + [p for _, write_params in writes for p in write_params]
+            + params[len(head_params):],
         )
         inserted = sorted(cur.fetchall(), key=lambda row: row[1])
     if not inserted:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django.db import connection
+import psycopg
 from psycopg.types.json import Jsonb
 
 
@@ -22,6 +23,28 @@ def _plan(model, names: tuple[str, ...]):
         (f.from_db_value if f is not None and hasattr(f, "from_db_value") else None) for f in fields
     ]
     return fields, converters, order
+
+
+def execute_prepared(django_cursor, sql: str, params) -> psycopg.Cursor:
+    """Run one statement of the hot path with server-side binding on the cursor's connection: the
+    parameters travel apart from the text (no client-side quoting) and psycopg has the server
+    prepare a statement it has seen a few times, once per connection, so that the server neither
+    parses nor plans it again. ``django_cursor`` (``connection.cursor()``) keeps Django's handling
+    of the connection — its health check, and its errors as Django's (a lost connection is
+    closed and answered 503) — around it. One statement only: no ``;``-separated lists."""
+    cur = psycopg.Cursor(django_cursor.connection)
+    with connection.wrap_database_errors:
+        cur.execute(sql, params)
+    return cur
+
+
+@lru_cache(maxsize=None)
+def select_list(model, alias: str = "") -> str:
+    """The model's columns, named (``a."id", a."email", …``): a prepared statement must not say
+    ``*``, or a column added by a migration while it is cached fails it ("cached plan must not
+    change result type") until the connection is replaced."""
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(f'{prefix}"{f.column}"' for f in model._meta.concrete_fields)
 
 
 def column_names(cursor) -> tuple[str, ...]:

@@ -1,8 +1,9 @@
 """Token authentication with one precompiled query (the hot path of every game intent).
 
 Same tokens and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
-inactive accounts refused); only the lookup is a single raw SELECT on a cursor instead of an ORM query
-that Django compiles again on every request (or a RawQuerySet, which costs more CPU than the row).
+inactive accounts refused); only the lookup is a single raw SELECT, prepared by the server once per connection, instead of
+an ORM query that Django compiles again on every request (or a RawQuerySet, which costs more CPU
+than the row).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
 from rivals.models import Account
-from rivals.rawsql import models_from_rows
+from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
-_SQL = (
-    "SELECT a.* FROM rivals_account a JOIN authtoken_token t ON t.user_id = a.id WHERE t.key = %s"
-)
+
+def _sql() -> str:
+    return f"SELECT {select_list(Account, 'a')} FROM rivals_account a JOIN authtoken_token t ON t.user_id = a.id " \
+           "WHERE t.key = %s"
 
 
 _TOKEN = re.compile(r"[0-9a-f]{40}")  # DRF's token keys; anything else is no token (and no query)
@@ -28,8 +30,8 @@ class AccountTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key):
         if not _TOKEN.fullmatch(key):
             raise exceptions.AuthenticationFailed("Invalid token.")
-        with connection.cursor() as cur:
-            cur.execute(_SQL, [key])
+        with connection.cursor() as django_cursor:
+            cur = execute_prepared(django_cursor, _sql(), [key])
             found = models_from_rows(Account, cur, cur.fetchall())
         account = found[0] if found else None
         if account is None:

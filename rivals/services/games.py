@@ -37,7 +37,7 @@ from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.models import Account, Game, Level, LevelBest, PointsLedgerEntry
-from rivals.rawsql import models_from_rows
+from rivals.rawsql import execute_prepared, models_from_rows, select_list
 from rivals.services.accounts import account_jokers_change
 from rivals.services.game_state import play_ms
 from rivals.services.points import points_award
@@ -173,9 +173,10 @@ def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
     if is_uuid(game_id):
         # a raw SELECT: this runs on every intent, and the ORM would compile it each time (and
         # RawQuerySet costs more CPU than the row's own conversion)
-        sql = "SELECT * FROM rivals_game WHERE id = %s AND account_id = %s" + (" FOR UPDATE" if lock else "")
-        with connection.cursor() as cur:
-            cur.execute(sql, [str(game_id), account.pk])
+        sql = f"SELECT {select_list(Game)} FROM rivals_game WHERE id = %s AND account_id = %s" + (
+            " FOR UPDATE" if lock else "")
+        with connection.cursor() as django_cursor:
+            cur = execute_prepared(django_cursor, sql, [str(game_id), account.pk])
             games = models_from_rows(Game, cur, cur.fetchall())
     if not games:
         raise NotFound("no such game")

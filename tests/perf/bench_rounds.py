@@ -123,7 +123,7 @@ class RoundPlayer:
         status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": self.mode})
         assert status in (200, 201), ticket
         while ticket["status"] == "waiting":
-            time.sleep(0.005)
+            time.sleep(0.05)  # a client's poll (not every 5 ms: the polls would outnumber the intents)
             status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
         self.match_id = ticket["match"]
         self.next_round()

@@ -156,6 +156,7 @@ def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids:
     """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
     the floor runs on either side of it, in throughput and in CPU per intent (web, database)."""
     ratios: dict[str, list[float]] = defaultdict(list)
+    rates: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
     recorder.phase = "closed"
     before, _, before_web, before_db = measured(floor, seconds, pids, url)
@@ -166,13 +167,14 @@ def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids:
             after, _, after_web, after_db = measured(floor, seconds, pids, url)
             ratio = rate / ((before + after) / 2)
             ratios[kind].append(ratio)
+            rates[kind].append(rate)
             cpu[kind].append((web / ((before_web + after_web) / 2), db / ((before_db + after_db) / 2)))
             print(f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
                   f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
                   f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
                   f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms", flush=True)
             before, before_web, before_db = after, after_web, after_db
-    return ratios, cpu
+    return ratios, rates, cpu
 
 
 def arena_background(players, stop: threading.Event, pace: float) -> list[threading.Thread]:
@@ -260,8 +262,9 @@ def main() -> int:
         url = os.environ["DATABASE_URL"]
         os.environ.update(CELERY_BROKER_URL=broker, CACHE_URL=cache, RIVALS_ROUND_LAYOUTS="L08",
                           DJANGO_SETTINGS_MODULE="config.settings")
+        # connections kept for the whole run, so that the database backends measured stay the same
         stack = Stack(database_url=url, broker_url=broker, cache_url=cache, folder=folder, RIVALS_BENCH_FLOOR="1",
-                      RIVALS_ROUND_LAYOUTS="L08")
+                      RIVALS_ROUND_LAYOUTS="L08", DATABASE_CONN_MAX_AGE="900")
         solo.Api.port, solo.Api.observer = stack.port, recorder
         try:
             stack.prepare()
@@ -277,8 +280,14 @@ def main() -> int:
             quick = [Guarded(rounds.RoundPlayer(f"quick-{i}"), errors) for i in range(c - c % 2)]
             arena = [Guarded(rounds.RoundPlayer(f"arena-{i}", mode="arena"), errors) for i in range(4)]
             parallel(lambda p: p.step(), floor + singles + classics + quick)  # warm-up; pairs form in the queue
-            ratios, cpu = interleaved(recorder, floor, {"solo remove_pair": singles, "round remove_pair": quick},
+            ratios, rates, cpu = interleaved(recorder, floor, {"solo remove_pair": singles, "round remove_pair": quick},
                                       args.seconds, args.repeats, stack.web_worker_pids(), url)
+
+            recorder.phase = "half"  # an open loop the server can take: half the solo closed loop's rate
+            solo_rate = statistics.median(rates["solo remove_pair"])
+            sched, _ = solo.open_loop(singles, solo_rate / 2, args.mixed_seconds / 2)
+            print(f"2a. solo open loop at {solo_rate / 2:.0f}/s (half the closed loop's {solo_rate:.0f}/s): latency "
+                  f"from the schedule p50 {ms(statistics.median(sched))}, p99 {ms(solo.pct(sched, 0.99))}")
 
             recorder.phase = "mixed"
             stop_arena = threading.Event()
