@@ -1,8 +1,9 @@
 """Token authentication with one precompiled query (the hot path of every game intent).
 
-Same tokens and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
-inactive accounts refused); only the lookup is a single raw SELECT instead of an ORM query that
-Django compiles again on every request.
+Same header and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
+inactive accounts refused), over our own table of one token per signed-in device
+(``rivals.AccessToken``: a logout revokes only the calling device); the lookup is a single raw
+SELECT instead of an ORM query that Django compiles again on every request.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from rest_framework.authentication import TokenAuthentication
 from rivals.models import Account
 
 _SQL = (
-    "SELECT a.* FROM rivals_account a JOIN authtoken_token t ON t.user_id = a.id WHERE t.key = %s"
+    "SELECT a.* FROM rivals_account a JOIN rivals_access_token t ON t.account_id = a.id WHERE t.key = %s"
 )
 
 
