@@ -26,4 +26,13 @@ PERIODIC_TASKS: list[dict] = [
     # R-34: hourly catch-up of the same idempotent roll (beat DST bugs, downtime): a no-op when done.
     {"name": "rankings-roll-catchup", "task": "rankings.roll",
      "crontab": {"minute": "17", "hour": "*", "timezone": ROMANIA}},
+    # R-22…R-26, R-29: tournaments' starts/cancellations, next waves and finalizations that are due
+    # (each is also scheduled for its moment on commit; this is the safety net). Cheap when idle.
+    {"name": "tournaments-sweep", "task": "tournaments.sweep", "interval_seconds": 5},
+    # R-21: recurring schedules create their instances days ahead, in Romanian wall-clock time
+    # (hourly at :07 Bucharest; idempotent — one instance per schedule and Romanian date).
+    {"name": "tournaments-schedules", "task": "tournaments.schedules_materialize",
+     "crontab": {"minute": "7", "hour": "*", "timezone": ROMANIA}},
+    # P-5: pot competitions are ranked and paid once their end time passed.
+    {"name": "pots-sweep", "task": "tournaments.pots_sweep", "interval_seconds": 15},
 ]

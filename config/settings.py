@@ -168,6 +168,15 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
+    # one name per choice set that appears under the same field name in several components
+    "ENUM_NAME_OVERRIDES": {
+        "GameIntentType": "rivals.services.games.INTENT_TYPES",
+        "SichuanIntentType": "rivals.sichuan.services.INTENT_TYPES",
+        "QueueTicketStatus": ["waiting", "matched", "left", "expired"],
+        "DuelStatus": ["pending", "accepted", "declined", "cancelled", "expired"],
+        "MatchStatus": ["running", "finished"],
+        "RoundStatus": ["scheduled", "running", "ended"],
+    },
 }
 
 # Rate-limit counters live in the cache: per process by default; production points

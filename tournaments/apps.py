@@ -5,3 +5,16 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from rivals import selectors
+        from rivals.matches.signals import round_ended
+        from tournaments import projections  # noqa: F401  registers the tournament and pot projections
+        from tournaments.selectors import trophies_profile_extension
+
+        # trophies on the account profile (rivals never imports tournaments)
+        selectors.register_profile_extension(trophies_profile_extension)
+        # a table's TP in the transaction of its round's RoundEnded
+        from tournaments.services.tables import on_round_ended
+
+        round_ended.connect(on_round_ended, dispatch_uid="tournaments.table_points")

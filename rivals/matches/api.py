@@ -138,7 +138,7 @@ class QueueTicketView(APIView):
 class DuelsView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # no new play while suspended
 
-    @extend_schema(parameters=[DuelPageIn], responses={200: inline_serializer(
+    @extend_schema(operation_id="v1_duels_list", parameters=[DuelPageIn], responses={200: inline_serializer(
         "DuelPage", {"count": serializers.IntegerField(),
                      "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True)})})
     def get(self, request):
@@ -188,7 +188,7 @@ def _match_of(account, match_id) -> Match:
 
 
 class MatchesView(APIView):
-    @extend_schema(parameters=[DuelPageIn], responses={200: inline_serializer(
+    @extend_schema(operation_id="v1_matches_list", parameters=[DuelPageIn], responses={200: inline_serializer(
         "MatchPage", {"count": serializers.IntegerField(),
                       "results": inline_serializer("MatchItem", _MATCH_FIELDS, many=True)})})
     def get(self, request):

@@ -122,7 +122,20 @@ class Round(models.Model):
         return self.status
 
 
-class QueueTicket(models.Model):
+class _Expiring(models.Model):
+    """An open request with a deadline (a queue ticket, a duel challenge): the time-window fields
+    its projection keeps, and its stream's version."""
+
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        abstract = True
+
+
+class QueueTicket(_Expiring):
     STATUSES = (("waiting", "waiting"), ("matched", "matched"), ("left", "left"), ("expired", "expired"))
     QUEUE_MODES = (("quick", "Quick Match"), ("arena", "Arena"))
 
@@ -131,10 +144,6 @@ class QueueTicket(models.Model):
     mode = models.CharField(max_length=8, choices=QUEUE_MODES)
     status = models.CharField(max_length=8, choices=STATUSES, default="waiting")
     match = models.ForeignKey(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="tickets")
-    created_at = models.DateTimeField()
-    expires_at = models.DateTimeField()
-    closed_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "matches_queue_ticket"
@@ -155,7 +164,7 @@ class QueueTicket(models.Model):
         return f"queue-{self.id}"
 
 
-class Duel(models.Model):
+class Duel(_Expiring):
     STATUSES = (("pending", "pending"), ("accepted", "accepted"), ("declined", "declined"),
                 ("cancelled", "cancelled"), ("expired", "expired"))
 
@@ -164,10 +173,6 @@ class Duel(models.Model):
     opponent = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="duels_received")
     status = models.CharField(max_length=10, choices=STATUSES, default="pending")
     match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="duel")
-    created_at = models.DateTimeField()
-    expires_at = models.DateTimeField()
-    closed_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0)
 
     class Meta:
         db_table = "matches_duel"

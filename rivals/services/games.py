@@ -43,6 +43,8 @@ from rivals.services.game_state import play_ms
 from rivals.services.points import points_award
 
 MODES = {"single": "rivals", "classic": "classic", "pool_practice": "pool"}
+# Modes another flow creates (a pot competition's entry, P-5), never ``POST /games`` directly.
+HOSTED_MODES = {"pool_pot": "pool"}
 MAX_JOKERS_PER_GAME = 2  # R-9
 FINISHED = ("won", "ended")
 
@@ -58,6 +60,7 @@ MODE_INTENTS = {
     "single": set(INTENT_TYPES),
     "classic": set(INTENT_TYPES) - {"joker", "restart"},
     "pool_practice": set(INTENT_TYPES) - {"joker", "pause", "resume"},
+    "pool_pot": set(INTENT_TYPES) - {"joker", "pause", "resume", "restart"},  # P-4: restart only in practice
     "quick": {"remove_pair", "click_blocked"},
     "duel": {"remove_pair", "click_blocked", "joker"},
     "arena": {"remove_pair", "click_blocked", "joker"},
@@ -106,11 +109,13 @@ def _parse_code(code: str) -> tuple[str, int]:
 
 @transaction.atomic
 def game_create(
-    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None
+    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None,
+    time_limit_s: int | None = None,
 ) -> Game:
-    if mode not in MODES:
+    """``time_limit_s``: a pool game's server time (P-4), default ``RIVALS["POOL_TIME_LIMIT_S"]``."""
+    if mode not in MODES and mode not in HOSTED_MODES:
         raise Invalid(f"unknown mode {mode!r}", details={"mode": [f"one of {sorted(MODES)}"]})
-    ruleset = MODES[mode]
+    ruleset = MODES.get(mode) or HOSTED_MODES[mode]
     if mode == "single":
         if level is None:
             raise Invalid("a single player game needs a level", details={"level": ["required"]})
@@ -126,7 +131,7 @@ def game_create(
         code = engine.random_code()
     deal = engine.deal_from_code(code)
     return game_start(account=account, mode=mode, deal=deal, now=now, level=level if mode == "single" else None,
-                      time_limit_ms=_rules()["POOL_TIME_LIMIT_S"] * 1000 if mode == "pool_practice" else None,
+                      time_limit_ms=(time_limit_s or _rules()["POOL_TIME_LIMIT_S"]) * 1000 if ruleset == "pool" else None,
                       plan=True)
 
 
@@ -137,7 +142,8 @@ def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime 
     competitive round: ``round_id`` and the round's ``starts_at``, from which its clock runs)."""
     game_id = uuid.uuid4()
     data = {
-        "game_id": str(game_id), "account_id": account.pk, "mode": mode, "ruleset": MODES.get(mode, "rivals"),
+        "game_id": str(game_id), "account_id": account.pk, "mode": mode,
+        "ruleset": MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
         "level": level, "code": deal.code, "layout": deal.layout.id, "faces": list(deal.faces),
         "time_limit_ms": time_limit_ms,
     }

@@ -25,7 +25,6 @@ import statistics
 import sys
 import time
 from datetime import timedelta
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, ROOT)
@@ -124,89 +123,77 @@ def main() -> int:
     if not base_url:
         print("set DATABASE_URL (a PostgreSQL server the benchmark may create a database on)")
         return 2
-    import psycopg
-
-    parts = urlsplit(base_url)
-    bench_db = f"bench_rankings_{os.getpid()}"
-    admin_url = urlunsplit(parts._replace(scheme="postgresql", path="/postgres"))
-    os.environ["DATABASE_URL"] = urlunsplit(parts._replace(path=f"/{bench_db}"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{bench_db}"')
+    from tests.perf.benchdb import bench_database
+
+    with bench_database("bench_rankings", base_url) as bench_db:
+        return _run(args, bench_db)
+
+
+def _run(args, bench_db: str) -> int:
     started = time.perf_counter()
-    try:
-        import django
+    import django
 
-        django.setup()
-        from django.core.management import call_command
-        from django.db import connection
-        from django.utils import timezone
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.utils import timezone
 
-        from rankings.days import romanian_today
-        from rankings.selectors import ranking_me, ranking_page
-        from rankings.services import rankings_roll
-        from rivals.services.points import points_award
+    from rankings.days import romanian_today
+    from rankings.selectors import ranking_me, ranking_page
+    from rankings.services import rankings_roll
+    from rivals.services.points import points_award
 
-        call_command("migrate", verbosity=0)
-        _phase(f"database {bench_db} migrated", started)
-        today = romanian_today()
-        with connection.cursor() as cur:
-            generate(cur, args.accounts, args.density, today, started)
-        rng = random.Random(1)
-        n = args.samples
-        results = {}
-        for board in ("amr", "weekly", "daily"):
-            ids = [rng.randint(1, args.accounts) for _ in range(n)]
-            samples = []
-            for account_id in ids:
-                t = time.perf_counter()
-                ranking_me(board=board, account_id=account_id)
-                samples.append(time.perf_counter() - t)
-            results[f"place {board}"] = _report(f"place lookup ({board})", samples)
-        for board in ("amr", "weekly", "daily"):
-            samples = []
-            for _ in range(n // 3):
-                t = time.perf_counter()
-                page = ranking_page(board=board, limit=100, offset=0)
-                samples.append(time.perf_counter() - t)
-            assert len(page["results"]) == min(100, page["count"]), (board, page["count"])
-            print(f"  {board} board: {page['count']} ranked players", flush=True)
-            results[f"top100 {board}"] = _report(f"top-100 page ({board})", samples)
+    call_command("migrate", verbosity=0)
+    _phase(f"database {bench_db} migrated", started)
+    today = romanian_today()
+    with connection.cursor() as cur:
+        generate(cur, args.accounts, args.density, today, started)
+    rng = random.Random(1)
+    n = args.samples
+    results = {}
+    for board in ("amr", "weekly", "daily"):
+        ids = [rng.randint(1, args.accounts) for _ in range(n)]
         samples = []
-        for _ in range(n // 10):
-            offset = rng.randint(args.accounts // 4, args.accounts // 2)
+        for account_id in ids:
             t = time.perf_counter()
-            ranking_page(board="amr", limit=100, offset=offset)
+            ranking_me(board=board, account_id=account_id)
             samples.append(time.perf_counter() - t)
-        results["deep amr"] = _report("deep page (amr, offset N/4…N/2)", samples)
+        results[f"place {board}"] = _report(f"place lookup ({board})", samples)
+    for board in ("amr", "weekly", "daily"):
         samples = []
-        for i in range(n):
-            account_id = rng.randint(1, args.accounts)
+        for _ in range(n // 3):
             t = time.perf_counter()
-            points_award(account=account_id, amount=rng.randint(1, 300), source="single_player",
-                         key=f"bench:{i}", at=timezone.now())
+            page = ranking_page(board=board, limit=100, offset=0)
             samples.append(time.perf_counter() - t)
-        results["award"] = _report("one award (append+ledger+boards)", samples)
-        samples = []
-        for k in (1, 2, 3):
-            t = time.perf_counter()
-            r = rankings_roll(today=today + timedelta(days=k))
-            samples.append(time.perf_counter() - t)
-            print(f"  roll to {r.today}: {r.accounts_changed} AMR totals changed in {samples[-1]:.2f}s", flush=True)
-        results["roll"] = _report("nightly roll (one day)", samples)
-        connection.close()
-        print(f"total {time.perf_counter() - started:.1f}s", flush=True)
-        return 0
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 - cleanup must not mask the error
-            pass
-        with psycopg.connect(admin_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{bench_db}" WITH (FORCE)')
-        print(f"dropped {bench_db}", flush=True)
+        assert len(page["results"]) == min(100, page["count"]), (board, page["count"])
+        print(f"  {board} board: {page['count']} ranked players", flush=True)
+        results[f"top100 {board}"] = _report(f"top-100 page ({board})", samples)
+    samples = []
+    for _ in range(n // 10):
+        offset = rng.randint(args.accounts // 4, args.accounts // 2)
+        t = time.perf_counter()
+        ranking_page(board="amr", limit=100, offset=offset)
+        samples.append(time.perf_counter() - t)
+    results["deep amr"] = _report("deep page (amr, offset N/4…N/2)", samples)
+    samples = []
+    for i in range(n):
+        account_id = rng.randint(1, args.accounts)
+        t = time.perf_counter()
+        points_award(account=account_id, amount=rng.randint(1, 300), source="single_player",
+                     key=f"bench:{i}", at=timezone.now())
+        samples.append(time.perf_counter() - t)
+    results["award"] = _report("one award (append+ledger+boards)", samples)
+    samples = []
+    for k in (1, 2, 3):
+        t = time.perf_counter()
+        r = rankings_roll(today=today + timedelta(days=k))
+        samples.append(time.perf_counter() - t)
+        print(f"  roll to {r.today}: {r.accounts_changed} AMR totals changed in {samples[-1]:.2f}s", flush=True)
+    results["roll"] = _report("nightly roll (one day)", samples)
+    connection.close()
+    print(f"total {time.perf_counter() - started:.1f}s", flush=True)
+    return 0
 
 
 if __name__ == "__main__":

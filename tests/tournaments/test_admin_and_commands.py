@@ -1,0 +1,139 @@
+"""Operators: the admin (services and events behind every action) and the management commands."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from rivals.models import Event
+from tests.tournaments.helpers import players
+from tournaments.models import Pot, RecurringSchedule, Tournament
+from tournaments.services.lifecycle import tournament_create
+from tournaments.services.play import tournament_tick
+from tournaments.services.registration import tournament_register
+
+pytestmark = pytest.mark.django_db
+
+
+def _form(**kw):
+    now = timezone.localtime(timezone.now())
+    start, end = now + timedelta(hours=1), now + timedelta(hours=2)
+    data = {"kind": "regular", "title": "Admin Cup", "registration_opens_at_0": now.strftime("%Y-%m-%d"),
+            "registration_opens_at_1": now.strftime("%H:%M:%S"), "starts_at_0": start.strftime("%Y-%m-%d"),
+            "starts_at_1": start.strftime("%H:%M:%S"), "ends_at_0": end.strftime("%Y-%m-%d"),
+            "ends_at_1": end.strftime("%H:%M:%S"), "min_players": "2", "prize_table": "100, 50,25",
+            "multipliers": "1,2,3"}
+    for prefix in ("registrations", "waves", "tables"):
+        data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
+    data.update(kw)
+    return data
+
+
+def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_client, admin_user):
+    form = _form()
+    res = admin_client.post("/admin/tournaments/tournament/add/", form)
+    assert res.status_code == 302, res.content.decode()[:3000]
+    t = Tournament.objects.get()
+    assert (t.prize_table, t.multipliers) == ([100, 50, 25], [1, 2, 3])
+    created = Event.objects.get(stream_id=t.stream_id, type="TournamentCreated")
+    assert created.metadata["actor"] == f"operator:{admin_user.pk}"
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
+    assert page.status_code == 200 and b"TournamentCreated" in page.content
+    res = admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/",
+                            {**form, "title": "Renamed", "multipliers": "2"})
+    assert res.status_code == 302
+    edited = Event.objects.get(stream_id=t.stream_id, type="TournamentEdited")
+    assert edited.data["changes"] == {"title": "Renamed", "multipliers": [2]}
+    assert edited.metadata["actor"] == f"operator:{admin_user.pk}"
+    bad = admin_client.post("/admin/tournaments/tournament/add/", _form(multipliers="1,7"))
+    assert bad.status_code == 200 and b"multipliers" in bad.content and Tournament.objects.count() == 1
+    admin_client.post("/admin/tournaments/tournament/", {"action": "cancel_tournaments", "_selected_action": [t.pk]})
+    t.refresh_from_db()
+    assert t.status == "cancelled"
+    cancelled = Event.objects.get(stream_id=t.stream_id, type="TournamentCancelled")
+    assert cancelled.metadata["actor"] == f"operator:{admin_user.pk}"
+
+
+def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
+    now = timezone.now()
+    t = tournament_create(actor="operator:1", kind="regular", title="Running", starts_at=now + timedelta(seconds=1),
+                          ends_at=now + timedelta(hours=1), min_players=2, prize_table=[10], multipliers=[1],
+                          now=now)
+    for acc in players(2):
+        tournament_register(tournament_id=t.pk, account=acc, now=now)
+    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))  # seated, its table opened
+    page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
+    assert page.status_code == 200
+    assert b"/admin/matches/round/" in page.content  # the table links to its round
+    assert b'name="title"' not in page.content and b"WaveSeated" in page.content
+    assert b"registrations and standings" in page.content.lower()
+    admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(title="Hacked"))
+    t.refresh_from_db()
+    assert t.title == "Running" and not Event.objects.filter(stream_id=t.stream_id, type="TournamentEdited").exists()
+    for path in ("trophy", "recurringschedule", "pot"):
+        assert admin_client.get(f"/admin/tournaments/{path}/").status_code == 200
+    assert admin_client.get("/admin/tournaments/trophy/add/").status_code == 403
+
+
+def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
+    res = admin_client.post("/admin/tournaments/recurringschedule/add/", {
+        "title": "Nightly", "kind": "regular", "local_time": "20:00", "weekdays": "0123456", "duration_minutes": "60",
+        "registration_hours_before": "24", "min_players": "2", "prize_table": "50,20", "multipliers": "1,2",
+        "days_ahead": "2", "active": "on"})
+    assert res.status_code == 302, res.content.decode()[:2000]
+    s = RecurringSchedule.objects.get()
+    assert s.multipliers == [1, 2] and Tournament.objects.filter(schedule=s).count() in (2, 3)
+
+
+def test_p5_operator_creates_a_pot_in_the_admin(admin_client, admin_user):
+    now = timezone.localtime(timezone.now())
+    (acc,) = players(1)
+    res = admin_client.post("/admin/tournaments/pot/add/", {
+        "title": "Pot", "code": "MJ1-L08-AAAAAAB", "time_limit_s": "300", "prize_split": "30,20", "counts": "on",
+        "starts_at_0": now.strftime("%Y-%m-%d"), "starts_at_1": now.strftime("%H:%M:%S"),
+        "ends_at_0": (now + timedelta(hours=1)).strftime("%Y-%m-%d"),
+        "ends_at_1": (now + timedelta(hours=1)).strftime("%H:%M:%S"), "entrants": str(acc.pk),
+        "entrants-TOTAL_FORMS": "0", "entrants-INITIAL_FORMS": "0"})
+    assert res.status_code == 302, res.content.decode()[:2000]
+    pot = Pot.objects.get()
+    assert (pot.open_entry, pot.counts, pot.prize_split) == (False, True, [30, 20])
+    assert list(pot.entrants.values_list("account_id", flat=True)) == [acc.pk]
+    assert Event.objects.get(stream_id=pot.stream_id, type="PotCreated").metadata["actor"] == f"operator:{admin_user.pk}"
+    assert admin_client.get(f"/admin/tournaments/pot/{pot.pk}/change/").status_code == 200
+
+
+def test_tournament_create_command_prints_the_id_and_refuses_bad_input():
+    out = io.StringIO()
+    call_command("tournament_create", "--kind", "champions", "--title", "Sunday Champions", "--starts-at",
+                 "2030-06-02T18:00:00Z", "--ends-at", "2030-06-02T19:00:00+00:00", "--registration-opens",
+                 "2030-06-01T00:00:00Z", "--min-players", "16", "--prizes", "300,150", "--multipliers", "1,2,3",
+                 stdout=out)
+    t = Tournament.objects.get(pk=out.getvalue().strip())
+    assert (t.kind, t.min_players, t.prize_table, t.multipliers) == ("champions", 16, [300, 150], [1, 2, 3])
+    with pytest.raises(CommandError, match="multipliers"):
+        call_command("tournament_create", "--title", "X", "--starts-at", "2030-06-02T18:00:00Z", "--ends-at",
+                     "2030-06-02T19:00:00Z", "--min-players", "2", "--multipliers", "0")
+    with pytest.raises(CommandError, match="starts-at"):
+        call_command("tournament_create", "--title", "X", "--starts-at", "tomorrow", "--ends-at",
+                     "2030-06-02T19:00:00Z", "--min-players", "2")
+
+
+def test_jobs_run_due_runs_every_periodic_job_once_by_name():
+    from config.periodic import PERIODIC_TASKS
+
+    out = io.StringIO()
+    call_command("jobs_run_due", stdout=out)
+    ran = [line.split(":")[0] for line in out.getvalue().splitlines()]
+    assert sorted(ran) == sorted({spec["task"] for spec in PERIODIC_TASKS})  # rankings.roll once, not twice
+    from rivals.models import Heartbeat
+
+    assert Heartbeat.objects.filter(source="celery").exists()  # the heartbeat job ran, in this process
+    import inspect
+
+    from rivals.management.commands import jobs_run_due
+
+    assert "tournaments" not in inspect.getsource(jobs_run_due)  # a generic command: tasks by name

@@ -1,0 +1,149 @@
+"""Tournaments and pot competitions API (API.md "Tournaments"): views with explicit serializers.
+
+Reads apply what time decided first (of the three ways, this is "on read"), so a client never
+sees a tournament that should already have started, seated its next wave or been finalized.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from rivals import selectors_games
+from rivals.api.idempotency import idempotent
+from rivals.api.serializers import ErrorOut, PageIn
+from tournaments import selectors as sel
+from tournaments.models import Pot, Tournament
+from tournaments.services import play, pots, registration, tables
+from tournaments.services.common import row_or_404
+
+ON_READ_LIMIT = 50  # due tournaments a list read applies at most (the sweeper does the rest)
+
+
+class TournamentListIn(PageIn):
+    status = serializers.ChoiceField(choices=sorted(sel.STATUS_FILTERS), required=False)
+
+
+_SUMMARY = {
+    "id": serializers.UUIDField(), "kind": serializers.CharField(), "title": serializers.CharField(),
+    "status": serializers.CharField(), "registration_opens_at": serializers.DateTimeField(),
+    "starts_at": serializers.DateTimeField(), "ends_at": serializers.DateTimeField(),
+    "min_players": serializers.IntegerField(), "prize_table": serializers.ListField(child=serializers.IntegerField()),
+    "multipliers": serializers.ListField(child=serializers.IntegerField()), "registered": serializers.IntegerField(),
+    "current_wave": serializers.IntegerField(), "cancel_reason": serializers.CharField(allow_null=True),
+    "finalized_at": serializers.DateTimeField(allow_null=True),
+}
+_STANDING = {
+    "place": serializers.IntegerField(), "player": serializers.DictField(), "tp": serializers.IntegerField(),
+    "tables_played": serializers.IntegerField(), "prize": serializers.IntegerField(required=False)}
+TournamentPageOut = inline_serializer("TournamentPage", {
+    **_SUMMARY, "standings": inline_serializer("TournamentStanding", _STANDING, many=True), "current_table": serializers.DictField(allow_null=True),
+    "me": serializers.DictField(allow_null=True)})
+RegistrationOut = inline_serializer("TournamentRegistration", {
+    "tournament_id": serializers.UUIDField(), "registered": serializers.BooleanField(),
+    "registered_at": serializers.DateTimeField(allow_null=True), "registered_count": serializers.IntegerField()})
+
+
+def _tournament(tournament_id) -> Tournament:
+    return row_or_404(Tournament.objects, tournament_id, "tournament")
+
+
+class TournamentsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[TournamentListIn],
+                   responses={200: inline_serializer("TournamentList", {"count": serializers.IntegerField(),
+                                                                        "results": inline_serializer("TournamentSummary", _SUMMARY, many=True)}),
+                              400: ErrorOut})
+    def get(self, request):
+        q = TournamentListIn(data=request.query_params)
+        q.is_valid(raise_exception=True)
+        now = timezone.now()
+        for tid in list(play.tournaments_due(now)[:ON_READ_LIMIT]):
+            play.tournament_tick(tournament_id=tid, now=now, open_tables=False)
+        qs = sel.tournament_list(status=q.validated_data.get("status"))
+        limit, offset = q.validated_data["limit"], q.validated_data["offset"]
+        return Response({"count": qs.count(),
+                         "results": [sel.tournament_summary(t) for t in qs[offset:offset + limit]]})
+
+
+class TournamentView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[PageIn], responses={200: TournamentPageOut, 404: ErrorOut})
+    def get(self, request, tournament_id):
+        t = _tournament(tournament_id)
+        page = PageIn(data=request.query_params)
+        page.is_valid(raise_exception=True)
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)
+        if request.user.is_authenticated:  # the caller's own table is opened by the read itself
+            tables.tables_open(tournament_id=t.pk, account_id=request.user.pk)
+        t.refresh_from_db()
+        return Response(sel.tournament_page(tournament=t, account=request.user, **page.validated_data))
+
+
+class RegisterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def _answer(self, t: Tournament, request, status: int) -> Response:
+        t.refresh_from_db()
+        reg = t.registrations.filter(account=request.user).first()
+        return Response({"tournament_id": str(t.pk), "registered": reg is not None,
+                         "registered_at": reg.registered_at if reg else None, "registered_count": t.registered},
+                        status=status)
+
+    @extend_schema(request=None, responses={201: RegistrationOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut,
+                                            422: ErrorOut})
+    @idempotent
+    def post(self, request, tournament_id):
+        t = _tournament(tournament_id)
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)  # a due start first: registration closed
+        registration.tournament_register(tournament_id=t.pk, account=request.user)
+        return self._answer(t, request, 201)
+
+    @extend_schema(request=None, responses={200: RegistrationOut, 404: ErrorOut, 422: ErrorOut})
+    def delete(self, request, tournament_id):
+        t = _tournament(tournament_id)
+        play.tournament_tick(tournament_id=t.pk, open_tables=False)
+        registration.tournament_unregister(tournament_id=t.pk, account=request.user)
+        return self._answer(t, request, 200)
+
+
+PotOut = inline_serializer("Pot", {
+    "id": serializers.UUIDField(), "title": serializers.CharField(), "code": serializers.CharField(),
+    "time_limit_s": serializers.IntegerField(), "open_entry": serializers.BooleanField(),
+    "prize_split": serializers.ListField(child=serializers.IntegerField()), "counts": serializers.BooleanField(),
+    "starts_at": serializers.DateTimeField(), "ends_at": serializers.DateTimeField(), "status": serializers.CharField(),
+    "entrants": serializers.ListField(child=serializers.DictField()),
+    "result": serializers.ListField(child=serializers.DictField(), allow_null=True),
+})
+
+
+def _pot(pot_id) -> Pot:
+    return row_or_404(Pot.objects, pot_id, "pot competition")
+
+
+class PotView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: PotOut, 404: ErrorOut})
+    def get(self, request, pot_id):
+        pot = pots.pot_tick_on_read(_pot(pot_id))
+        return Response(sel.pot_view(pot=pot))
+
+
+class PotEnterView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={201: inline_serializer("PotGame", {"pot_id": serializers.UUIDField(),
+                                                                              "game": serializers.DictField()}),
+                                            404: ErrorOut, 409: ErrorOut, 422: ErrorOut})
+    @idempotent
+    def post(self, request, pot_id):
+        pot = pots.pot_tick_on_read(_pot(pot_id))
+        game = pots.pot_enter(pot_id=pot.pk, account=request.user)
+        return Response({"pot_id": str(pot.pk), "game": selectors_games.game_view(game=game)}, status=201)

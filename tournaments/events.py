@@ -1,0 +1,100 @@
+"""The events of tournaments and pot competitions: one typed constructor each (schema version 1).
+
+Streams: ``tournament-<id>`` (stream type ``tournament``) and ``pot-<id>`` (``pot``). Times in
+the data are ISO 8601 UTC strings; the projection (``tournaments.projections``) reads only these.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from rivals.eventstore import NewEvent
+
+TOURNAMENT_EVENTS = frozenset({
+    "TournamentCreated", "TournamentEdited", "TournamentCancelled", "PlayerRegistered", "PlayerUnregistered",
+    "TournamentStarted", "WaveSeated", "TablesOpened", "TableScored", "TournamentFinalized",
+})
+POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
+
+# the settings an operator sets (R-21), in the order of TournamentCreated's data
+SETTINGS = ("kind", "title", "registration_opens_at", "starts_at", "ends_at", "min_players", "prize_table",
+            "multipliers")
+
+
+def iso(at: datetime) -> str:
+    return at.isoformat()
+
+
+def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
+    return {k: iso(v) if isinstance(v, datetime) else v for k, v in settings.items()}
+
+
+def tournament_created(*, tournament_id, settings: dict[str, Any], seed: int, created_at: datetime,
+                       schedule_id: int | None = None, occurrence: str | None = None) -> NewEvent:
+    return NewEvent("TournamentCreated", {"tournament_id": str(tournament_id), **_jsonable(settings), "seed": seed,
+                                          "created_at": iso(created_at), "schedule_id": schedule_id,
+                                          "occurrence": occurrence})
+
+
+def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
+    return NewEvent("TournamentEdited", {"changes": _jsonable(changes)})
+
+
+def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime) -> NewEvent:
+    return NewEvent("TournamentCancelled", {"reason": reason, "registered": registered, "minimum": minimum,
+                                            "cancelled_at": iso(at)})
+
+
+def player_registered(*, account_id: int, at: datetime) -> NewEvent:
+    return NewEvent("PlayerRegistered", {"account_id": account_id, "registered_at": iso(at)})
+
+
+def player_unregistered(*, account_id: int) -> NewEvent:
+    return NewEvent("PlayerUnregistered", {"account_id": account_id})
+
+
+def tournament_started(*, registered: int, at: datetime) -> NewEvent:
+    return NewEvent("TournamentStarted", {"registered": registered, "started_at": iso(at)})
+
+
+def wave_seated(*, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int],
+                at: datetime) -> NewEvent:
+    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order."""
+    return NewEvent("WaveSeated", {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting,
+                                   "seated_at": iso(at)})
+
+
+def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> NewEvent:
+    """The rounds of some tables of a wave: ``[{"table": k, "match_id", "round_id"}]``."""
+    return NewEvent("TablesOpened", {"wave": wave, "tables": tables, "opened_at": iso(at)})
+
+
+def table_scored(*, wave: int, table: int, round_id, reason: str, multiplier: int,
+                 results: list[dict[str, Any]], at: datetime) -> NewEvent:
+    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
+    return NewEvent("TableScored", {"wave": wave, "table": table, "round_id": str(round_id) if round_id else None,
+                                    "reason": reason, "multiplier": multiplier, "results": results,
+                                    "ended_at": iso(at)})
+
+
+def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | None, at: datetime) -> NewEvent:
+    """R-26/R-27/R-29: ``places``: ``[[account_id, place, tp, prize], …]`` (compact: 10,000 players)."""
+    return NewEvent("TournamentFinalized", {"places": places, "trophy": trophy, "finalized_at": iso(at)})
+
+
+def pot_created(*, pot_id, settings: dict[str, Any], created_at: datetime) -> NewEvent:
+    return NewEvent("PotCreated", {"pot_id": str(pot_id), **_jsonable(settings), "created_at": iso(created_at)})
+
+
+def pot_entrant_listed(*, account_ids: list[int]) -> NewEvent:
+    return NewEvent("PotEntrantListed", {"account_ids": account_ids})
+
+
+def pot_entered(*, account_id: int, game_id, at: datetime) -> NewEvent:
+    return NewEvent("PotEntered", {"account_id": account_id, "game_id": str(game_id), "entered_at": iso(at)})
+
+
+def pot_finalized(*, results: list[dict[str, Any]], at: datetime) -> NewEvent:
+    """P-5: ``results``: ``[{"account_id", "score", "place", "prize"}]`` (place/prize null: never played)."""
+    return NewEvent("PotFinalized", {"results": results, "finalized_at": iso(at)})

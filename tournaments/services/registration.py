@@ -1,0 +1,80 @@
+"""Registration (R-21, R-26's registration time) and the Champions eligibility (R-28)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from rankings.days import day_start_utc, romanian_day, week_start
+from rivals.errors import Conflict, NotAllowed, NotEligible
+from rivals.models import Account, PointsLedgerEntry
+from tournaments import events as ev
+from tournaments.models import Registration, Tournament
+from tournaments.services.common import tournament_append, tournament_locked
+
+CHAMPIONS_WEEKLY_PRIZE_POINTS = 200  # R-28
+
+
+def romanian_week(now: datetime) -> tuple[datetime, datetime]:
+    """The UTC bounds [Monday 00:00, next Monday 00:00) of the Romanian week holding ``now``."""
+    monday = week_start(romanian_day(now))
+    return day_start_utc(monday), day_start_utc(monday + timedelta(days=7))
+
+
+def weekly_prize_points(*, account_id: int, now: datetime | None = None) -> int:
+    """R-28: points of final tournament prizes (R-26) awarded in the current Romanian week."""
+    start, end = romanian_week(now or timezone.now())
+    total = PointsLedgerEntry.objects.filter(
+        account_id=account_id, source="tournament_prize", awarded_at__gte=start, awarded_at__lt=end,
+    ).aggregate(s=Sum("amount"))["s"]
+    return int(total or 0)
+
+
+def _refuse_closed(t: Tournament, now: datetime, action: str) -> None:
+    if t.status == "cancelled":
+        raise NotAllowed(f"cannot {action}: the tournament was cancelled", details={"status": t.status})
+    if t.status == "finished":
+        raise NotAllowed(f"cannot {action}: the tournament is finished", details={"status": t.status})
+    if t.status == "running" or now >= t.starts_at:
+        raise NotAllowed(f"cannot {action} after the start", details={"status": "running",
+                                                                     "starts_at": t.starts_at.isoformat()})
+
+
+@transaction.atomic
+def tournament_register(*, tournament_id, account: Account, now: datetime | None = None) -> Registration:
+    """Register before the start; the registration instant breaks final-place ties (R-26)."""
+    now = now or timezone.now()
+    t = tournament_locked(tournament_id)
+    _refuse_closed(t, now, "register")
+    if now < t.registration_opens_at:
+        raise NotAllowed("registration is not open yet",
+                         details={"registration_opens_at": t.registration_opens_at.isoformat()})
+    existing = Registration.objects.filter(tournament=t, account=account).first()
+    if existing:
+        raise Conflict("already registered", details={"registered_at": existing.registered_at.isoformat()})
+    if t.kind == "champions":
+        points = weekly_prize_points(account_id=account.pk, now=now)
+        if points < CHAMPIONS_WEEKLY_PRIZE_POINTS:  # R-28
+            start, _ = romanian_week(now)
+            raise NotEligible(
+                f"the Champions Tournament needs {CHAMPIONS_WEEKLY_PRIZE_POINTS} tournament prize points this "
+                f"week; you have {points}",
+                details={"weekly_prize_points": points, "required": CHAMPIONS_WEEKLY_PRIZE_POINTS,
+                         "week_starts_at": start.isoformat()})
+    tournament_append(t, [ev.player_registered(account_id=account.pk, at=now)], actor=f"account:{account.pk}",
+                      now=now)
+    return Registration.objects.get(tournament=t, account=account)
+
+
+@transaction.atomic
+def tournament_unregister(*, tournament_id, account: Account, now: datetime | None = None) -> Tournament:
+    now = now or timezone.now()
+    t = tournament_locked(tournament_id)
+    _refuse_closed(t, now, "unregister")
+    if not Registration.objects.filter(tournament=t, account=account).exists():
+        raise NotAllowed("not registered for this tournament")
+    tournament_append(t, [ev.player_unregistered(account_id=account.pk)], actor=f"account:{account.pk}", now=now)
+    return t
