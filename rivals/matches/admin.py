@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
+from rivals.admin_base import PlayerFilter
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.matches.services import round_boards, round_end_now
 from rivals.models import Event
@@ -84,10 +85,15 @@ def end_round_now(modeladmin, request, queryset):
                             messages.SUCCESS)
 
 
+class RoundPlayerFilter(PlayerFilter):
+    def filter_player(self, queryset, account_id: int):
+        return queryset.filter(players__contains=[account_id])
+
+
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ("id", "match", "index", "mode", "status", "starts_at", "ends_at", "ended_at", "end_reason")
-    list_filter = ("status", "mode", "end_reason")
+    list_filter = (RoundPlayerFilter, "status", "mode", "end_reason")
     search_fields = ("=id", "=match__id")
     date_hierarchy = "starts_at"
     list_select_related = ("match",)
