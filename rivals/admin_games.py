@@ -15,7 +15,7 @@ from rivals.models import Game
 from rivals.replay import board_svg, replay_frame
 
 
-def _short(data: dict, limit: int = 70) -> str:
+def _short(data: dict, limit: int = 48) -> str:
     text = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("faces", "round_id", "seq", "account_id"))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

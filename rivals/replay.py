@@ -60,6 +60,7 @@ def board_svg(frame: ReplayFrame) -> str:
     positions = layout.positions
     width = (max(p[0] for p in positions) + 2) * TILE_W // 2 + DEPTH * (max(p[2] for p in positions) + 1) + 2 * PAD
     height = (max(p[1] for p in positions) + 2) * TILE_H // 2 + DEPTH * (max(p[2] for p in positions) + 1) + 2 * PAD
+    width = max(width, 380)  # room for the caption on small layouts
     top = DEPTH * max(p[2] for p in positions)
     shapes = []
     order = sorted(range(layout.size), key=lambda i: (positions[i][2], positions[i][1], -positions[i][0]))
