@@ -26,6 +26,23 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return {}
 
 
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a projection shown inside their parent's page: nothing added, changed or deleted.
+    Subclasses set ``model`` and ``fields`` (all read-only)."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 def players_matching(term: str) -> list[int]:
     """Accounts a search term names: ``12`` / ``#12`` / ``player:12`` by id, else by display name
     or username (case-insensitive part)."""

@@ -88,8 +88,10 @@ def player_profile(*, account_id) -> dict[str, Any]:
     """R-37: what anyone may see of a player — never an email, device id, IP or token. A closed
     account has no public page (404)."""
     account = None
-    if isinstance(account_id, int) or (isinstance(account_id, str) and account_id.isdigit()):
-        account = Account.objects.filter(pk=int(account_id), closed_at__isnull=True).first()
+    if isinstance(account_id, str) and account_id.isdigit() and len(account_id) <= 18:  # inside bigint
+        account_id = int(account_id)
+    if isinstance(account_id, int):
+        account = Account.objects.filter(pk=account_id, closed_at__isnull=True).first()
     if account is None:
         raise NotFound("no such player")
     profile: dict[str, Any] = {

@@ -5,22 +5,13 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 
-from rivals.admin_base import ReadOnlyAdmin
+from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline
 from rivals.clubs.models import Club, ClubMember
 
 
-class MemberInline(admin.TabularInline):
+class MemberInline(ReadOnlyInline):
     model = ClubMember
     fields = ("account", "joined_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Club)

@@ -20,7 +20,7 @@ class ClubCreateIn(serializers.Serializer):
 
 
 class ClubOwnerIn(serializers.Serializer):
-    owner = serializers.IntegerField(min_value=1, help_text="the member who becomes the owner")
+    owner = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the member who becomes the owner")
 
 
 class ClubPageIn(PageIn):
