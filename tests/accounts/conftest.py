@@ -5,6 +5,14 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 
+@pytest.fixture(autouse=True)
+def _quick_password_hashing(request, settings):
+    """PBKDF2 costs ~0.3 s per password on purpose; these tests hash dozens. One test keeps the
+    production hasher (``@pytest.mark.production_hasher``): the end-to-end sign-in."""
+    if "production_hasher" not in request.keywords:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def rates(monkeypatch):
     """Set throttle rates for one test (DRF binds the rates dict at import)."""

@@ -31,6 +31,7 @@ def _verified(guest, device, email, console_email, capture):
     return client, account_id
 
 
+@pytest.mark.production_hasher
 @pytest.mark.django_db
 def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(guest, console_email,
                                                                      django_capture_on_commit_callbacks):
@@ -78,6 +79,7 @@ def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(guest, conso
         assert kind in stream
     texts = [str(e.data) + str(e.metadata) for e in Event.objects.filter(stream_id=f"account-{account_id}")]
     assert not any("example.org" in t or PASSWORD in t for t in texts)  # no personal data in events
+    assert Account.objects.get(pk=account_id).password.startswith("pbkdf2_sha256$")  # Django's hasher
 
 
 @pytest.mark.django_db
