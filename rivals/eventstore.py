@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
+import psycopg
 from psycopg.types.json import Jsonb
 
 from rivals import context
@@ -130,6 +131,82 @@ def event_append(
 
     projections.apply_live(created, live)
     return created
+
+
+NEW_STREAMS_CHUNK = 1000  # events per statement of a bulk append
+
+
+@transaction.atomic(savepoint=False)
+def event_append_new_streams(
+    *,
+    streams: Sequence[tuple[str, str, Sequence[NewEvent]]],
+    actor: str | None = None,
+    now: datetime | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> list[Event]:
+    """Open many new streams at once (``[(stream_id, stream_type, events)]``, each expected at
+    version 0) — e.g. the matches, rounds and boards of a tournament wave — in a few statements,
+    with the projections applied in bulk. Raises ``StreamConflict`` if any stream exists already
+    (the caller's transaction then rolls back whatever this call wrote)."""
+    now = now or timezone.now()
+    meta = {"actor": actor, "request_id": context.request_id.get()}
+    key = context.idempotency_key.get()
+    if key:
+        meta["idempotency_key"] = key
+    if metadata:
+        meta.update(metadata)
+    rows: list[Event] = []
+    for stream_id, stream_type, events in streams:
+        rows += [Event(stream_id=stream_id, stream_type=stream_type, version=n, type=e.type,
+                       schema_version=e.schema_version, data=e.data, metadata=meta, recorded_at=now)
+                 for n, e in enumerate(events, start=1)]
+    counts = {stream_id: len(events) for stream_id, _, events in streams}
+    by_key = {(r.stream_id, r.version): r for r in rows}
+    chunk: list[Event] = []
+    for i, row in enumerate(rows):
+        chunk.append(row)
+        last_of_stream = i + 1 == len(rows) or rows[i + 1].stream_id != row.stream_id
+        if last_of_stream and (len(chunk) >= NEW_STREAMS_CHUNK or i + 1 == len(rows)):
+            _append_new_streams_chunk(chunk, counts, by_key, now)
+            chunk = []
+    from rivals import projections
+
+    projections.apply_batch(rows)
+    return rows
+
+
+def _append_new_streams_chunk(rows: list[Event], counts: dict[str, int], by_key: dict, now: datetime) -> None:
+    heads: dict[str, str] = {}
+    for r in rows:
+        heads.setdefault(r.stream_id, r.stream_type)
+    with connection.cursor() as django_cursor:
+        # server-side binding, one binary array per column: thousands of values are sent as a few
+        # parameters, never quoted into (and parsed out of) the statement's text
+        cur = psycopg.Cursor(django_cursor.connection)
+        cur.execute(
+            "WITH head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at) "
+            "SELECT h.id, h.type, h.version, %(now)b, %(now)b FROM unnest(%(ids)b::text[], %(types)b::text[], "
+            "%(counts)b::int[]) AS h(id, type, version) ON CONFLICT (id) DO NOTHING RETURNING id, type) "
+            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
+            "recorded_at) SELECT v.stream_id, head.type, v.n, v.type, v.schema_version, v.data, v.metadata, %(now)b "
+            "FROM head JOIN unnest(%(streams)b::text[], %(versions)b::int[], %(etypes)b::text[], "
+            "%(schemas)b::smallint[], %(data)b::jsonb[], %(meta)b::jsonb[]) "
+            "AS v(stream_id, n, type, schema_version, data, metadata) ON v.stream_id = head.id "
+            "ORDER BY v.stream_id, v.n RETURNING position, stream_id, version",
+            {"now": now, "ids": list(heads), "types": list(heads.values()), "counts": [counts[h] for h in heads],
+             "streams": [r.stream_id for r in rows], "versions": [r.version for r in rows],
+             "etypes": [r.type for r in rows], "schemas": [r.schema_version for r in rows],
+             "data": [Jsonb(r.data) for r in rows], "meta": [Jsonb(r.metadata) for r in rows]},
+        )
+        inserted = cur.fetchall()
+    if len(inserted) != len(rows):
+        opened = {stream_id for _, stream_id, _ in inserted}
+        taken = next(stream_id for stream_id in heads if stream_id not in opened)
+        raise StreamConflict(taken, 0, stream_version(taken))
+    for position, stream_id, version in inserted:
+        row = by_key[(stream_id, version)]
+        row.position = position
+        row._state.adding = False
 
 
 def stream_events(stream_id: str) -> list[Event]:

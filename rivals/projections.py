@@ -31,6 +31,12 @@ class Projection:
     def flush(self, live: dict) -> None:
         """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
 
+    def apply_many(self, events: list[Event]) -> None:
+        """Apply ``events`` (this projection's, in position order). Projections that can write
+        rows in bulk override it; the default applies them one by one."""
+        for event in events:
+            self.apply(event)
+
 
 _REGISTRY: list[Projection] = []
 _BY_TYPE: dict[str, list[Projection]] = defaultdict(list)
@@ -63,6 +69,15 @@ def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
         projection.flush(live)
     if live is not None and live.get(_DEFERRED):
         _run_deferred(live)
+
+
+def apply_batch(events: list[Event]) -> None:
+    """Apply many new events (e.g. the creation of many streams at once): each projection, in
+    registration order, gets all of its events in position order in one ``apply_many`` call."""
+    for projection in _REGISTRY:
+        mine = [e for e in events if e.type in projection.event_types]
+        if mine:
+            projection.apply_many(mine)
 
 
 _DEFERRED = "_deferred_sql"
@@ -203,13 +218,29 @@ class GameProjection(Projection):
             live["game_faces"] = live.get("game_faces") or event.type in ("TilesShuffled", "GameRestarted")
             return
         if event.type == "GameStarted":
-            game = Game(id=event.data["game_id"])
-            apply_game_event(game, event)
-            game.save(force_insert=True)
+            self._started(event).save(force_insert=True)
         else:
             game = Game.objects.get(pk=game_id)
             apply_game_event(game, event)
             game.save()
+
+    @staticmethod
+    def _started(event: Event):
+        from rivals.models import Game
+        from rivals.services.game_state import apply_game_event
+
+        game = Game(id=event.data["game_id"])
+        apply_game_event(game, event)
+        return game
+
+    def apply_many(self, events: list[Event]) -> None:
+        """New boards in bulk (a tournament wave opens thousands); anything else one by one."""
+        from rivals.models import Game
+        from rivals.rawsql import copy_insert
+
+        if any(e.type != "GameStarted" for e in events):
+            return super().apply_many(events)
+        copy_insert(Game, [self._started(e) for e in events])
 
     # columns an event after GameStarted can change (faces only on a shuffle/restart): the hot
     # path writes these, not the immutable deal columns

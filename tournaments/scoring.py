@@ -1,4 +1,5 @@
-"""Table points and prize splits as pure functions (R-24, R-25, R-26, R-20 via P-5). No Django.
+"""Table points and prize splits as pure functions (R-24, R-25, R-26, R-20 via P-5). No Django
+(the tie-sharing rule is rivals' engine scoring, itself pure).
 
 A table result is a list of ``(account_id, completed, score)``. Places follow R-18: completion
 first, then score; equal (completed, score) share a place (1, 1, 3). Tied players share the
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+from rivals.engine.scoring import competition_places, shared_prizes
 
 # R-24: TP by place, for 4 / 3 / 2 players, when the first-placed player completed or did not.
 TP_TABLE: dict[int, dict[bool, tuple[int, ...]]] = {
@@ -25,29 +28,16 @@ class Placed:
     points: int
 
 
-def _groups(entries: Sequence[tuple[int, tuple]]) -> list[list[tuple[int, tuple]]]:
-    """Consecutive entries with an equal key, in order (entries already sorted best first)."""
-    groups: list[list[tuple[int, tuple]]] = []
-    for entry in entries:
-        if groups and groups[-1][0][1] == entry[1]:
-            groups[-1].append(entry)
-        else:
-            groups.append([entry])
-    return groups
-
-
 def shared_split(keys: Iterable[tuple[int, tuple]], values: Sequence[int]) -> list[Placed]:
     """Rank ``(account_id, key)`` by ``key`` descending; equal keys share a place and the values of
-    the places they occupy equally, rounded down (places past ``values`` are worth 0)."""
-    ordered = sorted(keys, key=lambda e: e[1], reverse=True)
-    out: list[Placed] = []
-    index = 0
-    for group in _groups(ordered):
-        occupied = [values[i] if i < len(values) else 0 for i in range(index, index + len(group))]
-        share = sum(occupied) // len(group)
-        out += [Placed(account_id, index + 1, share) for account_id, _ in sorted(group)]
-        index += len(group)
-    return out
+    the places they occupy equally, rounded down (places past ``values`` are worth 0) — the one
+    rule of rivals' R-18/R-20 (``competition_places``, ``shared_prizes``), in place order."""
+    entries = list(keys)
+    places = competition_places([key for _, key in entries])
+    shares = shared_prizes(places, list(values))
+    placed = [Placed(account_id, place, share)
+              for (account_id, _), place, share in zip(entries, places, shares, strict=True)]
+    return sorted(placed, key=lambda p: (p.place, p.account_id))
 
 
 def table_points(results: Iterable[tuple[int, bool, int]], multiplier: int = 1) -> list[Placed]:

@@ -14,6 +14,7 @@ from django.utils.dateparse import parse_datetime
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
 from rivals.projections import Projection, defer_write
+from rivals.rawsql import copy_insert
 
 
 def _dt(value):
@@ -67,14 +68,27 @@ class MatchesProjection(Projection):
 
     _on_JokerUsed = _on_PairRemoved  # a joker removes a pair too (R-9): the round is not idle
 
-    def _on_RoundScheduled(self, event: Event, live: dict | None) -> None:
+    @staticmethod
+    def _round(event: Event) -> Round:
         d = event.data
         rnd = Round(id=d["round_id"], match_id=d["match_id"], index=d["index"], mode=d["mode"],
                     players=d["players"], code=d["code"],
                     layout=d["layout"], starts_at=_dt(d["starts_at"]), hard_ends_at=_dt(d["hard_ends_at"]),
                     cutoff_at=_dt(d.get("cutoff_at")), version=event.version)
         rnd.ends_at = rnd.deadline()[0]
-        rnd.save(force_insert=True)
+        return rnd
+
+    def _on_RoundScheduled(self, event: Event, live: dict | None) -> None:
+        self._round(event).save(force_insert=True)
+
+    def apply_many(self, events: list[Event]) -> None:
+        """New matches and rounds in bulk (a tournament wave); anything else one by one."""
+        if any(e.type not in ("MatchCreated", "RoundScheduled") for e in events):
+            return super().apply_many(events)
+        matches = [self._match(e) for e in events if e.type == "MatchCreated"]
+        copy_insert(Match, [m for m, _ in matches])
+        copy_insert(MatchPlayer, [p for _, players in matches for p in players])
+        copy_insert(Round, [self._round(e) for e in events if e.type == "RoundScheduled"])
 
     def _on_RoundEnded(self, event: Event, live: dict | None) -> None:
         d = event.data
@@ -91,14 +105,17 @@ class MatchesProjection(Projection):
 
     # --- matches ---------------------------------------------------------------------------------
 
-    def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
+    @staticmethod
+    def _match(event: Event) -> tuple[Match, list[MatchPlayer]]:
         d = event.data
-        match = Match.objects.create(id=d["match_id"], mode=d["mode"], rounds_total=d["rounds_total"],
-                                     context=d.get("context") or {}, code=d.get("code") or "",
-                                     version=event.version,
-                                     created_at=event.recorded_at)
-        MatchPlayer.objects.bulk_create(
-            [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])])
+        match = Match(id=d["match_id"], mode=d["mode"], rounds_total=d["rounds_total"], context=d.get("context") or {},
+                      code=d.get("code") or "", version=event.version, created_at=event.recorded_at)
+        return match, [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])]
+
+    def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
+        match, players = self._match(event)
+        match.save(force_insert=True)
+        MatchPlayer.objects.bulk_create(players)
 
     def _on_MatchFinished(self, event: Event, live: dict | None) -> None:
         d = event.data

@@ -30,6 +30,23 @@ def schedule_round_check(*, round_id, at: datetime) -> None:
     transaction.on_commit(partial(_publish, round_end_check, at=at, round_id=str(round_id)))
 
 
+def schedule_round_checks(checks: list[tuple]) -> None:
+    """Many rounds' end checks (``[(round_id, at)]``, e.g. a tournament wave's tables, which
+    share their first deadline): one task per distinct instant, sent after commit."""
+    by_instant: dict[datetime, list[str]] = {}
+    for round_id, at in checks:
+        by_instant.setdefault(at, []).append(str(round_id))
+
+    def publish():
+        for at, round_ids in by_instant.items():
+            if len(round_ids) == 1:
+                _publish(round_end_check, at=at, round_id=round_ids[0])
+            else:
+                _publish(rounds_end_check, at=at, round_ids=round_ids)
+
+    transaction.on_commit(publish)
+
+
 def schedule_ticket_expiry(*, ticket_id, at: datetime) -> None:
     transaction.on_commit(partial(_publish, queue_ticket_expire, at=at, ticket_id=str(ticket_id)))
 
@@ -50,6 +67,12 @@ def round_end_check(*, round_id: str) -> bool:
     if rnd is not None:
         _publish(round_end_check, at=rnd.ends_at, round_id=round_id)
     return False
+
+
+@shared_task(name="matches.rounds_end_check", acks_late=True)
+def rounds_end_check(*, round_ids: list[str]) -> int:
+    """``round_end_check`` for many rounds that shared a deadline; each is re-armed on its own."""
+    return sum(round_end_check(round_id=round_id) for round_id in round_ids)
 
 
 @shared_task(name="matches.queue_ticket_expire", acks_late=True)

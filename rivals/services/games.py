@@ -135,23 +135,33 @@ def game_create(
                       plan=True)
 
 
-def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime | None = None,
-               level: int | None = None, time_limit_ms: int | None = None, round_id=None,
-               starts_at: datetime | None = None, plan: bool = False) -> Game:
-    """Append ``GameStarted`` for one board of ``deal`` (a solo game, or one player's board of a
-    competitive round: ``round_id`` and the round's ``starts_at``, from which its clock runs)."""
+def game_started(*, account_id: int, mode: str, deal: engine.Deal, level: int | None = None,
+                 time_limit_ms: int | None = None, round_id=None, starts_at: datetime | None = None,
+                 ) -> tuple[str, NewEvent]:
+    """The stream id and ``GameStarted`` of a new board of ``deal`` (a solo game, or one player's
+    board of a competitive round: ``round_id`` and the round's ``starts_at``, from which its clock
+    runs)."""
     game_id = uuid.uuid4()
     data = {
-        "game_id": str(game_id), "account_id": account.pk, "mode": mode,
+        "game_id": str(game_id), "account_id": account_id, "mode": mode,
         "ruleset": MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
         "level": level, "code": deal.code, "layout": deal.layout.id, "faces": list(deal.faces),
         "time_limit_ms": time_limit_ms,
     }
     if round_id is not None:
         data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
-    (event,) = event_append(stream_id=f"game-{game_id}", stream_type="game", expected_version=0, now=now,
-                            actor=f"account:{account.pk}", events=[NewEvent("GameStarted", data)])
-    if plan:  # the winning plan is a cache for hints (T-10); rounds have none
+    return f"game-{game_id}", NewEvent("GameStarted", data)
+
+
+def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime | None = None,
+               level: int | None = None, time_limit_ms: int | None = None, plan: bool = False) -> Game:
+    """Append ``GameStarted`` for one solo board of ``deal``."""
+    stream_id, started = game_started(account_id=account.pk, mode=mode, deal=deal, level=level,
+                                      time_limit_ms=time_limit_ms)
+    event_append(stream_id=stream_id, stream_type="game", expected_version=0, now=now,
+                 actor=f"account:{account.pk}", events=[started])
+    game_id = started.data["game_id"]
+    if plan:  # the winning plan is a cache for hints (T-10)
         Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
     return Game.objects.get(pk=game_id)
 

@@ -85,3 +85,22 @@ def test_rebuild_projections_reproduces_matches_rounds_tickets_and_duels():
     call_command("rebuild_projections", stdout=io.StringIO())
     assert _snapshot() == before
     assert board(rnd, a).score == 300
+
+
+def test_matches_create_opens_many_tables_at_once():
+    from rivals.matches.services import matches_create
+
+    players = accounts(10)
+    ids = [p.pk for p in players]
+    created = matches_create(mode="tournament", tables=[(ids[0:4], {"table": 1}), (ids[4:7], {"table": 2}),
+                                                        (ids[7:10], {"table": 3})], now=at(0), cutoff_at=at(100))
+    assert len(created) == 3
+    for (match_id, round_id), size, table in zip(created, (4, 3, 3), (1, 2, 3), strict=True):
+        m = Match.objects.get(pk=match_id)
+        rnd = Round.objects.get(pk=round_id)
+        assert m.context == {"table": table} and rnd.match_id == m.pk and len(rnd.players) == size
+        assert Game.objects.filter(round_id=round_id).count() == size and rnd.ends_at == at(20)
+        assert list(m.players.order_by("seat").values_list("account_id", flat=True)) == rnd.players
+    rnd = Round.objects.get(pk=created[1][1])
+    pair(rnd, players[4], 3)  # the boards play like any other
+    assert Round.objects.get(pk=rnd.pk).ends_at == at(23)

@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 
 from rivals import projections
 from rivals.eventstore import NewEvent, StreamConflict, event_append, stream_version
-from rivals.models import Account, Event
+from rivals.models import Account, Event, Stream
 
 
 def _append(stream="test-1", n=1, expected=0):
@@ -234,3 +234,24 @@ def test_db_roles_refuses_a_role_that_could_switch_the_protection_off():
         call_command("db_roles", app_role=me)
     with pytest.raises(CommandError, match="does not exist"):
         call_command("db_roles", app_role="no_such_role_here")
+
+
+@pytest.mark.django_db
+def test_append_new_streams_opens_many_streams_at_once_and_refuses_an_existing_one():
+    from rivals.eventstore import event_append_new_streams
+
+    rows = event_append_new_streams(streams=[
+        ("bulk-a", "bulk", [NewEvent("Opened", {"n": 1}), NewEvent("Noted", {"n": 2})]),
+        ("bulk-b", "bulk", [NewEvent("Opened", {"n": 3})]),
+    ], actor="test")
+    assert [(r.stream_id, r.version, r.type) for r in rows] == [
+        ("bulk-a", 1, "Opened"), ("bulk-a", 2, "Noted"), ("bulk-b", 1, "Opened")]
+    stored = list(Event.objects.filter(stream_id__startswith="bulk-").order_by("position"))
+    assert [(e.stream_id, e.version, e.data, e.metadata["actor"]) for e in stored] == [
+        ("bulk-a", 1, {"n": 1}, "test"), ("bulk-a", 2, {"n": 2}, "test"), ("bulk-b", 1, {"n": 3}, "test")]
+    assert [r.position for r in rows] == [e.position for e in stored]
+    assert dict(Stream.objects.filter(id__startswith="bulk-").values_list("id", "version")) == {"bulk-a": 2, "bulk-b": 1}
+    with pytest.raises(StreamConflict), transaction.atomic():
+        event_append_new_streams(streams=[("bulk-c", "bulk", [NewEvent("Opened")]),
+                                          ("bulk-b", "bulk", [NewEvent("Opened")])])
+    assert not Event.objects.filter(stream_id="bulk-c").exists()  # all or nothing

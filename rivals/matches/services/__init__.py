@@ -8,7 +8,7 @@ from rivals.matches.services.duels import (
     duel_read,
     duels_expire_due,
 )
-from rivals.matches.services.matches import match_create, match_standings
+from rivals.matches.services.matches import match_create, match_standings, matches_create
 from rivals.matches.services.queue import (
     queue_expire_due,
     queue_join,
@@ -17,6 +17,7 @@ from rivals.matches.services.queue import (
     queue_ticket_read,
 )
 from rivals.matches.services.rounds import (
+    fresh_code,
     RoundIntentResult,
     round_board_of,
     round_boards,
@@ -30,8 +31,8 @@ from rivals.matches.services.rounds import (
 
 __all__ = [
     "duel_accept", "duel_challenge", "duel_decline", "duel_expire_if_due", "duel_read", "duels_expire_due",
-    "match_create", "match_standings",
+    "match_create", "match_standings", "matches_create",
     "queue_expire_due", "queue_join", "queue_leave", "queue_ticket_expire_if_due", "queue_ticket_read",
-    "RoundIntentResult", "round_board_of", "round_boards", "round_end_if_due", "round_end_now",
+    "fresh_code", "RoundIntentResult", "round_board_of", "round_boards", "round_end_if_due", "round_end_now",
     "round_intent_apply", "round_read", "round_with_boards", "rounds_end_due",
 ]

@@ -17,9 +17,9 @@ from django.utils import timezone
 
 from rivals.engine import scoring
 from rivals.errors import Invalid
-from rivals.eventstore import NewEvent, event_append
+from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.matches.models import Match, Round
-from rivals.matches.services.rounds import round_schedule
+from rivals.matches.services.rounds import round_schedule, round_streams
 from rivals.models import Account
 from rivals.services.points import points_award
 
@@ -37,24 +37,47 @@ def match_create(*, mode: str, account_ids: list[int], context: dict | None = No
     ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
     tournament's end time). ``code`` deals every round of the match that game code (operators,
     tests); by default each round is a fresh deal."""
+    ((match_id, _),) = matches_create(mode=mode, tables=[(account_ids, context)], cutoff_at=cutoff_at,
+                                      starts_at=starts_at, now=now, code=code)
+    return Match.objects.get(pk=match_id)
+
+
+@transaction.atomic
+def matches_create(*, mode: str, tables: list[tuple[list[int], dict | None]], cutoff_at: datetime | None = None,
+                   starts_at: datetime | None = None, now: datetime | None = None,
+                   code: str | None = None) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    """Many matches at once — e.g. every table of a tournament wave: ``tables`` is
+    ``[(account_ids, context)]``; returns ``[(match_id, round_id)]`` in the same order. All
+    their streams (match, round, boards) are opened in a few statements and projected in bulk;
+    each round's end check is armed after commit."""
     if mode not in ROUNDS:
         raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
     low, high = PLAYERS[mode]
-    ids = [int(a) for a in account_ids]
-    if not low <= len(ids) <= high or len(set(ids)) != len(ids):
-        raise Invalid(f"a {mode} match needs {low}–{high} distinct players", details={"players": ids})
-    if Account.objects.filter(pk__in=ids).count() != len(ids):
-        raise Invalid("unknown account in the players", details={"players": ids})
+    groups = [[int(a) for a in ids] for ids, _ in tables]
+    for ids in groups:
+        if not low <= len(ids) <= high or len(set(ids)) != len(ids):
+            raise Invalid(f"a {mode} match needs {low}–{high} distinct players", details={"players": ids})
+    everyone = {a for ids in groups for a in ids}
+    if Account.objects.filter(pk__in=everyone).count() != len(everyone):
+        raise Invalid("unknown account in the players", details={"players": sorted(everyone)})
     now = now or timezone.now()
-    match_id = uuid.uuid4()
-    event_append(stream_id=f"match-{match_id}", stream_type="match", expected_version=0, actor="system", now=now,
-                 events=[NewEvent("MatchCreated", {"match_id": str(match_id), "mode": mode, "players": ids,
-                                                   "rounds_total": ROUNDS[mode], "context": context or {},
-                                                   "code": code})])
-    match = Match.objects.get(pk=match_id)
-    round_schedule(match=match, index=1, account_ids=ids, starts_at=starts_at or now, cutoff_at=cutoff_at, now=now,
-                   code=code)
-    return match
+    starts_at = starts_at or now
+    streams, out, rounds = [], [], []
+    for ids, (_, context) in zip(groups, tables, strict=True):
+        match_id = uuid.uuid4()
+        streams.append((f"match-{match_id}", "match", [NewEvent("MatchCreated", {
+            "match_id": str(match_id), "mode": mode, "players": ids, "rounds_total": ROUNDS[mode],
+            "context": context or {}, "code": code})]))
+        rnd, round_streams_ = round_streams(match_id=match_id, mode=mode, index=1, account_ids=ids,
+                                            starts_at=starts_at, cutoff_at=cutoff_at, code=code)
+        streams += round_streams_
+        rounds.append(rnd)
+        out.append((match_id, rnd.pk))
+    event_append_new_streams(streams=streams, actor="system", now=now)
+    from rivals.matches.tasks import schedule_round_checks
+
+    schedule_round_checks([(rnd.pk, rnd.ends_at) for rnd in rounds])
+    return out
 
 
 def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:

@@ -29,13 +29,13 @@ from django.utils import timezone
 from rivals import engine
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
-from rivals.eventstore import NewEvent, event_append
+from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
 from rivals.rawsql import models_from_rows
-from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_start
+from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
 
 STREAM_TYPE = "round"
 
@@ -48,37 +48,52 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def round_deal(round_id) -> engine.Deal:
-    """Decision: each round is a fresh solvable deal (T-9), reproducible from the round id: the
-    layout and the deal number follow from SHA-256 of the id (a public level could be studied
-    beforehand; a fresh deal cannot)."""
-    seed = int.from_bytes(hashlib.sha256(f"round:{round_id}".encode()).digest()[:8], "big")
+def fresh_code(key: str) -> str:
+    """Decision: each round is a fresh solvable deal (T-9), reproducible from a key (the round's
+    id, or whatever a caller shares between rounds, e.g. a tournament wave): the layout and the
+    deal number follow from SHA-256 of the key — a public level could be studied beforehand, a
+    fresh deal cannot. ``RIVALS_ROUND_LAYOUTS`` restricts the layouts."""
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
     layouts = settings.RIVALS["ROUND_LAYOUTS"] or [lay.id for lay in engine.all_layouts()]
-    return engine.deal_from_code(engine.random_code(rng_seed=seed, layout_id=layouts[seed % len(layouts)]))
+    return engine.random_code(rng_seed=seed, layout_id=layouts[seed % len(layouts)])
+
+
+def round_deal(round_id) -> engine.Deal:
+    return engine.deal_from_code(fresh_code(f"round:{round_id}"))
+
+
+def round_streams(*, match_id, mode: str, index: int, account_ids: list[int], starts_at: datetime,
+                  cutoff_at: datetime | None, code: str | None = None) -> tuple[Round, list]:
+    """The new streams of one round: ``RoundScheduled`` and a ``GameStarted`` board of the round's
+    deal (``code``, else a fresh one) per player. Returns the round as it will be (not saved) and
+    the ``(stream_id, stream_type, events)`` to append."""
+    round_id = uuid.uuid4()
+    deal = engine.deal_from_code(code) if code else round_deal(round_id)
+    data = {
+        "round_id": str(round_id), "match_id": str(match_id), "index": index, "mode": mode,
+        "players": list(account_ids), "code": deal.code, "layout": deal.layout.id,
+        "starts_at": _iso(starts_at), "hard_ends_at": _iso(starts_at + ROUND_DURATION), "cutoff_at": _iso(cutoff_at),
+    }
+    streams = [(f"round-{round_id}", STREAM_TYPE, [NewEvent("RoundScheduled", data)])]
+    for account_id in account_ids:
+        stream_id, started = game_started(account_id=account_id, mode=mode, deal=deal, round_id=round_id,
+                                          starts_at=starts_at)
+        streams.append((stream_id, "game", [started]))
+    rnd = Round(id=round_id, starts_at=starts_at, hard_ends_at=starts_at + ROUND_DURATION, cutoff_at=cutoff_at)
+    rnd.ends_at = rnd.deadline()[0]
+    return rnd, streams
 
 
 def round_schedule(*, match: Match, index: int, account_ids: list[int], starts_at: datetime,
                    cutoff_at: datetime | None, now: datetime, code: str | None = None) -> Round:
-    """Append ``RoundScheduled`` and give each player a board of the round's deal (``code``, else
-    a fresh one); arm the end check for the first deadline (after commit)."""
-    round_id = uuid.uuid4()
-    deal = engine.deal_from_code(code) if code else round_deal(round_id)
-    data = {
-        "round_id": str(round_id), "match_id": str(match.pk), "index": index, "mode": match.mode,
-        "players": list(account_ids), "code": deal.code, "layout": deal.layout.id,
-        "starts_at": _iso(starts_at), "hard_ends_at": _iso(starts_at + ROUND_DURATION), "cutoff_at": _iso(cutoff_at),
-    }
-    event_append(stream_id=f"round-{round_id}", stream_type=STREAM_TYPE, expected_version=0, actor="system",
-                 now=now, events=[NewEvent("RoundScheduled", data)])
-    accounts = Account.objects.in_bulk(account_ids)
-    for account_id in account_ids:
-        game_start(account=accounts[account_id], mode=match.mode, deal=deal, now=now, round_id=round_id,
-                   starts_at=starts_at)
-    rnd = Round.objects.get(pk=round_id)
+    """Schedule one round of a running match (an arena's next round) and arm its end check."""
+    rnd, streams = round_streams(match_id=match.pk, mode=match.mode, index=index, account_ids=account_ids,
+                                 starts_at=starts_at, cutoff_at=cutoff_at, code=code)
+    event_append_new_streams(streams=streams, actor="system", now=now)
     from rivals.matches.tasks import schedule_round_check
 
     schedule_round_check(round_id=rnd.pk, at=rnd.ends_at)
-    return rnd
+    return Round.objects.get(pk=rnd.pk)
 
 
 # --- reads used by writes -------------------------------------------------------------------------
