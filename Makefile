@@ -1,4 +1,4 @@
-# Two commands from a fresh machine (only Python >= 3.11 needed):
+# Two commands from a fresh machine (Python >= 3.11 and a C compiler for the engine's core):
 #   make run    — the service: web (API + admin) + Celery worker + Celery beat
 #   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench venv
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
 	@echo "==> upgrading pip"
 	@$(BIN)/python -m pip install --quiet --upgrade pip

@@ -1,4 +1,4 @@
-"""Pure-Python mahjong-solitaire engine (no Django, standard library only).
+"""Mahjong-solitaire engine (no Django, standard library only; the solver has a compiled C core).
 
 Facade used by the service. Tile ids are position indexes into ``Layout.positions``.
 Rules: RULES.md Part T, R-1/R-2 (levels), R-8 (joker), R-15 (decisive pair).

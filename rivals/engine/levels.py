@@ -1,53 +1,30 @@
-"""Single Player level generator (R-1, R-2).
+"""Single Player levels (R-1, R-2): the fixed table of 11,000 levels shipped with the package.
 
-Level n (1..MAX_LEVEL) -> a fixed game code, deterministically (no clock, no os.urandom, no
-Python ``random``): candidate deal numbers come from SplitMix64 of the level number. The layout
-grows with n (TIERS): within a tier the share of the larger layout rises linearly, so the
-rolling mean of difficulty rises; candidate deals are scored with the solver (see
-``level_info``). HARD levels (every 10th) are dealt on the largest layout of the next tier.
+R-1: a level is a fixed game code for every account, in every release. The table
+``data/levels-v1.tsv.gz`` (gzipped TSV: level, code, layout, hard, difficulty) was produced once
+by the version-1 generator (``level_generator``) and is read here; nothing is computed when a
+level is served, so no later change to the solver or the deal generator can move a level.
 
-Difficulty (R-2 Decision) is a number computed with the solver, see ``difficulty_of``:
-100 * (share of available moves that lead to an unsolvable position, sampled along the plan,
-strictest rules T-2 + T-6) + 10 * size / 144 + 3 / mean branching.
+Decision: the table is package data rather than database rows made on demand - a level is then
+the same on every machine and in every database, before any batch job ran. The service still
+copies the rows it serves into its ``Level`` table (the admin and the leaderboards join on it).
 
-The table depends on the engine's deal generator and solver (node budgets are fixed, so it is
-the same on every machine); GENERATOR_VERSION names it. Changing the solver's search may change
-levels: store generated levels and treat the stored row as authoritative.
+``python -m rivals.engine.levels`` re-runs the generator (``--check`` compares it with the
+shipped table; ``--out`` writes the generated table).
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
-
-from .board import Board
-from .codes import MAX_DEAL, format_code
-from .deals import deal_from_code
-from .layouts import get_layout
-from .prng import mix64
-from .solver import solve
+from pathlib import Path
 
 MAX_LEVEL = 11000
-GENERATOR_VERSION = 1
-TRAP_NODE_BUDGET = 40  # fixed per probe; an undecided probe counts as no trap
-SAMPLES = 3  # positions probed along the plan
-RULESET = "classic"  # strictest rules (T-2 + T-6): traps are visible
-
-# Layout tiers: (first level, (smaller, larger) layout), small boards first; the share of the
-# larger layout grows linearly through the tier (scheduled_layout).
-TIERS = (
-    (1, ("L08", "L05")),
-    (301, ("L05", "L06")),
-    (1001, ("L06", "L04")),
-    (2501, ("L04", "L03")),
-    (4501, ("L03", "L07")),
-    (6501, ("L07", "L01")),
-    (8501, ("L01", "L02")),
-)
-HARD_TIER = ("L09", "L00")  # the last tier's HARD levels
-HARD_CANDIDATES = 3
-NORMAL_CANDIDATES = 2
+GENERATOR_VERSION = 1  # the generator that made the shipped table
+TABLE_PATH = Path(__file__).with_name("data") / f"levels-v{GENERATOR_VERSION}.tsv.gz"
+HEADER = "level\tcode\tlayout\thard\tdifficulty"
 
 
 @dataclass(frozen=True)
@@ -63,127 +40,57 @@ def is_hard(n: int) -> bool:
     return n % 10 == 0  # R-1: every multiple of 10 is HARD
 
 
-def _tier_index(n: int) -> int:
-    k = 0
-    for i, (start, _) in enumerate(TIERS):
-        if n >= start:
-            k = i
-    return k
+def format_row(li: LevelInfo) -> str:
+    return f"{li.level}\t{li.code}\t{li.layout}\t{int(li.hard)}\t{li.difficulty}"
 
 
-def difficulty_of(code: str) -> float:
-    """R-2: solver-measured difficulty of a deal.
-
-    Along the deal's winning plan, at SAMPLES evenly spaced positions, every removable pair
-    (strictest rules, T-2 + T-6) that is not a pair of the remaining plan is probed with the
-    solver (fixed node budget): an unsolvable result is a trap.
-    difficulty = 100 * traps / available moves + 10 * size / 144 + 3 / mean branching.
-    """
-    deal = deal_from_code(code)
-    board = Board(deal.layout, deal.faces, RULESET)
-    plan = list(deal.plan)
-    choices = 0
-    traps = 0
-    branching = 0
-    samples = 0
-    steps = {len(plan) * k // SAMPLES for k in range(SAMPLES)}
-    for step, (a, b) in enumerate(plan):
-        if step in steps and step < len(plan) - 1:
-            pairs = board.removable_pairs()
-            rest = set(plan[step:])
-            samples += 1
-            branching += len(pairs)
-            for q in pairs:
-                choices += 1
-                if q in rest:
-                    continue  # a pair of the winning plan: playable first, never a trap
-                probe = board.copy()
-                probe.remove(*q)
-                if solve(probe, TRAP_NODE_BUDGET).solvable is False:
-                    traps += 1
-        board.remove(a, b)
-    trap_share = traps / choices if choices else 0.0
-    mean_branch = branching / samples if samples else 1.0
-    size = deal.layout.size
-    return round(100.0 * trap_share + 10.0 * size / 144 + 3.0 / max(mean_branch, 1.0), 3)
+def parse_table(text: str) -> tuple[LevelInfo, ...]:
+    """Rows of a level table (TSV with HEADER), checked: levels 1..MAX_LEVEL in order, the
+    HARD flag per R-1, the layout that of the code."""
+    lines = text.splitlines()
+    if not lines or lines[0] != HEADER:
+        raise ValueError("level table: bad header")
+    rows = []
+    for k, line in enumerate(lines[1:], start=1):
+        level, code, layout, hard, difficulty = line.split("\t")
+        li = LevelInfo(int(level), code, layout, hard == "1", float(difficulty))
+        if li.level != k or hard not in ("0", "1") or li.hard != is_hard(k) or code[4:7] != layout:
+            raise ValueError(f"level table: bad row {k}: {line!r}")
+        rows.append(li)
+    if len(rows) != MAX_LEVEL:
+        raise ValueError(f"level table: {len(rows)} rows, expected {MAX_LEVEL}")
+    return tuple(rows)
 
 
-def _typical(lid: str) -> float:
-    """Difficulty floor of a layout (no traps, branching ignored): the size term."""
-    return 10.0 * get_layout(lid).size / 144
+@lru_cache(maxsize=1)
+def table() -> tuple[LevelInfo, ...]:
+    """The shipped table, row n - 1 = level n (read once per process)."""
+    with gzip.open(TABLE_PATH, "rt", encoding="utf-8") as fh:
+        return parse_table(fh.read())
 
 
-def _tier_bounds(k: int) -> tuple[int, int]:
-    start = TIERS[k][0]
-    end = TIERS[k + 1][0] if k + 1 < len(TIERS) else MAX_LEVEL + 1
-    return start, end
-
-
-def scheduled_layout(n: int) -> str:
-    """Layout of a normal level: within its tier the larger layout is taken iff the
-    golden-ratio sequence frac(n * phi) (integer form) is below the progress through the tier,
-    so every stretch of levels has the exact mixture and the trend rises smoothly."""
-    k = _tier_index(n)
-    small, large = TIERS[k][1]
-    start, end = _tier_bounds(k)
-    h = (n * 2654435769) & 0xFFFFFFFF
-    return large if h * (end - start) < (2 * (n - start) + 1) << 31 else small
-
-
-def target_difficulty(n: int) -> float:
-    """Expected difficulty of a normal level: rises linearly through each tier from its
-    smaller to its larger layout's floor."""
-    k = _tier_index(n)
-    start, end = _tier_bounds(k)
-    lo = _typical(TIERS[k][1][0])
-    hi = _typical(TIERS[k][1][-1])
-    return lo + (hi - lo) * (n - start + 0.5) / (end - start)
-
-
-def _candidate(n: int, j: int, lid: str) -> tuple[float, str, str]:
-    h = mix64((0x4C564C << 40) ^ (n << 8) ^ j)
-    code = format_code(lid, h & MAX_DEAL)
-    return (difficulty_of(code), code, lid)
-
-
-@lru_cache(maxsize=2048)
 def level_info(n: int) -> LevelInfo:
-    """R-1 / R-2: the level's fixed game code and its difficulty; same result on every call
-    and every machine (a level not stored yet is generated on demand with the same result).
-
-    Normal level: NORMAL_CANDIDATES deals on the scheduled layout, the least trap-laden kept
-    (a smooth trend). HARD level (every 10th): HARD_CANDIDATES deals on the largest layout of
-    the next tier (last tier: HARD_TIER), the hardest kept - above the normal levels around it.
-    """
+    """R-1 / R-2: the level's fixed game code, layout, HARD flag and difficulty."""
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_LEVEL:
         raise ValueError(f"level must be an integer in 1..{MAX_LEVEL}")
-    k = _tier_index(n)
-    if is_hard(n):
-        if k + 1 < len(TIERS):
-            pool = TIERS[k + 1][1][-1:]
-        else:
-            pool = HARD_TIER
-        cands = [_candidate(n, j, pool[j % len(pool)]) for j in range(HARD_CANDIDATES)]
-        d, code, lid = max(cands, key=lambda c: (c[0], c[1]))
-        return LevelInfo(n, code, lid, True, d)
-    lid = scheduled_layout(n)
-    cands = [_candidate(n, j, lid) for j in range(NORMAL_CANDIDATES)]
-    d, code, lid = min(cands, key=lambda c: (c[0], c[1]))
-    return LevelInfo(n, code, lid, False, d)
+    return table()[n - 1]
 
 
-def _row(n: int) -> str:
-    li = level_info(n)
-    return f"{li.level}\t{li.code}\t{li.layout}\t{int(li.hard)}\t{li.difficulty}"
+def _generated_row(n: int) -> str:
+    from .level_generator import generate_level
+
+    return format_row(generate_level(n))
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m rivals.engine.levels",
-                                 description="Generate the Single Player level table (R-1, R-2).")
+                                 description="Re-run the level generator (R-1, R-2).")
     ap.add_argument("--from", dest="start", type=int, default=1)
     ap.add_argument("--to", dest="end", type=int, default=MAX_LEVEL)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", default=None)
+    ap.add_argument("--out", default=None, help="write the generated table here (default: stdout)")
+    ap.add_argument("--check", action="store_true",
+                    help="compare the generated rows with the shipped table; exit 1 on a difference")
     args = ap.parse_args(argv)
     if not 1 <= args.start <= args.end <= MAX_LEVEL:
         ap.error(f"need 1 <= --from <= --to <= {MAX_LEVEL}")
@@ -192,10 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         from multiprocessing import Pool
 
         with Pool(args.jobs) as pool:
-            rows = pool.map(_row, levels, chunksize=16)
+            rows = pool.map(_generated_row, levels, chunksize=16)
     else:
-        rows = [_row(n) for n in levels]
-    text = "level\tcode\tlayout\thard\tdifficulty\n" + "\n".join(rows) + "\n"
+        rows = [_generated_row(n) for n in levels]
+    if args.check:
+        shipped = table()
+        bad = [n for n, row in zip(levels, rows) if row != format_row(shipped[n - 1])]
+        for n in bad[:20]:
+            print(f"level {n}: generated {rows[n - args.start]!r}, shipped {format_row(shipped[n - 1])!r}")
+        print(f"{len(rows)} levels generated, {len(bad)} differ from the shipped table")
+        return 1 if bad else 0
+    text = HEADER + "\n" + "\n".join(rows) + "\n"
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(text)

@@ -76,7 +76,8 @@ def _rules() -> dict[str, Any]:
 
 
 def level_get(*, number: int) -> Level:
-    """R-1/R-2: the stored level, or generate it on demand (same result as the batch job)."""
+    """R-1/R-2: the stored level, else the engine's shipped table row (stored on first use; the
+    batch job stores the same rows)."""
     if not 1 <= number <= engine.MAX_LEVEL:
         raise NotFound(f"level {number} does not exist (1…{engine.MAX_LEVEL})")
     level = Level.objects.filter(number=number).first()

@@ -1,6 +1,7 @@
 """Property-based tests (hypothesis): legal play, undo, solver plans, codes, deals."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -10,7 +11,7 @@ from rivals.engine import (
     deal_from_code,
     format_code,
     parse_code,
-    solve,
+    solver,
 )
 from rivals.engine.prng import SplitMix64
 
@@ -68,9 +69,10 @@ def test_undo_restores_exact_previous_state(layout_id, number, ruleset, seed):
         assert (board.present, board.free_tiles(), board.removable_pairs()) == snapshot
 
 
+@pytest.mark.parametrize("impl", solver.IMPLEMENTATIONS)
 @SETTINGS
 @given(st.sampled_from(SMALL), st.integers(0, 2**35 - 1), RULES, st.integers(0, 2**32), st.integers(0, 60))
-def test_solver_plan_replays_legally_to_empty(layout_id, number, ruleset, seed, steps):
+def test_solver_plan_replays_legally_to_empty(impl, layout_id, number, ruleset, seed, steps):
     deal = deal_from_code(format_code(layout_id, number))
     board = Board(deal.layout, deal.faces, ruleset)
     rng = SplitMix64(seed)
@@ -79,7 +81,7 @@ def test_solver_plan_replays_legally_to_empty(layout_id, number, ruleset, seed, 
         if not pairs:
             break
         board.remove(*pairs[rng.below(len(pairs))])
-    res = solve(board, 30_000)
+    res = solver.solve_position(board.layout, board.cls, board.present, board.lift, 30_000, impl=impl)
     if res.solvable:
         probe = board.copy()
         for a, b in res.plan:

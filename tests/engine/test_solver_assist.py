@@ -17,6 +17,9 @@ from rivals.engine.prng import SplitMix64
 
 from .helpers import board_with_pairs, brute_solvable, play_random, turtle_index
 
+# every test here runs against the compiled core and against the pure-Python reference
+pytestmark = pytest.mark.usefixtures("impl")
+
 
 def replay(board: Board, plan) -> bool:
     b = board.copy()
@@ -219,14 +222,14 @@ def test_r8_joker_partner_small_cases():
 
 @pytest.mark.parametrize("ruleset", ["classic", "rivals", "pool"])
 def test_solver_search_machinery_agrees_with_brute_force(ruleset, monkeypatch):
-    """Restarts, root probing and the diversified branch order from the first node on
-    (normally they only start on hard positions) never change the answer."""
-    from rivals.engine import solver as solver_mod
+    """Restarts after every conflict and activities rescaled all the time (normally they only
+    start on hard positions) never change the answer (the reference, whose constants a test
+    can change)."""
+    from rivals.engine import search as search_mod
 
-    monkeypatch.setattr(solver_mod, "RESTART_UNIT", 1)
-    monkeypatch.setattr(solver_mod, "REST_FROM", 1)
-    monkeypatch.setattr(solver_mod, "REST_FIRST", 1)
-    monkeypatch.setattr(solver_mod, "PROBE_AT", 1)
+    monkeypatch.setattr(search_mod, "RESTART_UNIT", 1)
+    monkeypatch.setattr(search_mod, "ACT_LIMIT", 1 << 12)
+    monkeypatch.setattr(search_mod, "ACT_SHIFT", 2)
     searched = 0
     for k in range(30):
         code = f"MJ1-L08-AAAAB{'ABCDEFGH'[k % 8]}{'ABCDE'[k // 8]}"
@@ -235,11 +238,11 @@ def test_solver_search_machinery_agrees_with_brute_force(ruleset, monkeypatch):
         SplitMix64(500 + k).shuffle(fs)
         keep = (36, 30, 24, 18)[k % 4]  # whole scrambled boards need real search
         board = play_random(Board(deal.layout, fs, ruleset), SplitMix64(900 + k), keep)
-        res = solver_mod.solve(board)
-        searched += res.nodes > 3
-        assert res.solvable == brute_solvable(board), (code, k)
-        if res.solvable:
-            assert replay(board, res.plan)
+        ok, plan, nodes = search_mod.search(board.layout, board.cls, board.present, board.lift)
+        searched += nodes > 3
+        assert ok == brute_solvable(board), (code, k)
+        if ok:
+            assert replay(board, plan)
     assert searched >= 5
 
 
@@ -248,7 +251,8 @@ def test_solver_uniform_turtle_deals_plans_replay_and_are_deterministic():
     from rivals.engine.tiles import GROUPS
 
     lay = get_layout("L00")
-    for seed in (0, 4, 9, 21):  # 9 needs restarts and probing; 21 is unsolvable
+    # 21, 34 and 309 are unsolvable; version 1 of the solver gave up on 34 and 309 (issue 13)
+    for seed in (0, 4, 9, 21, 34, 309):
         faces = [f for g in GROUPS for f in g]
         SplitMix64(0xB0D7 ^ (seed << 16)).shuffle(faces)
         board = Board(lay, faces, "classic")
@@ -257,4 +261,4 @@ def test_solver_uniform_turtle_deals_plans_replay_and_are_deterministic():
         assert r1.solvable is not None
         if r1.solvable:
             assert replay(board, r1.plan)
-        assert r1.solvable is (seed != 21)
+        assert r1.solvable is (seed not in (21, 34, 309))

@@ -33,6 +33,23 @@ def test_r1_r2_level_is_a_fixed_code_the_same_for_every_account():
 
 
 @pytest.mark.django_db
+def test_r1_level_get_serves_the_shipped_table(api):
+    """R-1: what the service hands out is the engine's shipped table, row for row, whether the
+    level was stored before (batch job) or is stored on first use."""
+    from rivals.engine import levels
+    from rivals.services.levels import levels_generate
+
+    levels_generate(start=1, end=3)
+    for n in (1, 2, 3, 4, 10, 777, 4501, 11000):
+        row = levels.table()[n - 1]
+        got = svc.level_get(number=n)
+        assert (got.number, got.code, got.layout, got.hard, got.difficulty) == (
+            row.level, row.code, row.layout, row.hard, row.difficulty)
+        body = api.get(f"/api/v1/levels/{n}").json()
+        assert (body["level"], body["code"], body["hard"]) == (n, row.code, row.hard)
+
+
+@pytest.mark.django_db
 def test_r1_next_level_opens_when_the_previous_is_won():
     from rivals.errors import NotAllowed
 

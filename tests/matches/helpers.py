@@ -81,26 +81,33 @@ def round_ended_events(rnd: Round):
     return list(Event.objects.filter(stream_id=f"round-{rnd.pk}", type="RoundEnded"))
 
 
+def _line(b, n: int) -> list[tuple[int, int]] | None:
+    """``n`` pairs to play from board ``b``, none of them decisive (R-15), each keeping the board
+    solvable - found by a depth-first search that prefers the solver's next pair, then the
+    removable pairs in order (so that the line does not hang on one solver's plan)."""
+    if n == 0:
+        return []
+    res = engine.solve(b)
+    if not res.solvable:
+        return None
+    for p in dict.fromkeys([tuple(res.plan[0]), *b.removable_pairs()]):
+        if not _keeps_going(b, p):
+            continue
+        after = b.copy()
+        after.remove(*p)
+        rest = _line(after, n - 1)
+        if rest is not None:
+            return [p, *rest]
+    return None
+
+
 def steady(rnd: Round, acc: Account, n: int, start_s: float, step_s: float = 2.0) -> None:
     """``n`` pairs at a constant interval (no speed record after the first), none of them
     decisive (R-15), each keeping the board solvable: exactly 100 points each."""
-    from rivals.services.games import game_board
-
-    for i in range(n):
-        b = game_board(board(rnd, acc))
-        options = [tuple(plan(rnd, acc)[0]), *b.removable_pairs()]
-        chosen = None
-        for p in options:
-            if engine.is_decisive(b, p):
-                continue
-            after = b.copy()
-            after.remove(*p)
-            if engine.solve(after).solvable:
-                chosen = p
-                break
-        assert chosen is not None, "every pair is decisive here"
-        first = start_s if i == 0 else None
-        play(rnd, acc, "remove_pair", first if first is not None else start_s + i * step_s, tiles=list(chosen))
+    line = _line(game_board(board(rnd, acc)), n)
+    assert line is not None, f"no {n} pairs in a row here that are neither decisive nor losing"
+    for i, chosen in enumerate(line):
+        play(rnd, acc, "remove_pair", start_s + i * step_s, tiles=list(chosen))
 
 
 def seconds(moment: datetime) -> float:
@@ -110,18 +117,16 @@ def seconds(moment: datetime) -> float:
 def steady_all(rnd: Round, counts: dict, step_s: float = 1.0, after_s: float = 0.0) -> None:
     """Round-robin play: each tick every player who still owes pairs removes one (none decisive,
     a constant interval shorter than the first one: exactly 100 each)."""
-    from rivals.services.games import game_board
-
     start = seconds(rnd.starts_at) + after_s
     players = [acc for acc, n in counts.items() if n]
+    lines = {acc: _line(game_board(board(rnd, acc)), counts[acc]) for acc in players}
+    assert all(line is not None for line in lines.values())
     for i in range(max(counts.values())):
         for k, acc in enumerate(players):
             if i >= counts[acc]:
                 continue
-            b = game_board(board(rnd, acc))
-            chosen = next(p for p in [tuple(plan(rnd, acc)[0]), *b.removable_pairs()] if _keeps_going(b, p))
             play(rnd, acc, "remove_pair", start + (k + 1) * step_s / (len(players) + 1) + i * step_s,
-                 tiles=list(chosen))
+                 tiles=list(lines[acc][i]))
 
 
 def _keeps_going(b, p) -> bool:

@@ -3,7 +3,8 @@ T-2 + T-6 (classic). Reference (de Bondt): ~14 ms/deal in C, 2.95-2.96 % unsolva
 
 Run: .venv/bin/python tests/perf/bench_solver.py [--quick] [--deals N] [--budget NODES]
 Prints mean / median / p99 / max time, node counts, unsolvable share and the number of deals
-left undecided by the fixed node budget.
+left undecided by the fixed node budget (default: the service's, R-15's decisive-pair budget).
+Targets (issue 13): 0 undecided, mean <= 14 ms, p99 <= 100 ms.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import time
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
 from rivals.engine import Board, get_layout, solve  # noqa: E402
+from rivals.engine.assist import DECISIVE_NODE_BUDGET  # noqa: E402
 from rivals.engine.prng import SplitMix64  # noqa: E402
 from rivals.engine.tiles import GROUPS  # noqa: E402
 
@@ -36,7 +38,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 deals")
     ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--budget", type=int, default=20_000, help="fixed node budget per deal")
+    ap.add_argument("--budget", type=int, default=DECISIVE_NODE_BUDGET, help="fixed node budget per deal")
     args = ap.parse_args()
     n = 100 if args.quick else args.deals
     ms, nodes = [], []
@@ -57,13 +59,18 @@ def main():
     decided = solvable + unsolvable
     share = unsolvable / decided if decided else float("nan")
     se = math.sqrt(share * (1 - share) / decided) if decided else float("nan")
-    print(f"deals={n} budget={args.budget} nodes/deal wall={time.perf_counter() - t_all:.1f}s")
+    from rivals.engine import solver
+
+    impl = getattr(solver, "implementation", "python")
+    print(f"deals={n} budget={args.budget} nodes/deal solver={impl} wall={time.perf_counter() - t_all:.1f}s")
     print(f"time: mean={statistics.mean(ms):.1f}ms median={statistics.median(ms):.1f}ms "
           f"p99={pct(ms, 0.99):.1f}ms max={max(ms):.1f}ms")
     print(f"nodes: mean={statistics.mean(nodes):.0f} median={statistics.median(nodes):.0f} "
           f"p99={pct(nodes, 0.99)} max={max(nodes)}")
     print(f"solvable={solvable} unsolvable={unsolvable} undecided={undecided} "
           f"unsolvable share of decided={100 * share:.2f}% (+/- {100 * se:.2f}%)")
+    worst = sorted(range(n), key=lambda i: -ms[i])[:5]
+    print("slowest deals (seed, nodes, ms): " + ", ".join(f"({i}, {nodes[i]}, {ms[i]:.0f})" for i in worst))
     decided_ms = [m for m, nd in zip(ms, nodes) if nd <= args.budget]
     if decided_ms:
         print(f"decided deals only: mean={statistics.mean(decided_ms):.1f}ms median={statistics.median(decided_ms):.1f}ms")

@@ -247,6 +247,10 @@ def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility
             "--without-gossip", "--without-mingle"]
     first = _spawn([*args, "-n", "doomed@%h"], env, folder / "doomed.log")
     second = None
+    # the chunk copies rows from the shipped level table in milliseconds: a lock on the table keeps
+    # it busy (waiting inside the task) until the worker is killed
+    holder = psycopg.connect(own_postgres.url)
+    holder.execute("LOCK TABLE rivals_level IN ACCESS EXCLUSIVE MODE")
     try:
         subprocess.run([sys.executable, "-c", "import django; django.setup(); from rivals.tasks import "
                         "levels_generate_chunk as t; t.delay(start=6001, end=6040)"], cwd=ROOT, env=env, check=True)
@@ -259,6 +263,7 @@ def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility
         killed_at = time.monotonic()
         client = redis.Redis(unix_socket_path=own_redis.removeprefix("redis+socket://"))
         assert client.hlen("unacked") == 1  # taken, never acknowledged: stranded until the timeout
+        holder.rollback()  # the table is free again
         done_before = own_postgres.query("SELECT count(*) FROM rivals_level WHERE number BETWEEN 6001 AND 6040")[0][0]
         assert done_before < 40
         second = _spawn([*args, "-n", "rescuer@%h"], env, folder / "rescuer.log")
@@ -274,6 +279,7 @@ def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility
         assert recovered_s < 60
         assert client.hlen("unacked") == 0
     finally:
+        holder.close()
         _stop(first, signal.SIGKILL)
         if second is not None:
             _stop(second)

@@ -7,12 +7,12 @@ from rivals.services.levels import levels_generate
 
 
 class Command(BaseCommand):
-    help = "Precompute and store levels (R-1/R-2). Idempotent: stored levels are skipped."
+    help = "Store the shipped levels (R-1/R-2) as Level rows. Idempotent: stored levels are skipped."
 
     def add_arguments(self, parser):
         parser.add_argument("--from", dest="start", type=int, default=1)
         parser.add_argument("--to", dest="end", type=int, default=engine.MAX_LEVEL)
-        parser.add_argument("--jobs", type=int, default=2)
+        parser.add_argument("--jobs", type=int, default=1, help="accepted for older scripts; not needed")
         parser.add_argument("--async", dest="use_celery", action="store_true", help="enqueue on the worker")
 
     def handle(self, *args, start, end, jobs, use_celery, **options):
