@@ -78,8 +78,14 @@ class OwnPostgres:
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory):
-    return tmp_path_factory.mktemp("outage")
+def folder():
+    """A folder outside pytest's temporary root: pgserver's server runs as another user, and
+    pytest resets its root to owner-only whenever a session starts (another worktree's, say)."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="rivals-outage-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
