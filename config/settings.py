@@ -53,13 +53,14 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "django_celery_beat",
     "pgtrigger",
     "rivals",
     "rivals.sichuan",
     "rivals.matches",
+    "rivals.clubs",
+    "rivals.fairplay",
     "rankings",
     "tournaments",
 ]
@@ -153,6 +154,11 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="600/minute"),
         "user": env.str("THROTTLE_USER", default="6000/minute"),
+        # R-36 sign-in and credential emails (rivals/api/throttling.py): per client IP, and per
+        # email address whether it is registered or not (the limit itself reveals nothing)
+        "login_ip": env.str("THROTTLE_LOGIN_IP", default="30/minute"),
+        "login_account": env.str("THROTTLE_LOGIN_ACCOUNT", default="10/hour"),
+        "email_send": env.str("THROTTLE_EMAIL_SEND", default="5/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -180,6 +186,12 @@ SPECTACULAR_SETTINGS = {
 # Rate-limit counters live in the cache: per process by default; production points
 # CACHE_URL at Redis (e.g. redis://host:6379/1) so every web worker shares them.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+
+# --- Email (R-36: verification and password reset) ---------------------------------------------
+# EMAIL_URL: consolemail:// (default: printed by the web process), smtp+tls://user:pass@host:587 …
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Mahjong Rivals <no-reply@localhost>")
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT_S", default=3600)  # a reset code: one hour, once
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://localhost/"
@@ -254,4 +266,18 @@ RIVALS = {
     "QUEUE_TICKET_TTL_S": env.int("RIVALS_QUEUE_TICKET_TTL_S", default=120),
     # Decision: a duel challenge not answered within this time expires.
     "DUEL_TTL_S": env.int("RIVALS_DUEL_TTL_S", default=600),
+    # where the links in emails point (the game's web page), and how long a code is valid
+    "PUBLIC_URL": env.str("RIVALS_PUBLIC_URL", default="http://127.0.0.1:8000"),
+    "EMAIL_TOKEN_MAX_AGE_S": env.int("RIVALS_EMAIL_TOKEN_MAX_AGE_S", default=86_400),
+    # R-38 fair-play signals (rivals/fairplay): they flag for an operator's review, they refuse
+    # nothing. A board is flagged once FAIRPLAY_FAST_PAIRS of its pairs each came faster than
+    # FAIRPLAY_FAST_PAIR_MS after the previous one (Decision: 3 pairs under 250 ms — a human
+    # needs two aimed taps per pair); an account once it had more than FAIRPLAY_REFUSED_MAX
+    # refused intents inside FAIRPLAY_REFUSED_WINDOW_S; a round intent sent more than
+    # FAIRPLAY_ROUND_GRACE_MS before the start or after the end (network latency is not cheating).
+    "FAIRPLAY_FAST_PAIR_MS": env.int("RIVALS_FAIRPLAY_FAST_PAIR_MS", default=250),
+    "FAIRPLAY_FAST_PAIRS": env.int("RIVALS_FAIRPLAY_FAST_PAIRS", default=3),
+    "FAIRPLAY_REFUSED_MAX": env.int("RIVALS_FAIRPLAY_REFUSED_MAX", default=30),
+    "FAIRPLAY_REFUSED_WINDOW_S": env.int("RIVALS_FAIRPLAY_REFUSED_WINDOW_S", default=600),
+    "FAIRPLAY_ROUND_GRACE_MS": env.int("RIVALS_FAIRPLAY_ROUND_GRACE_MS", default=2000),
 }

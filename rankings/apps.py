@@ -12,6 +12,8 @@ class RankingsConfig(AppConfig):
 
         projections.register(rankings_projection)  # applied live in every PointsAwarded append
         selectors.register_profile_extension(profile_extension)
+        selectors.register_public_profile_extension(public_profile_extension)
+        selectors.register_points_totals(points_totals)
 
 
 def profile_extension(account) -> dict:
@@ -19,3 +21,16 @@ def profile_extension(account) -> dict:
     from rankings.selectors import account_points
 
     return {"points": account_points(account_id=account.pk)}
+
+
+def public_profile_extension(account) -> dict:
+    """``GET /api/v1/players/{id}``: ``points`` and ``places`` on the three boards (R-37)."""
+    from rankings.selectors import public_places
+
+    return public_places(account_id=account.pk)
+
+
+def points_totals(account_ids: list[int]) -> dict:
+    from rankings.selectors import points_of_accounts
+
+    return points_of_accounts(account_ids)

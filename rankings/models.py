@@ -120,3 +120,20 @@ class RankingClock(models.Model):
 
     def __str__(self) -> str:
         return f"AMR window from {self.window_start}"
+
+
+class RankingExclusion(models.Model):
+    """R-38: an account absent from every board — suspended (until lifted) or closed. A projection
+    of the account events; the histogram never counts an excluded account, so places stay exact."""
+
+    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True,
+                                   related_name="+")
+    suspended = models.BooleanField(default=False)
+    closed = models.BooleanField(default=False)
+    since = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "ranking exclusion"
+
+    def __str__(self) -> str:
+        return f"{self.account_id} excluded ({'closed' if self.closed else 'suspended'})"

@@ -6,6 +6,10 @@ account between the histogram rows of those three boards. The AMR total holds ev
 ``RankingClock.window_start`` on (including days the roll has not reached yet, so an award just
 after midnight counts at once); the roll job only subtracts days that leave the window.
 
+Suspended and closed accounts (R-38) are absent from every board: ``RankingExclusion`` holds
+them, their totals keep accruing but the histogram never counts them (an award skips the
+histogram; a suspension takes the account's totals out of it, a lift puts them back).
+
 Retention, identical live and on rebuild: awards of a day before ``window_start`` are ignored
 (they left the 365-day window), and a week row exists only for weeks whose Monday is inside the
 window. ``reset()`` keeps the clock, so a rebuild replays the ledger against the same window and
@@ -98,23 +102,37 @@ WITH d AS (
         reached_at = GREATEST(rankings_amrpoints.reached_at, EXCLUDED.reached_at)
     RETURNING points
 )
-SELECT (SELECT points FROM d), (SELECT points FROM w), (SELECT points FROM m)
+SELECT (SELECT points FROM d), (SELECT points FROM w), (SELECT points FROM m),
+    EXISTS (SELECT 1 FROM rankings_rankingexclusion WHERE account_id = %(a)s)
 """
+
+# every positive total of one account, as (board key, points), for a suspension or its lift
+_TOTALS_OF = """
+SELECT 'd:' || to_char(day, 'YYYY-MM-DD'), points FROM rankings_dailypoints WHERE account_id = %(a)s AND points > 0
+UNION ALL SELECT 'w:' || to_char(week, 'YYYY-MM-DD'), points FROM rankings_weeklypoints
+    WHERE account_id = %(a)s AND points > 0
+UNION ALL SELECT 'amr', points FROM rankings_amrpoints WHERE account_id = %(a)s AND points > 0
+"""
+
+EXCLUSION_EVENTS = frozenset({"AccountSuspended", "AccountSuspensionLifted", "AccountClosed"})
 
 
 class RankingsProjection(Projection):
     name = "rankings"
-    event_types = frozenset({"PointsAwarded"})
+    event_types = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
 
     def reset(self) -> None:
         # The clock (window_start) is job state and stays: the replay uses the same window.
         with connection.cursor() as cur:
             # DELETE, not TRUNCATE: Django's FKs are deferred, and a rebuild runs in one transaction.
             for table in ("rankings_dailypoints", "rankings_weeklypoints", "rankings_amrpoints",
-                          "rankings_pointshistogram"):
+                          "rankings_pointshistogram", "rankings_rankingexclusion"):
                 cur.execute(f"DELETE FROM {table}")
 
     def apply(self, event: Event) -> None:
+        if event.type in EXCLUSION_EVENTS:
+            self._exclusion(event)
+            return
         d = event.data
         amount = int(d["amount"])
         if not d.get("counts") or amount == 0:  # R-33: only counting entries rank
@@ -131,13 +149,49 @@ class RankingsProjection(Projection):
                 _UPSERT,
                 {"a": d["account_id"], "day": day, "week": week, "amt": amount, "at": at, "with_week": with_week},
             )
-            daily, weekly, amr = cur.fetchone()
+            daily, weekly, amr, excluded = cur.fetchone()
+            if excluded:  # R-38: the totals accrue, the boards do not show them
+                return
             deltas: dict[tuple[str, int, int], int] = defaultdict(int)
             changes = [(board_key("daily", day), daily), (board_key("amr", day), amr)]
             if with_week:
                 changes.append((board_key("weekly", day), weekly))
             for key, new in changes:
                 for k, dn in histogram_deltas(key, new - amount, new).items():
+                    deltas[k] += dn
+            histogram_apply(cur, deltas)
+
+
+    @staticmethod
+    def _exclusion(event: Event) -> None:
+        account_id = event.data["account_id"]
+        with connection.cursor() as cur:
+            cur.execute("SELECT suspended, closed FROM rankings_rankingexclusion WHERE account_id = %s FOR UPDATE",
+                        [account_id])
+            row = cur.fetchone()
+            was = bool(row) and (row[0] or row[1])
+            suspended, closed = (row[0], row[1]) if row else (False, False)
+            if event.type == "AccountSuspended":
+                suspended = True
+            elif event.type == "AccountSuspensionLifted":
+                suspended = False
+            else:
+                closed = True
+            now = suspended or closed
+            if now:
+                cur.execute(
+                    "INSERT INTO rankings_rankingexclusion (account_id, suspended, closed, since) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (account_id) DO UPDATE SET suspended = EXCLUDED.suspended, closed = EXCLUDED.closed",
+                    [account_id, suspended, closed, event.recorded_at])
+            else:
+                cur.execute("DELETE FROM rankings_rankingexclusion WHERE account_id = %s", [account_id])
+            if was == now:
+                return
+            cur.execute(_TOTALS_OF, {"a": account_id})
+            deltas: dict[tuple[str, int, int], int] = defaultdict(int)
+            for key, points in cur.fetchall():
+                old, new = (0, points) if not now else (points, 0)
+                for k, dn in histogram_deltas(key, old, new).items():
                     deltas[k] += dn
             histogram_apply(cur, deltas)
 

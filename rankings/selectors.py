@@ -6,7 +6,8 @@ the account's 1024-point bucket plus the level-0 rows above its total inside tha
 hundred index rows at most, whatever the number of accounts. A page is an index range scan on
 (board, points desc, reached_at, account) — R-35's display order.
 
-Listed accounts: those with a positive total on the board. An account with zero (or a negative
+Listed accounts: those with a positive total on the board, except suspended and closed ones
+(R-38, ``RankingExclusion``: the histogram does not count them either). An account with zero (or a negative
 operator-adjusted total) still gets ``/me``: placed right after every positive total.
 """
 
@@ -95,7 +96,8 @@ def ranking_page(*, board: str, limit: int, offset: int, now: datetime | None = 
     day = day or romanian_today(now)
     key = board_key(board, day)
     table, col = _TABLES[board]
-    where = "t.points > 0" + (f" AND t.{col} = %(kv)s" if col else "")
+    where = ("t.points > 0 AND NOT EXISTS (SELECT 1 FROM rankings_rankingexclusion x WHERE x.account_id = t.account_id)"
+             + (f" AND t.{col} = %(kv)s" if col else ""))
     params: dict[str, Any] = {"kv": _key_value(board, day), "limit": limit}
     with connection.cursor() as cur:
         count = _total_players(cur, key)
@@ -133,8 +135,46 @@ def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day:
     with connection.cursor() as cur:
         points = _points_of(cur, board, account_id, day)
         total = _total_players(cur, key)
-        place = 1 + _count_above(cur, key, points) if points > 0 else total + 1
+        place = 1 + _count_above(cur, key, points) if points > 0 and not _excluded(cur, account_id) else total + 1
     return {"place": place, "points": points, "total_players": total}
+
+
+def _excluded(cur, account_id: int) -> bool:
+    cur.execute("SELECT 1 FROM rankings_rankingexclusion WHERE account_id = %s", [account_id])
+    return cur.fetchone() is not None
+
+
+def public_places(*, account_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """R-37: totals and places on the three boards; a place is None off the board (no points,
+    or suspended: R-38)."""
+    day = romanian_today(now)
+    points, places = {}, {}
+    with connection.cursor() as cur:
+        excluded = _excluded(cur, account_id)
+        for board in BOARDS:
+            points[board] = _points_of(cur, board, account_id, day)
+            places[board] = (1 + _count_above(cur, board_key(board, day), points[board])
+                             if points[board] > 0 and not excluded else None)
+    return {"points": points, "places": places}
+
+
+def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> dict[int, dict[str, int]]:
+    """Totals of many accounts at once (a club's members)."""
+    day = romanian_today(now)
+    out = {a: {b: 0 for b in BOARDS} for a in account_ids}
+    if not account_ids:
+        return out
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT 'amr', account_id, points FROM rankings_amrpoints WHERE account_id = ANY(%(ids)s) "
+            "UNION ALL SELECT 'weekly', account_id, points FROM rankings_weeklypoints "
+            "WHERE week = %(week)s AND account_id = ANY(%(ids)s) "
+            "UNION ALL SELECT 'daily', account_id, points FROM rankings_dailypoints "
+            "WHERE day = %(day)s AND account_id = ANY(%(ids)s)",
+            {"ids": list(account_ids), "week": week_start(day), "day": day})
+        for board, account_id, points in cur.fetchall():
+            out[account_id][board] = int(points)
+    return out
 
 
 def account_points(*, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
@@ -194,6 +234,13 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
         add(amr, account_id, amount, at)
         if week_start(day) >= window_start:
             add(weekly, (week_start(day), account_id), amount, at)
+    from django.db.models import Q
+
+    from rivals.models import Account
+
+    # R-38: suspended and closed accounts, from the accounts' own projection (not rankings' table)
+    excluded = set(Account.objects.filter(Q(suspended_at__isnull=False) | Q(closed_at__isnull=False))
+                   .values_list("pk", flat=True))
     hist: dict = defaultdict(int)
     for key_of, table in (
         (lambda k: f"d:{k[0].isoformat()}", daily),
@@ -201,7 +248,8 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
         (lambda k: "amr", amr),
     ):
         for k, (points, _) in table.items():
-            if points > 0:
+            account_id = k if isinstance(k, int) else k[1]
+            if points > 0 and account_id not in excluded:
                 hist[(key_of(k), 0, points)] += 1
                 hist[(key_of(k), 1, points // HISTOGRAM_BUCKET)] += 1
     strip = lambda t: {k: v for k, v in t.items() if v[0] != 0}  # noqa: E731

@@ -39,12 +39,15 @@ WITH leaving AS (
 ), upd AS (
     UPDATE rankings_amrpoints a SET points = a.points - l.s FROM leaving l
     WHERE a.account_id = l.account_id
-    RETURNING a.points + l.s AS old, a.points AS new
+    RETURNING a.account_id, a.points + l.s AS old, a.points AS new
+), shown AS (  -- R-38: suspended and closed accounts are not in the histogram
+    SELECT old, new FROM upd
+    WHERE NOT EXISTS (SELECT 1 FROM rankings_rankingexclusion x WHERE x.account_id = upd.account_id)
 ), changes AS (
-    SELECT 0 AS level, old AS value, -1 AS dn FROM upd WHERE old > 0
-    UNION ALL SELECT 0, new, 1 FROM upd WHERE new > 0
-    UNION ALL SELECT 1, old / {HISTOGRAM_BUCKET}, -1 FROM upd WHERE old > 0
-    UNION ALL SELECT 1, new / {HISTOGRAM_BUCKET}, 1 FROM upd WHERE new > 0
+    SELECT 0 AS level, old AS value, -1 AS dn FROM shown WHERE old > 0
+    UNION ALL SELECT 0, new, 1 FROM shown WHERE new > 0
+    UNION ALL SELECT 1, old / {HISTOGRAM_BUCKET}, -1 FROM shown WHERE old > 0
+    UNION ALL SELECT 1, new / {HISTOGRAM_BUCKET}, 1 FROM shown WHERE new > 0
 ), hist AS (
     INSERT INTO rankings_pointshistogram (board_key, level, value, n)
     SELECT 'amr', level, value, SUM(dn) FROM changes GROUP BY level, value HAVING SUM(dn) <> 0

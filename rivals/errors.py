@@ -52,3 +52,25 @@ class LimitReached(NotAllowed):
 class NotEligible(DomainError):
     status_code = 403
     code = "not_eligible"
+
+
+class Unauthenticated(DomainError):
+    """Credentials that do not sign in (HTTP 401) — one answer whatever was wrong."""
+
+    status_code = 401
+    code = "unauthenticated"
+
+
+class Forbidden(DomainError):
+    """The caller may not do this at all (HTTP 403): e.g. a suspended account's intents (R-38)."""
+
+    status_code = 403
+    code = "forbidden"
+
+
+class OutsideRoundTime(NotAllowed):
+    """An intent before a round's start or after its end (R-38: recorded for fair play)."""
+
+
+class TooFast(NotAllowed):
+    """A pair faster than the human minimum interval (R-38)."""

@@ -135,26 +135,38 @@ def rebuild_all(progress: Callable[[str], None] | None = None) -> int:
 
 
 class AccountProfileProjection(Projection):
-    """Display name and joker balance of each account (R-11: every balance change is an event)."""
+    """Display name, joker balance (R-11: every balance change is an event), suspension (R-38) and
+    closure of each account. A sealed display name is read with the account's key; once the key
+    is destroyed (erasure) the name reads as ``personal.ERASED_NAME``."""
 
     name = "account_profile"
-    event_types = frozenset({"AccountCreated", "DisplayNameChanged", "JokersChanged"})
+    event_types = frozenset({"AccountCreated", "DisplayNameChanged", "JokersChanged", "AccountSuspended",
+                             "AccountSuspensionLifted", "AccountClosed"})
 
     def reset(self) -> None:
         from rivals.models import Account
 
-        Account.objects.update(display_name="", jokers=0)
+        Account.objects.update(display_name="", jokers=0, suspended_at=None, suspension_reason="", closed_at=None)
 
     def apply(self, event: Event) -> None:
         from django.db.models import F
 
+        from rivals import personal
         from rivals.models import Account
 
         d = event.data
+        row = Account.objects.filter(pk=d["account_id"])
         if event.type in ("AccountCreated", "DisplayNameChanged"):
-            Account.objects.filter(pk=d["account_id"]).update(display_name=d["display_name"])
+            name = personal.unseal(d, account_id=d["account_id"], field="display_name")
+            row.update(display_name=name if name is not None else personal.ERASED_NAME)
         elif event.type == "JokersChanged":
-            Account.objects.filter(pk=d["account_id"]).update(jokers=F("jokers") + d["delta"])
+            row.update(jokers=F("jokers") + d["delta"])
+        elif event.type == "AccountSuspended":
+            row.update(suspended_at=event.recorded_at, suspension_reason=d["reason"])
+        elif event.type == "AccountSuspensionLifted":
+            row.update(suspended_at=None, suspension_reason="")
+        elif event.type == "AccountClosed":
+            row.update(closed_at=event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {}))
 
 
 register(AccountProfileProjection())

@@ -62,9 +62,10 @@ def game_events(*, game: Game) -> list[dict[str, Any]]:
 
 
 def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:
-    """R-4: best times, equal times share a place (1, 1, 3); display order then earlier, then id."""
+    """R-4: best times, equal times share a place (1, 1, 3); display order then earlier, then id.
+    Suspended and closed accounts are not shown (R-38)."""
     rows = (
-        LevelBest.objects.filter(level=level)
+        LevelBest.objects.filter(level=level, account__suspended_at__isnull=True, account__closed_at__isnull=True)
         .select_related("account")
         .order_by("best_ms", "achieved_at", "account_id")[:limit]
     )

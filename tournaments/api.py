@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from rivals import selectors_games
 from rivals.api.idempotency import idempotent
+from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut, PageIn
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
@@ -87,7 +88,7 @@ class TournamentView(APIView):
 
 
 class RegisterView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, NotSuspended]
 
     def _answer(self, t: Tournament, request, status: int) -> Response:
         t.refresh_from_db()
@@ -137,7 +138,7 @@ class PotView(APIView):
 
 
 class PotEnterView(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, NotSuspended]
 
     @extend_schema(request=None, responses={201: inline_serializer("PotGame", {"pot_id": serializers.UUIDField(),
                                                                               "game": serializers.DictField()}),

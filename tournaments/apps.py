@@ -14,6 +14,7 @@ class TournamentsConfig(AppConfig):
 
         # trophies on the account profile (rivals never imports tournaments)
         selectors.register_profile_extension(trophies_profile_extension)
+        selectors.register_public_profile_extension(trophies_profile_extension)  # trophies are public
         # a table's TP in the transaction of its round's RoundEnded
         from tournaments.services.tables import on_round_ended
 

@@ -1,9 +1,10 @@
 """Token authentication with one precompiled query (the hot path of every game intent).
 
-Same tokens and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
-inactive accounts refused); only the lookup is a single raw SELECT, prepared by the server once per connection, instead of
-an ORM query that Django compiles again on every request (or a RawQuerySet, which costs more CPU
-than the row).
+Same header and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
+inactive accounts refused), over our own table of one token per signed-in device
+(``rivals.AccessToken``: a logout revokes only the calling device); the lookup is a single raw
+SELECT, prepared by the server once per connection, instead of an ORM query that Django compiles
+again on every request (or a RawQuerySet, which costs more CPU than the row).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 
 def _sql() -> str:
-    return f"SELECT {select_list(Account, 'a')} FROM rivals_account a JOIN authtoken_token t ON t.user_id = a.id " \
-           "WHERE t.key = %s"
+    return (f"SELECT {select_list(Account, 'a')} FROM rivals_account a JOIN rivals_access_token t "
+            "ON t.account_id = a.id WHERE t.key = %s")
 
 
 _TOKEN = re.compile(r"[0-9a-f]{40}")  # DRF's token keys; anything else is no token (and no query)

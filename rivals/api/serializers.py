@@ -53,14 +53,87 @@ class DailyBonusStateOut(serializers.Serializer):
     doubled_today = serializers.BooleanField()
 
 
+class ClubRefOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
 class AccountOut(serializers.Serializer):
     account_id = serializers.IntegerField()
     display_name = serializers.CharField()
     email = serializers.EmailField(allow_null=True)
+    email_verified = serializers.BooleanField()
     jokers = serializers.IntegerField()
     points = PointsOut()
     trophies = serializers.ListField(child=serializers.DictField())
     daily_bonus = DailyBonusStateOut()
+    club = ClubRefOut(allow_null=True)
+    suspended = serializers.BooleanField()
+
+
+class PlacesOut(serializers.Serializer):
+    amr = serializers.IntegerField(allow_null=True)
+    weekly = serializers.IntegerField(allow_null=True)
+    daily = serializers.IntegerField(allow_null=True)
+
+
+class PlayerOut(serializers.Serializer):
+    """R-37: the public profile (no personal data). A place is null when the player is not on
+    that board (no points there, or suspended)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    club = ClubRefOut(allow_null=True)
+    trophies = serializers.ListField(child=serializers.DictField())
+    points = PointsOut()
+    places = PlacesOut()
+
+
+# Passwords are capped so that hashing one stays cheap (a megabyte password costs PBKDF2 dearly).
+PASSWORD_MAX = 256
+
+
+class EmailIn(serializers.Serializer):
+    email = serializers.EmailField(max_length=254)
+
+
+class LoginIn(EmailIn):
+    password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+
+
+class CredentialsIn(LoginIn):
+    pass
+
+
+class LoginOut(serializers.Serializer):
+    account_id = serializers.IntegerField()
+    token = serializers.CharField()
+
+
+class TokenIn(serializers.Serializer):
+    token = serializers.CharField(max_length=500)
+
+
+class VerifiedOut(serializers.Serializer):
+    account_id = serializers.IntegerField()
+    email_verified = serializers.BooleanField()
+
+
+class PasswordChangeIn(serializers.Serializer):
+    old_password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+    new_password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+
+
+class PasswordResetConfirmIn(TokenIn):
+    password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+
+
+class DetailOut(serializers.Serializer):
+    detail = serializers.CharField()
+
+
+class PasswordChangedOut(DetailOut):
+    tokens_revoked = serializers.IntegerField()
 
 
 class AccountPatchIn(serializers.Serializer):

@@ -74,3 +74,39 @@ class UserThrottle(FixedWindowThrottle):
         else:
             ident = self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class LoginIpThrottle(FixedWindowThrottle):
+    """R-36: sign-in and credential requests per client IP."""
+
+    scope = "login_ip"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class _PerEmailThrottle(FixedWindowThrottle):
+    """Per email address named in the body — registered or not, so the limit reveals nothing.
+    The address is hashed: cache keys never hold it."""
+
+    def get_cache_key(self, request, view):
+        import hashlib
+
+        data = request.data if isinstance(request.data, dict) else {}
+        email = data.get("email")
+        if not isinstance(email, str) or not email.strip():
+            return None
+        ident = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()[:32]
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class LoginAccountThrottle(_PerEmailThrottle):
+    """R-36: password attempts per account (its email)."""
+
+    scope = "login_account"
+
+
+class EmailSendThrottle(_PerEmailThrottle):
+    """Emails the API sends to one address (verification, reset): no mail bombing."""
+
+    scope = "email_send"

@@ -1,3 +1,6 @@
+"""Accounts (API.md "Accounts", R-36, R-37): guest sign-in, email and password credentials,
+sign-in and out, the own profile, public player profiles."""
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -7,7 +10,25 @@ from rest_framework.views import APIView
 from rivals import selectors
 from rivals.api import serializers as s
 from rivals.api.idempotency import idempotent
+from rivals.api.throttling import (
+    AnonThrottle,
+    EmailSendThrottle,
+    LoginAccountThrottle,
+    LoginIpThrottle,
+    UserThrottle,
+)
+from rivals.services import credentials
 from rivals.services.accounts import account_guest_signin, account_rename
+
+_LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, LoginAccountThrottle]
+_EMAIL_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, EmailSendThrottle]
+_ACCEPTED = {"detail": "accepted: if the address can receive it, an email is on its way"}
+
+
+def _body(serializer_class, request):
+    body = serializer_class(data=request.data)
+    body.is_valid(raise_exception=True)
+    return body.validated_data
 
 
 class GuestSignInView(APIView):
@@ -19,11 +40,108 @@ class GuestSignInView(APIView):
     @extend_schema(request=s.GuestSignInIn, responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: s.ErrorOut})
     @idempotent
     def post(self, request):
-        body = s.GuestSignInIn(data=request.data)
-        body.is_valid(raise_exception=True)
-        account, token, created = account_guest_signin(device_id=body.validated_data["device_id"])
+        data = _body(s.GuestSignInIn, request)
+        account, token, created = account_guest_signin(device_id=data["device_id"])
         out = {"account_id": account.pk, "token": token, "created": created}
         return Response(out, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class LoginView(APIView):
+    """R-36: sign in on another device with a verified email. One 401 for every failure (unknown
+    email, unverified, wrong password); throttled per IP and per email (429 ``throttled``).
+
+    Decision: no ``Idempotency-Key`` replay here — a replayed answer would keep a live token in a
+    second table; a retried login simply issues another token."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = _LOGIN_THROTTLES
+
+    @extend_schema(request=s.LoginIn, responses={200: s.LoginOut, 400: s.ErrorOut, 401: s.ErrorOut})
+    def post(self, request):
+        data = _body(s.LoginIn, request)
+        account, token = credentials.login(email=data["email"], password=data["password"])
+        return Response({"account_id": account.pk, "token": token})
+
+
+class LogoutView(APIView):
+    """Revoke the calling token; the account's other devices stay signed in."""
+
+    @extend_schema(request=None, responses={200: s.DetailOut})
+    def post(self, request):
+        credentials.logout(account=request.user, token_key=request.auth)
+        return Response({"detail": "signed out"})
+
+
+class CredentialsView(APIView):
+    """R-36: add an email and a password; a verification email is sent (202, the same answer
+    whether or not the address is already registered)."""
+
+    throttle_classes = _EMAIL_THROTTLES
+
+    @extend_schema(request=s.CredentialsIn, responses={202: s.DetailOut, 400: s.ErrorOut})
+    @idempotent
+    def post(self, request):
+        data = _body(s.CredentialsIn, request)
+        credentials.credentials_add(account=request.user, email=data["email"], password=data["password"])
+        return Response(_ACCEPTED, status=status.HTTP_202_ACCEPTED)
+
+
+class VerifyView(APIView):
+    """R-36: confirm the email with the code it received (works from any device)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle, LoginIpThrottle]
+
+    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: s.ErrorOut})
+    @idempotent
+    def post(self, request):
+        data = _body(s.TokenIn, request)
+        account = credentials.email_verify(token=data["token"])
+        return Response({"account_id": account.pk, "email_verified": True})
+
+
+class PasswordChangeView(APIView):
+    """Change the password; every other device's token is revoked."""
+
+    throttle_classes = [UserThrottle, LoginIpThrottle]
+
+    @extend_schema(request=s.PasswordChangeIn, responses={200: s.PasswordChangedOut, 400: s.ErrorOut})
+    def post(self, request):
+        data = _body(s.PasswordChangeIn, request)
+        revoked = credentials.password_change(account=request.user, old_password=data["old_password"],
+                                              new_password=data["new_password"], keep_token=request.auth)
+        return Response({"detail": "password changed", "tokens_revoked": revoked})
+
+
+class PasswordResetView(APIView):
+    """Ask for a reset code by email (202 for any address)."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = _EMAIL_THROTTLES
+
+    @extend_schema(request=s.EmailIn, responses={202: s.DetailOut, 400: s.ErrorOut})
+    @idempotent
+    def post(self, request):
+        data = _body(s.EmailIn, request)
+        credentials.password_reset_request(email=data["email"])
+        return Response(_ACCEPTED, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmView(APIView):
+    """Set a new password with the code (single use); every token of the account is revoked."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonThrottle, LoginIpThrottle]
+
+    @extend_schema(request=s.PasswordResetConfirmIn, responses={200: s.DetailOut, 400: s.ErrorOut})
+    def post(self, request):
+        data = _body(s.PasswordResetConfirmIn, request)
+        credentials.password_reset_confirm(token=data["token"], password=data["password"])
+        return Response({"detail": "password changed: sign in with it"})
 
 
 class AccountView(APIView):
@@ -33,9 +151,21 @@ class AccountView(APIView):
 
     @extend_schema(request=s.AccountPatchIn, responses={200: s.AccountOut, 400: s.ErrorOut})
     def patch(self, request):
-        body = s.AccountPatchIn(data=request.data)
-        body.is_valid(raise_exception=True)
+        data = _body(s.AccountPatchIn, request)
         account = request.user
-        if "display_name" in body.validated_data:
-            account = account_rename(account=account, display_name=body.validated_data["display_name"])
+        if "display_name" in data:
+            account = account_rename(account=account, display_name=data["display_name"])
         return Response(selectors.account_profile(account=account))
+
+
+class PlayerView(APIView):
+    """R-37: a player's public profile — display name, club, trophies, ranking totals and places;
+    never an email, a device id, an IP or a token."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.PlayerOut, 404: s.ErrorOut})
+    def get(self, request, player_id):
+        return Response(selectors.player_profile(account_id=player_id))
+
+

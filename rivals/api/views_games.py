@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from rivals import selectors_games as sel
 from rivals.api.idempotency import idempotent
-from rivals.api.intents import IntentEndpoint
+from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.serializers import ErrorOut
 from rivals.errors import Invalid
 from rivals.services import games as svc
@@ -87,8 +87,9 @@ class GameIntentsView(IntentEndpoint):
         if result.refused:  # P-4: the time ran out — the end is recorded (committed), the intent refused
             raise result.refused
         events = [sel.event_view(e) for e in result.events]
-        return Response({"accepted": True, "event": events[0], "events": events,
-                         "game": sel.game_view(game=result.game), "awarded": sel.awarded_view(result.awarded)})
+        return Accepted(result.events, {"accepted": True, "event": events[0], "events": events,
+                                        "game": sel.game_view(game=result.game),
+                                        "awarded": sel.awarded_view(result.awarded)})
 
 
 class GameEventsView(APIView):

@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
+from rivals.admin_base import PlayerFilter, ReadOnlyInline
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.matches.services import round_boards, round_end_now
 from rivals.models import Event
@@ -26,33 +27,15 @@ def _short(data, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-class MatchPlayerInline(admin.TabularInline):
+class MatchPlayerInline(ReadOnlyInline):
     model = MatchPlayer
     fields = ("seat", "account", "total_score", "place", "prize")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(ReadOnlyInline):
     model = Round
     fields = ("link", "index", "status", "code", "starts_at", "ends_at", "ended_at", "end_reason")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
     show_change_link = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="round")
     def link(self, obj: Round):
@@ -84,10 +67,15 @@ def end_round_now(modeladmin, request, queryset):
                             messages.SUCCESS)
 
 
+class RoundPlayerFilter(PlayerFilter):
+    def filter_player(self, queryset, account_id: int):
+        return queryset.filter(players__contains=[account_id])
+
+
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
     list_display = ("id", "match", "index", "mode", "status", "starts_at", "ends_at", "ended_at", "end_reason")
-    list_filter = ("status", "mode", "end_reason")
+    list_filter = (RoundPlayerFilter, "status", "mode", "end_reason")
     search_fields = ("=id", "=match__id")
     date_hierarchy = "starts_at"
     list_select_related = ("match",)

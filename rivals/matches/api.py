@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.idempotency import idempotent
-from rivals.api.intents import IntentEndpoint
+from rivals.api.intents import Accepted, IntentEndpoint
+from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import Invalid, NotFound
 from rivals.ids import is_uuid
@@ -109,6 +111,8 @@ def _page(request, qs, render) -> Response:
 
 
 class QueueView(APIView):
+    permission_classes = [IsAuthenticated, NotSuspended]  # no new play while suspended
+
     @extend_schema(request=QueueJoinIn, responses={200: TicketOut, 201: TicketOut, 400: ErrorOut})
     @idempotent
     def post(self, request):
@@ -132,6 +136,8 @@ class QueueTicketView(APIView):
 
 
 class DuelsView(APIView):
+    permission_classes = [IsAuthenticated, NotSuspended]  # no new play while suspended
+
     @extend_schema(operation_id="v1_duels_list", parameters=[DuelPageIn], responses={200: inline_serializer(
         "DuelPage", {"count": serializers.IntegerField(),
                      "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True)})})
@@ -156,6 +162,8 @@ class DuelView(APIView):
 
 
 class DuelAcceptView(APIView):
+    permission_classes = [IsAuthenticated, NotSuspended]  # no new play while suspended
+
     @extend_schema(request=None, responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut})
     @idempotent
     def post(self, request, duel_id):
@@ -221,8 +229,9 @@ class RoundIntentsView(IntentEndpoint):
         if result.refused:  # the deadline had passed: the end is recorded (committed), the intent refused
             raise result.refused
         events = [event_view(e) for e in result.events]
-        return Response({"accepted": True, "event": events[0], "events": events,
-                         "game": sel.round_view(rnd=result.round, account=request.user, boards=result.boards)})
+        return Accepted(result.events, {"accepted": True, "event": events[0], "events": events,
+                                        "game": sel.round_view(rnd=result.round, account=request.user,
+                                                               boards=result.boards)})
 
 
 class RoundEventsView(APIView):

@@ -1,6 +1,7 @@
-from .accounts import Account
+from .accounts import AccessToken, Account, AccountKey
 from .events import Event, Heartbeat, IdempotencyRecord, Stream
 from .games import Game, Level, LevelBest, RejectedIntent
+from .jobs import JobRun
 from .ledger import DailyBonusClaim, PointsLedgerEntry
 
-__all__ = ["Account", "Game", "Level", "LevelBest", "RejectedIntent", "DailyBonusClaim", "Event", "Heartbeat", "IdempotencyRecord", "PointsLedgerEntry", "Stream"]
+__all__ = ["AccessToken", "Account", "AccountKey", "JobRun", "Game", "Level", "LevelBest", "RejectedIntent", "DailyBonusClaim", "Event", "Heartbeat", "IdempotencyRecord", "PointsLedgerEntry", "Stream"]

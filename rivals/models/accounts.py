@@ -1,4 +1,10 @@
-"""Accounts (R-36). The account is the auth user; guests are created from a device id."""
+"""Accounts (R-36). The account is the auth user; guests are created from a device id.
+
+Personal data (email, device id, password hash) lives only in the account row's identity
+columns, never in event payloads; a name the player chose is sealed in its event with the
+account's own key (``AccountKey``, ``rivals.personal``). Erasure destroys the key and blanks the
+columns: no event is rewritten (README "Personal data").
+"""
 
 from __future__ import annotations
 
@@ -36,8 +42,9 @@ class Account(AbstractBaseUser, PermissionsMixin):
 
     username = models.CharField(max_length=150, unique=True)
     device_id = models.CharField(max_length=200, unique=True, null=True, blank=True)
-    email = models.EmailField(unique=True, null=True, blank=True)
+    email = models.EmailField(unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)")
     email_verified = models.BooleanField(default=False)
+    pending_email = models.EmailField(null=True, blank=True, help_text="added, waiting for its verification")
     is_staff = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
@@ -45,6 +52,9 @@ class Account(AbstractBaseUser, PermissionsMixin):
     # projections
     display_name = models.CharField(max_length=40, blank=True, default="")
     jokers = models.IntegerField(default=0)
+    suspended_at = models.DateTimeField(null=True, blank=True, help_text="R-38: suspended by an operator")
+    suspension_reason = models.CharField(max_length=300, blank=True, default="")
+    closed_at = models.DateTimeField(null=True, blank=True, help_text="closed (AccountClosed): no sign-in")
 
     objects = AccountManager()
 
@@ -60,3 +70,41 @@ class Account(AbstractBaseUser, PermissionsMixin):
     @property
     def stream_id(self) -> str:
         return f"account-{self.pk}"
+
+    @property
+    def listed(self) -> bool:
+        """Shown in rankings and leaderboards: not suspended, not closed (R-38)."""
+        return self.suspended_at is None and self.closed_at is None
+
+
+class AccessToken(models.Model):
+    """One API token per signed-in device (``Authorization: Token <key>``). A login creates one, a
+    logout deletes the calling one, a password change keeps only the caller's, a reset none."""
+
+    KINDS = (("device", "guest device"), ("password", "email and password"))
+
+    key = models.CharField(max_length=40, primary_key=True)
+    account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="tokens")
+    kind = models.CharField(max_length=10, choices=KINDS, default="device")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "rivals_access_token"
+        indexes = [models.Index(fields=["account", "kind"], name="access_token_account_kind")]
+
+    def __str__(self) -> str:
+        return f"token #{self.key[:6]}… of {self.account_id} ({self.kind})"
+
+
+class AccountKey(models.Model):
+    """The per-account key that seals personal data inside events (``rivals.personal``).
+
+    Not an event: destroying this row is how an erasure request is met — every sealed value in
+    the log becomes unreadable without rewriting one event."""
+
+    account = models.OneToOneField(Account, on_delete=models.CASCADE, primary_key=True, related_name="key")
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "rivals_account_key"

@@ -32,6 +32,7 @@ from rivals.errors import (
     NoJokers,
     NotAllowed,
     NotFound,
+    TooFast,
 )
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
@@ -354,16 +355,18 @@ def _intent_remove_pair(ctx: _Ctx, intent):
                                                    "free": [t for t in (a, b) if board.is_free(t)]})
     minimum = _rules()["MIN_PAIR_INTERVAL_MS"]
     if minimum and game.last_pair_ms is not None and ctx.at_ms - game.last_pair_ms < minimum:
-        raise NotAllowed("pairs faster than humanly possible are refused (R-38)",
-                         details={"interval_ms": ctx.at_ms - game.last_pair_ms, "minimum_ms": minimum})
-    data: dict[str, Any] = {"tiles": [a, b], "faces": [board.faces[a], board.faces[b]], "play_ms": ctx.at_ms}
+        raise TooFast("pairs faster than humanly possible are refused (R-38)",
+                      details={"interval_ms": ctx.at_ms - game.last_pair_ms, "minimum_ms": minimum,
+                               "game_id": str(game.pk)})
+    # R-13…R-15 (and R-38's plausibility check, every ruleset): the interval runs from the
+    # previous pair (or joker pair), else from the start.
+    interval = ctx.at_ms - (game.last_pair_ms if game.last_pair_ms is not None else 0)
+    data: dict[str, Any] = {"tiles": [a, b], "faces": [board.faces[a], board.faces[b]], "play_ms": ctx.at_ms,
+                            "interval_ms": interval}
     if game.ruleset == "rivals":
-        # R-13…R-15: the interval runs from the previous pair (or joker pair), else from the start.
         decisive = engine.is_decisive(board, (a, b))
-        interval = ctx.at_ms - (game.last_pair_ms if game.last_pair_ms is not None else 0)
         score = scoring.rivals_pair_score(interval_ms=interval, record_ms=game.record_ms, decisive=decisive)
-        data.update(points=score.points, record_ms=score.record_ms, record=score.is_record, decisive=decisive,
-                    interval_ms=interval)
+        data.update(points=score.points, record_ms=score.record_ms, record=score.is_record, decisive=decisive)
     elif game.ruleset == "pool":
         data.update(points=scoring.pool_pair_points(board.faces[a], board.faces[b], _pairs_on_table(board)),
                     record_ms=None)
@@ -575,7 +578,9 @@ def _single_player_awards(*, game: Game, account: Account, now: datetime) -> lis
     )
     if _award_key("first_place", account.pk, level) in earned:
         return awards  # R-5: after the 10, no further time bonus on this level
-    place = 1 + LevelBest.objects.filter(level=level, best_ms__lt=time_ms).exclude(account=account).count()
+    # Decision (R-38): suspended and closed accounts are off the leaderboard, so they take no place
+    place = 1 + (LevelBest.objects.filter(level=level, best_ms__lt=time_ms, account__suspended_at__isnull=True,
+                                          account__closed_at__isnull=True).exclude(account=account).count())
     bonus = None
     if place == 1:
         bonus = points_award(account=account, amount=FIRST_PLACE_BONUS, source="single_player",

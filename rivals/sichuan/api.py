@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.idempotency import idempotent
-from rivals.api.intents import IntentEndpoint
+from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import Invalid
 from rivals.sichuan import selectors as sel
@@ -124,7 +124,7 @@ class TableIntentsView(IntentEndpoint):
     def apply(self, request, table_id, intent):
         with transaction.atomic():
             result = svc.sichuan_intent_apply(account=request.user, table_id=table_id, intent=intent)
-        return Response({
+        return Accepted(result.events, {
             "accepted": True,
             "events": sel.table_events(table=result.table, after_version=result.events[0].version - 1),
             "table": sel.table_view(table=result.table, state=result.state),

@@ -14,7 +14,7 @@ class Command(BaseCommand):
         for spec in PERIODIC_TASKS:
             names.add(spec["name"])
             fields = {"task": spec["task"], "enabled": True, "interval": None, "crontab": None,
-                      "kwargs": spec.get("kwargs_json", "{}")}
+                      "kwargs": spec.get("kwargs_json", "{}"), "description": spec.get("description", "")}
             if "interval_seconds" in spec:
                 fields["interval"], _ = IntervalSchedule.objects.get_or_create(
                     every=spec["interval_seconds"], period=IntervalSchedule.SECONDS

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from rivals import engine
 from rivals.engine.scoring import competition_places
-from rivals.errors import NotAllowed, NotFound
+from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
@@ -38,6 +38,10 @@ from rivals.rawsql import models_from_rows
 from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
 
 STREAM_TYPE = "round"
+
+
+def _ms(delta) -> int:
+    return max(0, int(delta.total_seconds() * 1000))
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -264,15 +268,20 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
     game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()
+    # an intent outside the round's time is refused and says by how much (fair-play review)
+    where = {"round": str(rnd.pk), "game_id": str(game.pk)}
     if rnd.status == "ended":
-        raise NotAllowed("the round is over", details={"status": "ended", "ended_at": _iso(rnd.ended_at)})
+        raise OutsideRoundTime("the round is over", details={
+            "status": "ended", "ended_at": _iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where})
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
         _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
-        return RoundIntentResult(round=rnd, game=game, boards=boards, refused=NotAllowed(
-            "the round is over", details={"status": "ended", "ended_at": _iso(at), "reason": reason}))
+        return RoundIntentResult(round=rnd, game=game, boards=boards, refused=OutsideRoundTime(
+            "the round is over", details={"status": "ended", "ended_at": _iso(at), "reason": reason,
+                                          "late_ms": _ms(now - at), **where}))
     if now < rnd.starts_at:
-        raise NotAllowed("the round has not started yet", details={"starts_at": _iso(rnd.starts_at)})
+        raise OutsideRoundTime("the round has not started yet", details={
+            "starts_at": _iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where})
     result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now,
                              live={"round": rnd})
     if game.status == "won":  # the first completion ends the round

@@ -1,0 +1,113 @@
+"""What every admin module shares: read-only history, and finding a player's records by name or
+id (the account page links here; the search boxes use it)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.db.models import CharField, Q, Value
+from django.db.models.functions import Cast, Concat
+
+MAX_PLAYERS_MATCHED = 20  # a search that names more players than this is too vague to widen
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Events and ledgers are history: nobody adds, changes or deletes them here, superusers included."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def get_actions(self, request):
+        return {}
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """Rows of a projection shown inside their parent's page: nothing added, changed or deleted.
+    Subclasses set ``model`` and ``fields`` (all read-only)."""
+
+    extra = 0
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+def players_matching(term: str) -> list[int]:
+    """Accounts a search term names: ``12`` / ``#12`` / ``player:12`` by id, else by display name
+    or username (case-insensitive part)."""
+    from rivals.models import Account
+
+    term = term.strip()
+    raw = term.removeprefix("player:").removeprefix("#")
+    if raw.isdigit():
+        return [int(raw)]
+    if len(term) < 2:
+        return []
+    return list(Account.objects.filter(Q(display_name__icontains=term) | Q(username__icontains=term))
+                .order_by("pk").values_list("pk", flat=True)[:MAX_PLAYERS_MATCHED])
+
+
+def _stream_ids(qs, prefix: str, field: str = "id"):
+    return qs.annotate(_s=Concat(Value(prefix), Cast(field, CharField()))).values("_s")
+
+
+def player_streams_q(account_ids: list[int]) -> Q:
+    """Every event stream of these players: account, points ledger, daily bonus, their games and
+    Sichuan tables, the rounds and matches they played, and the club events that name them."""
+    from rivals.matches.models import MatchPlayer, Round
+    from rivals.models import Game
+    from rivals.sichuan.models import SichuanTable
+
+    q = Q()
+    for a in account_ids:
+        q |= Q(stream_id__in=[f"account-{a}", f"points-{a}", f"daily-bonus-{a}"])
+        q |= Q(stream_id__in=_stream_ids(Round.objects.filter(players__contains=[a]), "round-"))
+        q |= Q(stream_type="club") & (Q(data__account_id=a) | Q(data__owner_id=a))
+    q |= Q(stream_id__in=_stream_ids(Game.objects.filter(account_id__in=account_ids), "game-"))
+    q |= Q(stream_id__in=_stream_ids(SichuanTable.objects.filter(account_id__in=account_ids), "sichuan-"))
+    q |= Q(stream_id__in=_stream_ids(MatchPlayer.objects.filter(account_id__in=account_ids), "match-", "match_id"))
+    return q
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """``?player=<account id>``: the account page's links. Shown only while it is in use."""
+
+    title = "player"
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        value = request.GET.get(self.parameter_name, "")
+        return [(value, f"player #{value}")] if value.isdigit() else []
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value or not value.isdigit():
+            return queryset
+        return self.filter_player(queryset, int(value))
+
+    def filter_player(self, queryset, account_id: int):
+        return queryset.filter(account_id=account_id)
+
+
+class PlayerSearchMixin:
+    """The search box also finds the rows of the players a term names (a name or an id)."""
+
+    player_field = "account_id"
+
+    def get_search_results(self, request, queryset, search_term):
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        players = players_matching(search_term) if search_term else []
+        if players:
+            results = results | queryset.filter(**{f"{self.player_field}__in": players})
+        return results, duplicates

@@ -1,0 +1,59 @@
+"""Games in the admin: read-only projections of their streams, each with a board replay — the
+board drawn as server-rendered SVG after any of its events (``?at=<version>``), previous / next,
+and the event list beside it. A round player's board is a game too (the round page links each)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
+
+from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin
+from rivals.models import Game
+from rivals.replay import board_svg, replay_frame
+
+
+def _short(data: dict, limit: int = 48) -> str:
+    text = ", ".join(f"{k}={v}" for k, v in data.items() if k not in ("faces", "round_id", "seq", "account_id"))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@admin.register(Game)
+class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
+    """Games are projections of their event streams: read-only; the page replays the board."""
+
+    list_display = ("id", "account", "mode", "level", "code", "status", "score", "seq", "started_at", "events")
+    list_filter = ("mode", "status", "ruleset")
+    search_fields = ("=id", "=code", "account__username", "account__display_name")
+    search_help_text = "a game id, a game code, or a player's name or id"
+    raw_id_fields = ("account",)
+    exclude = ("plan",)
+    ordering = ("-started_at",)
+    list_select_related = ("account",)
+    change_form_template = "admin/rivals/game/change_form.html"
+
+    @admin.display(description="events")
+    def events(self, obj):
+        url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
+        return format_html('<a href="{}">events</a>', url)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, object_id)
+        if game is not None:
+            at = request.GET.get("at", "")
+            frame = replay_frame(game, int(at) if at.isdigit() else None)
+            here = reverse("admin:rivals_game_change", args=[game.pk])
+            last = frame.events[-1].version if frame.events else 0
+            rows = [{"version": e.version, "type": e.type, "at": e.recorded_at, "data": _short(e.data),
+                     "url": f"{here}?at={e.version}", "current": e.version == frame.version,
+                     "actor": (e.metadata or {}).get("actor")} for e in frame.events]
+            extra_context = {**(extra_context or {}), "replay": {
+                "svg": mark_safe(board_svg(frame)),  # built from our own data, every text escaped
+                "version": frame.version, "last": last, "event": frame.event, "rows": rows,
+                "previous": f"{here}?at={frame.version - 1}" if frame.version > 1 else None,
+                "next": f"{here}?at={frame.version + 1}" if frame.version < last else None,
+                "round": reverse("admin:matches_round_change", args=[game.round_id]) if game.round_id else None,
+            }}
+        return super().change_view(request, object_id, form_url, extra_context)

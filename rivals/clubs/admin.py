@@ -1,0 +1,29 @@
+"""Clubs in the admin: projections of their streams — read-only, members inline, events linked."""
+
+from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+
+from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from rivals.clubs.models import Club, ClubMember
+
+
+class MemberInline(ReadOnlyInline):
+    model = ClubMember
+    fields = ("account", "joined_at")
+
+
+@admin.register(Club)
+class ClubAdmin(ReadOnlyAdmin):
+    list_display = ("name", "status", "owner", "members_count", "created_at", "closed_at")
+    list_filter = ("status",)
+    search_fields = ("name", "=id")
+    inlines = [MemberInline]
+    fields = ("id", "name", "status", "owner", "members_count", "created_at", "closed_at", "version", "events")
+    readonly_fields = fields
+
+    @admin.display(description="events")
+    def events(self, obj: Club):
+        url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
+        return format_html('<a href="{}">{}</a>', url, obj.stream_id)

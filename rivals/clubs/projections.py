@@ -1,0 +1,45 @@
+"""The clubs projection: ``Club`` and ``ClubMember`` rows from the club streams' events."""
+
+from __future__ import annotations
+
+
+from rivals.models import Event
+from rivals.projections import Projection
+
+
+class ClubsProjection(Projection):
+    name = "clubs"
+    event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed"})
+
+    def reset(self) -> None:
+        from rivals.clubs.models import Club, ClubMember
+
+        ClubMember.objects.all().delete()
+        Club.objects.all().delete()
+
+    def apply(self, event: Event) -> None:
+        from django.db.models import F
+
+        from rivals.clubs.models import Club, ClubMember
+
+        d = event.data
+        club = Club.objects.filter(pk=d["club_id"])
+        if event.type == "ClubFounded":
+            Club.objects.create(id=d["club_id"], name=d["name"], name_key=d["name_key"], owner_id=d["owner_id"],
+                                created_at=event.recorded_at, members_count=1, version=event.version)
+            ClubMember.objects.create(account_id=d["owner_id"], club_id=d["club_id"], joined_at=event.recorded_at)
+            return
+        if event.type == "ClubJoined":
+            ClubMember.objects.create(account_id=d["account_id"], club_id=d["club_id"], joined_at=event.recorded_at)
+            club.update(members_count=F("members_count") + 1)
+        elif event.type == "ClubLeft":
+            ClubMember.objects.filter(account_id=d["account_id"], club_id=d["club_id"]).delete()
+            club.update(members_count=F("members_count") - 1)
+        elif event.type == "ClubOwnerChanged":
+            club.update(owner_id=d["owner_id"])
+        elif event.type == "ClubClosed":
+            club.update(status="closed", closed_at=event.recorded_at, owner_id=None)
+        club.update(version=event.version)
+
+
+clubs_projection = ClubsProjection()

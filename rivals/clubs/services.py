@@ -1,0 +1,140 @@
+"""Club services (R-37): found, join, leave, hand over ownership; an empty club is closed.
+
+Every change is an event on the club's stream (``club-<id>``), appended with the club's expected
+version. Lock order everywhere: the player's account row, then the club row — so one player's
+concurrent joins are serialised (at most one club each) and a club's members change one at a
+time.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+import uuid
+
+from django.db import IntegrityError, transaction
+
+from rivals.clubs.models import Club, ClubMember
+from rivals.errors import Conflict, Forbidden, NotAllowed, NotFound
+from rivals.eventstore import NewEvent, event_append
+from rivals.ids import is_uuid
+from rivals.models import Account
+from rivals.text import clean_text
+
+CLUB_NAME_MAX = 32
+STREAM_TYPE = "club"
+
+
+def club_name_key(name: str) -> str:
+    """Case-insensitive identity of a name: casefolded after NFC ("Straße" is "STRASSE")."""
+    return unicodedata.normalize("NFC", name.casefold())
+
+
+def club_get(club_id, *, lock: bool = False) -> Club:
+    qs = Club.objects.select_for_update() if lock else Club.objects
+    club = qs.filter(pk=club_id).first() if is_uuid(club_id) else None
+    if club is None:
+        raise NotFound("no such club")
+    return club
+
+
+def _lock_account(account: Account) -> None:
+    Account.objects.select_for_update().filter(pk=account.pk).values_list("pk", flat=True).first()
+
+
+def _append(club_id, version: int, events: list[NewEvent], actor: str) -> None:
+    event_append(stream_id=f"club-{club_id}", stream_type=STREAM_TYPE, expected_version=version, actor=actor,
+                 events=events)
+
+
+def _membership(account: Account) -> ClubMember | None:
+    return ClubMember.objects.filter(account=account).first()
+
+
+@transaction.atomic
+def club_found(*, account: Account, name: str) -> Club:
+    """Found a club with its founder as owner and first member (``ClubFounded``)."""
+    name = clean_text(name, field="name", max_length=CLUB_NAME_MAX)
+    key = club_name_key(name)
+    _lock_account(account)
+    current = _membership(account)
+    if current is not None:
+        raise NotAllowed("you are already in a club: leave it first", details={"club": str(current.club_id)})
+    taken = Conflict("a club with this name exists", details={"name": ["taken (names are case-insensitive)"]})
+    if Club.objects.filter(name_key=key, status="open").exists():
+        raise taken
+    club_id = uuid.uuid4()
+    try:
+        with transaction.atomic():
+            _append(club_id, 0, [NewEvent("ClubFounded", {"club_id": str(club_id), "name": name, "name_key": key,
+                                                          "owner_id": account.pk})], f"account:{account.pk}")
+    except IntegrityError:  # founded concurrently under the same name
+        raise taken from None
+    return Club.objects.get(pk=club_id)
+
+
+@transaction.atomic
+def club_join(*, account: Account, club_id) -> Club:
+    """Join an open club (``ClubJoined``); joining one's own club again changes nothing."""
+    _lock_account(account)
+    club = club_get(club_id, lock=True)
+    current = _membership(account)
+    if current is not None:
+        if current.club_id == club.pk:
+            return club
+        raise NotAllowed("you are already in a club: leave it first", details={"club": str(current.club_id)})
+    if club.status != "open":
+        raise NotAllowed("the club is closed", details={"status": club.status})
+    _append(club.pk, club.version, [NewEvent("ClubJoined", {"club_id": str(club.pk), "account_id": account.pk})],
+            f"account:{account.pk}")
+    club.refresh_from_db()
+    return club
+
+
+def _leave_events(club: Club, account_id: int) -> list[NewEvent]:
+    """``ClubLeft``, then ``ClubClosed`` when nobody is left, or ``ClubOwnerChanged`` when the
+    owner left. Decision: ownership passes to the longest-standing member (then the lowest id)."""
+    events = [NewEvent("ClubLeft", {"club_id": str(club.pk), "account_id": account_id})]
+    heir = (ClubMember.objects.filter(club=club).exclude(account_id=account_id)
+            .order_by("joined_at", "account_id").values_list("account_id", flat=True).first())
+    if heir is None:
+        events.append(NewEvent("ClubClosed", {"club_id": str(club.pk), "reason": "empty"}))
+    elif club.owner_id == account_id:
+        events.append(NewEvent("ClubOwnerChanged", {"club_id": str(club.pk), "owner_id": heir,
+                                                    "previous_owner_id": account_id, "reason": "owner_left"}))
+    return events
+
+
+@transaction.atomic
+def club_leave(*, account: Account, club_id, actor: str | None = None) -> Club:
+    _lock_account(account)
+    club = club_get(club_id, lock=True)
+    current = _membership(account)
+    if current is None or current.club_id != club.pk:
+        raise NotAllowed("you are not a member of this club")
+    _append(club.pk, club.version, _leave_events(club, account.pk), actor or f"account:{account.pk}")
+    club.refresh_from_db()
+    return club
+
+
+def club_leave_on_close(*, account: Account, actor: str) -> None:
+    """A closed account leaves its club (inside the caller's transaction, account locked)."""
+    current = _membership(account)
+    if current is not None:
+        club_leave(account=account, club_id=current.club_id, actor=actor)
+
+
+@transaction.atomic
+def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
+    """The owner hands the club over to another member (``ClubOwnerChanged``)."""
+    club = club_get(club_id, lock=True)
+    if club.owner_id != account.pk:
+        raise Forbidden("only the club's owner can hand it over")
+    if owner_id == account.pk:
+        return club
+    if not ClubMember.objects.filter(club=club, account_id=owner_id).exists():
+        raise NotAllowed("the new owner must be a member of the club", details={"owner": owner_id})
+    _append(club.pk, club.version, [NewEvent("ClubOwnerChanged", {
+        "club_id": str(club.pk), "owner_id": owner_id, "previous_owner_id": account.pk, "reason": "handed_over"})],
+        f"account:{account.pk}")
+    club.refresh_from_db()
+    return club

@@ -1,0 +1,161 @@
+"""Fair play (R-38): plausibility signals that flag play for an operator's review, the review
+itself, and suspension.
+
+The signals come from the one intent entry point (``rivals.api.intents.IntentEndpoint``): after
+an accepted intent its events are looked at (pairs faster than ``FAIRPLAY_FAST_PAIR_MS``), after
+a refused one the refusal (too many refusals in a window; a round intent outside the round's time
+beyond network latency). A flag refuses nothing: it is a ``FairPlayFlagged`` event on the
+account's stream, raised at most once per account, kind and subject (a board, a round, a
+window) — the database's unique key decides. Suspending is an operator's act
+(``AccountSuspended``, with a reason): the account's intents are refused (403 ``forbidden``) and
+it leaves rankings and leaderboards until ``AccountSuspensionLifted``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from rivals.errors import DomainError, NotAllowed, OutsideRoundTime, TooFast
+from rivals.fairplay.models import FairPlayFlag
+from rivals.models import Account, RejectedIntent
+from rivals.services.accounts import account_event
+from rivals.text import clean_text
+
+REVIEW_DECISIONS = ("dismissed", "confirmed")
+
+
+def _rules() -> dict[str, Any]:
+    return settings.RIVALS
+
+
+def fairplay_flag(*, account_id: int, kind: str, subject: str, details: dict[str, Any],
+                  game_id: str | None = None, round_id: str | None = None) -> FairPlayFlag | None:
+    """Raise one flag (``FairPlayFlagged``) unless this account, kind and subject has one."""
+    if FairPlayFlag.objects.filter(account_id=account_id, kind=kind, subject=subject).exists():
+        return None
+    flag_id = str(uuid.uuid4())
+    account = Account(pk=account_id)
+    try:
+        with transaction.atomic():
+            account_event(account, "FairPlayFlagged", {"flag_id": flag_id, "kind": kind, "subject": subject,
+                                                       "game_id": game_id, "round_id": round_id,
+                                                       "details": details}, actor="system")
+    except IntegrityError:  # raised concurrently by another request: that one stands
+        return None
+    return FairPlayFlag.objects.get(pk=flag_id)
+
+
+# --- signals from intents ----------------------------------------------------------------------
+
+_FLAGGED_BOARDS: OrderedDict[str, None] = OrderedDict()  # per process: boards known to be flagged
+_FLAGGED_BOARDS_MAX = 10_000
+
+_FAST_PAIRS_SQL = (
+    "SELECT (data->>'interval_ms')::bigint FROM rivals_event WHERE stream_id = %s AND type = 'PairRemoved' "
+    "AND (data->>'interval_ms')::bigint < %s ORDER BY version"
+)
+
+
+def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, extra: int = 0) -> None:
+    if stream_id in _FLAGGED_BOARDS:
+        return
+    threshold, needed = _rules()["FAIRPLAY_FAST_PAIR_MS"], _rules()["FAIRPLAY_FAST_PAIRS"]
+    with connection.cursor() as cur:
+        cur.execute(_FAST_PAIRS_SQL, [stream_id, threshold])
+        intervals = [row[0] for row in cur.fetchall()]
+    if len(intervals) + extra < needed:
+        return
+    fairplay_flag(account_id=account_id, kind="fast_pairs", subject=stream_id,
+                  game_id=stream_id.removeprefix("game-"), round_id=round_id,
+                  details={"fast_pairs": len(intervals) + extra, "refused_too_fast": extra,
+                           "threshold_ms": threshold, "intervals_ms": intervals[:20]})
+    _FLAGGED_BOARDS[stream_id] = None
+    while len(_FLAGGED_BOARDS) > _FLAGGED_BOARDS_MAX:
+        _FLAGGED_BOARDS.popitem(last=False)
+
+
+def fairplay_intent_accepted(*, account: Account, events) -> None:
+    """Look at an accepted intent's events: pairs faster than the human minimum (R-38)."""
+    threshold = _rules()["FAIRPLAY_FAST_PAIR_MS"]
+    if not threshold:
+        return
+    for event in events:
+        if event.type != "PairRemoved":
+            continue
+        interval = event.data.get("interval_ms")
+        if interval is not None and interval < threshold:
+            _board_fast_pairs(account_id=account.pk, stream_id=event.stream_id, round_id=event.data.get("round_id"))
+
+
+def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: datetime | None = None) -> None:
+    """Look at a refused intent (already kept as a ``RejectedIntent``): too many refusals in a
+    window, an intent outside a round's time, a pair refused as too fast."""
+    if account is None or not account.is_authenticated:
+        return
+    now = now or timezone.now()
+    rules = _rules()
+    if isinstance(exc, OutsideRoundTime):
+        off = max(exc.details.get("late_ms", 0), exc.details.get("early_ms", 0))
+        if off > rules["FAIRPLAY_ROUND_GRACE_MS"]:
+            fairplay_flag(account_id=account.pk, kind="outside_round_time", subject=f"round-{exc.details['round']}",
+                          round_id=exc.details["round"], game_id=exc.details.get("game_id"),
+                          details={k: v for k, v in exc.details.items() if k != "round"})
+    if isinstance(exc, TooFast) and rules["FAIRPLAY_FAST_PAIR_MS"] and exc.details.get("game_id"):
+        _board_fast_pairs(account_id=account.pk, stream_id=f"game-{exc.details['game_id']}",
+                          round_id=exc.details.get("round_id"), extra=1)
+    window = rules["FAIRPLAY_REFUSED_WINDOW_S"]
+    since = now - timedelta(seconds=window)
+    refused = RejectedIntent.objects.filter(account=account, at__gte=since).count()
+    if refused > rules["FAIRPLAY_REFUSED_MAX"]:
+        bucket = int(now.timestamp() // window)
+        fairplay_flag(account_id=account.pk, kind="refused_intents", subject=f"window-{bucket}",
+                      details={"refused": refused, "window_s": window, "max": rules["FAIRPLAY_REFUSED_MAX"],
+                               "since": since.isoformat()})
+
+
+# --- operators ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def fairplay_flag_review(*, flag: FairPlayFlag, decision: str, note: str, actor: str) -> FairPlayFlag:
+    """An operator closes a flag as ``dismissed`` or ``confirmed`` (``FairPlayFlagReviewed``)."""
+    if decision not in REVIEW_DECISIONS:
+        raise NotAllowed(f"a review decides one of {REVIEW_DECISIONS}")
+    flag = FairPlayFlag.objects.select_for_update().get(pk=flag.pk)
+    if flag.status != "open":
+        raise NotAllowed(f"the flag was already reviewed ({flag.status})")
+    note = clean_text(note, field="note", max_length=300, min_length=0)
+    account_event(Account(pk=flag.account_id), "FairPlayFlagReviewed",
+                  {"flag_id": str(flag.pk), "decision": decision, "note": note}, actor=actor)
+    flag.refresh_from_db()
+    return flag
+
+
+@transaction.atomic
+def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
+    """R-38: refuse the account's intents and take it out of rankings and leaderboards."""
+    account = Account.objects.select_for_update().get(pk=account.pk)
+    if account.suspended_at is not None:
+        raise NotAllowed("the account is already suspended")
+    account_event(account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)},
+                  actor=actor)
+    account.refresh_from_db()
+    return account
+
+
+@transaction.atomic
+def account_suspension_lift(*, account: Account, reason: str, actor: str) -> Account:
+    account = Account.objects.select_for_update().get(pk=account.pk)
+    if account.suspended_at is None:
+        raise NotAllowed("the account is not suspended")
+    account_event(account, "AccountSuspensionLifted",
+                  {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor)
+    account.refresh_from_db()
+    return account

@@ -1,0 +1,50 @@
+"""What every Celery task last did, for operators (the admin's periodic-tasks page): a
+``JobRun`` row per task name, rewritten by the worker's task signals — when it started, when it
+finished, and its result or error in a line. Job state, not events."""
+
+from __future__ import annotations
+
+import logging
+
+from celery.signals import task_failure, task_prerun, task_success
+from django.db import DatabaseError
+from django.db.models import F
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+RESULT_MAX = 500
+
+
+def _summary(value) -> str:
+    text = "" if value is None else str(value)
+    return text if len(text) <= RESULT_MAX else text[: RESULT_MAX - 1] + "…"
+
+
+def _write(task_name: str, **fields) -> None:
+    from rivals.models import JobRun
+
+    try:
+        updated = JobRun.objects.filter(pk=task_name).update(**fields)
+        if not updated:
+            plain = {k: v for k, v in fields.items() if not hasattr(v, "resolve_expression")}
+            JobRun.objects.get_or_create(pk=task_name, defaults=plain)
+            JobRun.objects.filter(pk=task_name).update(**fields)
+    except DatabaseError:  # a record of a job must never fail the job (an outage is retried there)
+        log.warning("could not record the run of %s", task_name, exc_info=True)
+
+
+@task_prerun.connect(weak=False, dispatch_uid="rivals.jobs.prerun")
+def _started(sender=None, **_):
+    _write(sender.name, started_at=timezone.now())
+
+
+@task_success.connect(weak=False, dispatch_uid="rivals.jobs.success")
+def _succeeded(sender=None, result=None, **_):
+    _write(sender.name, finished_at=timezone.now(), ok=True, result=_summary(result), runs=F("runs") + 1)
+
+
+@task_failure.connect(weak=False, dispatch_uid="rivals.jobs.failure")
+def _failed(sender=None, exception=None, **_):
+    _write(sender.name, finished_at=timezone.now(), ok=False, result=_summary(f"{type(exception).__name__}: "
+                                                                             f"{exception}"),
+           runs=F("runs") + 1, failures=F("failures") + 1)

@@ -1,0 +1,116 @@
+"""The operators' admin: the account page as hub, player search, no deletion (closing is an
+event), periodic tasks in plain words with their last run, the board replay, and the action
+forms inside the admin's frame."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from rivals.models import Account, Event, Game
+from tests.games.helpers import plan_of
+from tests.matches.helpers import CODE
+
+
+@pytest.fixture
+def operator(client, django_user_model):
+    user = django_user_model.objects.create_superuser("operator", "op-password-1")
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def player(db):
+    from rivals.services.accounts import account_rename
+    from rivals.services.games import game_create
+    from tests.factories import AccountFactory
+
+    account = AccountFactory.create(device_id="hub-player")
+    account_rename(account=account, display_name="Golden Crane")
+    game = game_create(account=account, mode="classic", code=CODE)
+    from rivals.services.games import game_intent_apply
+
+    for seq, pair in enumerate(plan_of(game)[:3]):
+        game_intent_apply(account=account, game_id=game.pk, intent={"seq": seq, "type": "remove_pair",
+                                                                    "tiles": list(pair)})
+    return Account.objects.get(pk=account.pk), Game.objects.get(pk=game.pk)
+
+
+def test_the_account_page_is_the_hub(operator, player):
+    account, game = player
+    page = operator.get(reverse("admin:rivals_account_change", args=[account.pk])).content.decode()
+    for target in ("rivals/game/?account__id__exact", "matches/round/?player=", "sichuan/sichuantable/?account__id__exact",
+                   "rivals/event/?player=", "rivals/pointsledgerentry/?player=", "type__exact=JokersChanged",
+                   "rivals/rejectedintent/?player=", "fairplay/fairplayflag/?account__id__exact"):
+        assert target in page, target
+    events = operator.get(reverse("admin:rivals_event_changelist") + f"?player={account.pk}").content.decode()
+    assert f"game-{game.pk}" in events and f"account-{account.pk}" in events
+    by_name = operator.get(reverse("admin:rivals_event_changelist") + "?q=golden+crane").content.decode()
+    assert f"game-{game.pk}" in by_name  # a player's name finds all their streams' events
+    by_id = operator.get(reverse("admin:rivals_event_changelist") + f"?q={account.pk}").content.decode()
+    assert f"account-{account.pk}" in by_id
+    found = operator.get(reverse("admin:rivals_account_changelist") + "?q=golden").content.decode()
+    assert "Golden Crane" in found
+
+
+def test_accounts_are_closed_not_deleted_and_the_rebuild_keeps_them(operator, player):
+    from rivals.personal import ERASED_NAME
+    from rivals.projections import rebuild_all
+
+    account, game = player
+    url = reverse("admin:rivals_account_changelist")
+    res = operator.post(url, {"action": "delete_selected", "_selected_action": [account.pk]})
+    assert Account.objects.filter(pk=account.pk).exists()  # no delete action at all
+    assert operator.get(reverse("admin:rivals_account_delete", args=[account.pk])).status_code == 403
+    form = operator.post(url, {"action": "close_account", "_selected_action": [account.pk]}).content.decode()
+    assert form.count("<h1>Close accounts</h1>") == 1 and 'id="site-name"' in form  # the admin's frame
+    res = operator.post(url, {"action": "close_account", "_selected_action": [account.pk], "apply": "1",
+                              "reason": "the player asked for erasure", "erase": "on"})
+    assert res.status_code == 302
+    closed = Account.objects.get(pk=account.pk)
+    assert (closed.is_active, closed.email, closed.device_id, closed.display_name) == (False, None, None, ERASED_NAME)
+    event = Event.objects.get(type="AccountClosed")
+    assert event.metadata["actor"].startswith("operator:") and event.data["erased"] is True
+    assert Game.objects.filter(account=closed).count() == 1  # the rules' records stay
+    rebuild_all()
+    again = Account.objects.get(pk=account.pk)
+    assert again.display_name == ERASED_NAME and again.closed_at is not None  # the sealed name is gone for good
+    assert "Golden Crane" not in str(list(Event.objects.values_list("data", flat=True)))
+
+
+def test_grant_jokers_keeps_the_admin_frame_and_one_title(operator, player):
+    account, _ = player
+    url = reverse("admin:rivals_account_changelist")
+    page = operator.post(url, {"action": "grant_jokers", "_selected_action": [account.pk]}).content.decode()
+    assert page.count("Grant jokers</h1>") == 1 and 'id="site-name"' in page and "breadcrumbs" in page
+    operator.post(url, {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2",
+                        "reason": "apology"})
+    assert Account.objects.get(pk=account.pk).jokers == 2
+    assert Event.objects.get(type="JokersChanged").metadata["actor"].startswith("operator:")
+
+
+def test_periodic_tasks_say_what_they_do_and_how_they_last_ran(operator):
+    from django.core.management import call_command
+
+    from rivals.tasks import idempotency_prune
+
+    call_command("setup_periodic_tasks", verbosity=0)
+    idempotency_prune.apply()  # a real task run through Celery's tracer (signals included)
+    page = operator.get(reverse("admin:django_celery_beat_periodictask_changelist")).content.decode()
+    assert "Deletes Idempotency-Key records older than 48 hours" in page
+    assert "Ends competitive rounds whose deadline passed" in page
+    assert re.search(r"ok</span> 0 <small>\(1 runs, 0 failed\)", page)
+
+
+def test_the_game_page_replays_the_board(operator, player):
+    _, game = player
+    url = reverse("admin:rivals_game_change", args=[game.pk])
+    start = operator.get(url + "?at=1").content.decode()
+    assert 'data-version="1"' in start and 'data-tiles="36"' in start and "the deal" not in start
+    third = operator.get(url + "?at=3").content.decode()
+    assert 'data-version="3"' in third and 'data-tiles="32"' in third and third.count('class="removed"') == 2
+    assert "replay-previous" in third and "replay-next" in third
+    last = operator.get(url).content.decode()
+    assert 'data-version="4"' in last and 'data-tiles="30"' in last and "replay-next" not in last
