@@ -448,11 +448,9 @@ class Ledger:
 def accepted_lost(accepted: list[tuple[str, str, int]]) -> tuple[int, int]:
     """(accepted intents, of which not in the event log): each accepted intent's first event
     carries the board's new seq (sent seq + 1) in the board's stream."""
-    from rest_framework.authtoken.models import Token
+    from rivals.models import AccessToken, Event, Game
 
-    from rivals.models import Event, Game
-
-    owner = dict(Token.objects.values_list("key", "user_id"))
+    owner = dict(AccessToken.objects.values_list("key", "account_id"))
     wanted = defaultdict(set)
     for token, path, seq in accepted:
         kind, target = path.split("/")[3:5]

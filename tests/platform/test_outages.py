@@ -13,7 +13,7 @@ import http.client
 import json
 import os
 import signal
-import socket
+import shutil
 import subprocess
 import sys
 import threading
@@ -23,33 +23,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from tests.perf.stack import free_port as _free_port
+from tests.perf.stack import spawn as _spawn
+from tests.perf.stack import stop as _stop
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=log.open("ab"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
-
-
-def _stop(proc: subprocess.Popen, sig=signal.SIGTERM) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, sig)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-    try:  # children of a killed main process (prefork pool) share its process group
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
 
 
 class OwnPostgres:
