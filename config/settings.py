@@ -109,7 +109,9 @@ DATABASES["default"].setdefault("OPTIONS", {})
 # Django's own cursors bind parameters client-side and never prepare; the hot path's statements
 # (rivals.rawsql.execute_prepared) bind server-side, and psycopg has the server prepare one it has
 # run this many times on a connection (Django's default, None, would turn that off).
-DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", env.int("DATABASE_PREPARE_THRESHOLD", default=5))
+# "off" (e.g. behind a pooler in transaction mode without prepared-statement support) disables it.
+_prepare = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None if _prepare == "off" else int(_prepare))
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
