@@ -35,7 +35,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,12 +143,14 @@ def measured(players, seconds: float, pids: list[int], url: str | None = None):
     """A closed loop: accepted/s, latencies, and the CPU ms per accepted intent of the web workers
     and of the database's backends — figures the other load on the machine moves far less than
     throughput."""
-    backends = database_backends(url) if url else []
-    web0, db0, accepted0 = cpu_seconds(pids), cpu_seconds(backends), sum(p.accepted for p in players)
+    backends = {pid: cpu_seconds([pid]) for pid in (database_backends(url) if url else [])}
+    web0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
     rate, lat = rounds.closed_loop(players, seconds)
     done = max(sum(p.accepted for p in players) - accepted0, 1)
-    alive = [pid for pid in backends if os.path.exists(f"/proc/{pid}/stat")]
-    db_ms = (cpu_seconds(alive) - db0) * 1000 / done if alive == backends else float("nan")
+    # the backends that lived through the run (the web workers' persistent connections; a task's
+    # connection that closed meanwhile is left out)
+    alive = {pid: t for pid, t in backends.items() if os.path.exists(f"/proc/{pid}/stat")}
+    db_ms = (cpu_seconds(list(alive)) - sum(alive.values())) * 1000 / done
     return rate, lat, (cpu_seconds(pids) - web0) * 1000 / done, db_ms
 
 
@@ -158,12 +160,14 @@ def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids:
     ratios: dict[str, list[float]] = defaultdict(list)
     rates: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    recorder.phase = "closed"
+    recorder.phase = "closed floor"
     before, _, before_web, before_db = measured(floor, seconds, pids, url)
     print(f"1. floor {before:.0f}/s; CPU per intent: web {before_web:.2f} ms, database {before_db:.2f} ms", flush=True)
     for r in range(repeats):
         for kind, players in real.items():
+            recorder.phase = f"closed {kind}"
             rate, lat, web, db = measured(players, seconds, pids, url)
+            recorder.phase = "closed floor"
             after, _, after_web, after_db = measured(floor, seconds, pids, url)
             ratio = rate / ((before + after) / 2)
             ratios[kind].append(ratio)
@@ -318,6 +322,12 @@ def main() -> int:
             print(f"3. database: {games} games (round boards included), {events1} events; "
                   f"{(size1 - size0) / max(games, 1) * 1000 / 2**20:.1f} MiB per 1,000 games "
                   f"({events1 / max(games1, 1):.1f} events per game)")
+            for kind, players in (("solo remove_pair", singles), ("round remove_pair", quick)):
+                calls = Counter()
+                for (phase, endpoint), lat in recorder.latency.items():
+                    if phase == f"closed {kind}":
+                        calls[endpoint] += len(lat)
+                print(f"   closed loop {kind}: {sum(calls.values())} requests — {dict(calls.most_common())}")
             statuses = {phase: dict(sorted(c.items())) for phase, c in recorder.statuses.items()}
             server_errors = recorder.server_errors()
             print(f"   statuses by phase: {statuses}")
