@@ -28,6 +28,7 @@ from rankings.days import amr_window_start, romanian_day, week_start
 from rankings.models import HISTOGRAM_BUCKET
 from rivals.models import Event
 from rivals.projections import Projection
+from rivals.rebuild import Table
 
 # Awards take this advisory lock shared, the roll exclusive: the window never moves under an award.
 # The two-int form lives in another key space than points_award's one-bigint hashtext(key) locks.
@@ -120,6 +121,92 @@ EXCLUSION_EVENTS = frozenset({"AccountSuspended", "AccountSuspensionLifted", "Ac
 class RankingsProjection(Projection):
     name = "rankings"
     event_types = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
+    # the clock is job state, not the projection's; histogram rows at zero are no state
+    tables = (Table("rankings_dailypoints"), Table("rankings_weeklypoints"), Table("rankings_amrpoints"),
+              Table("rankings_pointshistogram", where="n <> 0"), Table("rankings_rankingexclusion"))
+
+    def rebuild(self, log) -> None:
+        """The same steps as ``apply``, event by event, on totals in memory; then COPY."""
+        from rankings.models import AmrPoints, DailyPoints, PointsHistogram, RankingExclusion, WeeklyPoints
+        from rivals.rawsql import copy_insert
+
+        with connection.cursor() as cur:
+            cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+            row = cur.fetchone()
+        start = row[0] if row else None
+        totals: dict[int, dict[str, list]] = defaultdict(dict)  # account → board key → [points, reached_at]
+        excluded: dict[int, list] = {}  # account → [suspended, closed, since]
+        hist: dict[tuple[str, int, int], int] = defaultdict(int)
+
+        def move(deltas):
+            for k, dn in deltas.items():
+                hist[k] += dn
+
+        for event in log.events(self.event_types):
+            d = event.data
+            account_id = d["account_id"]
+            if event.type in EXCLUSION_EVENTS:
+                row = excluded.get(account_id)
+                was = row is not None
+                suspended, closed = (row[0], row[1]) if row else (False, False)
+                if event.type == "AccountSuspended":
+                    suspended = True
+                elif event.type == "AccountSuspensionLifted":
+                    suspended = False
+                else:
+                    closed = True
+                now = suspended or closed
+                if now:
+                    excluded[account_id] = [suspended, closed, row[2] if row else event.recorded_at]
+                else:
+                    excluded.pop(account_id, None)
+                if was != now:
+                    for key, (points, _) in totals[account_id].items():
+                        if points > 0:
+                            move(histogram_deltas(key, *((0, points) if not now else (points, 0))))
+                continue
+            amount = int(d["amount"])
+            if not d.get("counts") or amount == 0:
+                continue
+            at = parse_datetime(d["awarded_at"])
+            day = romanian_day(at)
+            if start is None:  # no clock yet: the window of the first award (as the live path makes it)
+                start = amr_window_start(day)
+            if day < start:
+                continue
+            keys = [board_key("daily", day), board_key("amr", day)]
+            if week_start(day) >= start:
+                keys.append(board_key("weekly", day))
+            mine = totals[account_id]
+            news = []
+            for key in keys:
+                cell = mine.get(key)
+                if cell is None:
+                    mine[key] = cell = [0, at]
+                cell[0] += amount
+                cell[1] = max(cell[1], at)
+                news.append((key, cell[0]))
+            if account_id not in excluded:
+                for key, new in news:
+                    move(histogram_deltas(key, new - amount, new))
+        daily, weekly, amr = [], [], []
+        for account_id, mine in totals.items():
+            for key, (points, reached_at) in mine.items():
+                if key == "amr":
+                    amr.append(AmrPoints(account_id=account_id, points=points, reached_at=reached_at))
+                elif key.startswith("w:"):
+                    weekly.append(WeeklyPoints(account_id=account_id, week=date.fromisoformat(key[2:]),
+                                               points=points, reached_at=reached_at))
+                else:
+                    daily.append(DailyPoints(account_id=account_id, day=date.fromisoformat(key[2:]),
+                                             points=points, reached_at=reached_at))
+        copy_insert(DailyPoints, daily)
+        copy_insert(WeeklyPoints, weekly)
+        copy_insert(AmrPoints, amr)
+        copy_insert(PointsHistogram, [PointsHistogram(board_key=k, level=lvl, value=v, n=n)
+                                      for (k, lvl, v), n in sorted(hist.items()) if n])
+        copy_insert(RankingExclusion, [RankingExclusion(account_id=a, suspended=s, closed=c, since=since)
+                                       for a, (s, c, since) in excluded.items()])
 
     def reset(self) -> None:
         # The clock (window_start) is job state and stays: the replay uses the same window.

@@ -11,14 +11,17 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from django.db import transaction
-
 from rivals.models import Event
+from rivals.rebuild.copies import Table
 
 
 class Projection:
     name: str = ""
     event_types: frozenset[str] = frozenset()
+    # the tables it writes (``rivals.rebuild.Table``): a rebuild builds them in private copies
+    tables: tuple = ()
+    # the events its ``rebuild`` reads: a further SQL condition on the log (e.g. only rounds' pairs)
+    rebuild_where: str = ""
     # A projection that sets ``uses_live`` receives the caller's instances (``live``) and is
     # flushed once after all events of one append (``flush(live)``).
     uses_live: bool = False
@@ -31,6 +34,15 @@ class Projection:
 
     def flush(self, live: dict) -> None:
         """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
+
+    def rebuild(self, log) -> None:
+        """Write this projection's state from the whole log (``rivals.rebuild.EventLog``) into its
+        tables, which are empty (or reset). The default applies the events one by one, in
+        position order; projections with many events override it with a fold in memory and bulk
+        writes."""
+        for page in log.pages(self.event_types):
+            for event in page:
+                self.apply(event)
 
     def apply_many(self, events: list[Event]) -> None:
         """Apply ``events`` (this projection's, in position order). Projections that can write
@@ -54,6 +66,10 @@ def register(projection: Projection) -> Projection:
 
 def registered() -> list[Projection]:
     return list(_REGISTRY)
+
+
+def by_type(event_type: str) -> list[Projection]:
+    return _BY_TYPE.get(event_type, [])
 
 
 def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
@@ -115,20 +131,12 @@ def _run_deferred(live: dict) -> None:
         cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
 
 
-@transaction.atomic
-def rebuild_all(progress: Callable[[str], None] | None = None) -> int:
-    """Reset every projection and replay every event. Returns the number of events replayed."""
-    for projection in _REGISTRY:
-        projection.reset()
-        if progress:
-            progress(f"reset {projection.name}")
-    count = 0
-    types = list(_BY_TYPE)
-    for event in Event.objects.filter(type__in=types).order_by("position").iterator(chunk_size=2000):
-        for projection in _BY_TYPE[event.type]:
-            projection.apply(event)
-        count += 1
-    return count
+def rebuild_all(progress: bool = False) -> int:
+    """Rebuild every projection from the log (``rivals.rebuild``: private copies, then a short
+    swap of the rows that differ). Returns the number of events replayed."""
+    from rivals.rebuild import rebuild
+
+    return rebuild(progress=progress).events
 
 
 # --- the projections of the rivals app --------------------------------------------------------
@@ -143,10 +151,37 @@ class AccountProfileProjection(Projection):
     event_types = frozenset({"AccountCreated", "DisplayNameChanged", "JokersChanged", "AccountSuspended",
                              "AccountSuspensionLifted", "AccountClosed"})
 
+    COLUMNS = ("display_name", "jokers", "suspended_at", "suspension_reason", "closed_at")
+    tables = (Table("rivals_account", columns=COLUMNS),)
+
     def reset(self) -> None:
         from rivals.models import Account
 
         Account.objects.update(display_name="", jokers=0, suspended_at=None, suspension_reason="", closed_at=None)
+
+    def rebuild(self, log) -> None:
+        """Each account's columns folded in memory, then one bulk UPDATE."""
+        from rivals import personal
+        from rivals.rebuild.bulk import update_columns
+
+        state: dict[int, list] = {}
+        for event in log.events(self.event_types):
+            d = event.data
+            row = state.setdefault(d["account_id"], ["", 0, None, "", None])
+            if event.type in ("AccountCreated", "DisplayNameChanged"):
+                name = personal.unseal(d, account_id=d["account_id"], field="display_name")
+                row[0] = name if name is not None else personal.ERASED_NAME
+            elif event.type == "JokersChanged":
+                row[1] += d["delta"]
+            elif event.type == "AccountSuspended":
+                row[2], row[3] = event.recorded_at, d["reason"]
+            elif event.type == "AccountSuspensionLifted":
+                row[2], row[3] = None, ""
+            elif event.type == "AccountClosed":
+                row[4] = event.recorded_at
+                if d.get("erased"):
+                    row[0] = personal.ERASED_NAME
+        update_columns("rivals_account", "id", list(self.COLUMNS), [(a, *row) for a, row in state.items()])
 
     def apply(self, event: Event) -> None:
         from django.db.models import F
@@ -177,6 +212,7 @@ class PointsLedgerProjection(Projection):
 
     name = "points_ledger"
     event_types = frozenset({"PointsAwarded"})
+    tables = (Table("rivals_points_ledger"),)
 
     def reset(self) -> None:
         from rivals.models import PointsLedgerEntry
@@ -184,12 +220,23 @@ class PointsLedgerProjection(Projection):
         PointsLedgerEntry.objects.all().delete()
 
     def apply(self, event: Event) -> None:
+        self._entry(event).save(force_insert=True)
+
+    def rebuild(self, log) -> None:
+        from rivals.models import PointsLedgerEntry
+        from rivals.rawsql import copy_insert
+
+        for page in log.pages(self.event_types):
+            copy_insert(PointsLedgerEntry, [self._entry(e) for e in page])
+
+    @staticmethod
+    def _entry(event: Event):
         from django.utils.dateparse import parse_datetime
 
         from rivals.models import PointsLedgerEntry
 
         d = event.data
-        PointsLedgerEntry.objects.create(
+        return PointsLedgerEntry(
             event_position=event.position,
             account_id=d["account_id"],
             amount=d["amount"],
@@ -215,12 +262,38 @@ class GameProjection(Projection):
         }
     )
 
+    # The cached plan is not a projection: it is recomputed by the next hint (a swap keeps it).
+    tables = (Table("rivals_game", ignore=("plan",)),)
+
     def reset(self) -> None:
-        # Replay recreates every row from its GameStarted event, with the same id. The cached
-        # plan is not a projection: it is recomputed by the next hint.
+        # Replay recreates every row from its GameStarted event, with the same id.
         from rivals.models import Game
 
         Game.objects.all().delete()
+
+    def rebuild(self, log) -> None:
+        """Stream by stream (a board depends on its own events only): a page's finished boards
+        are written by COPY, one board at a time in memory."""
+        from rivals.models import Game
+        from rivals.rawsql import copy_insert
+        from rivals.services.game_state import apply_game_event
+
+        done: list = []
+        game, stream = None, None
+        for page in log.pages(self.event_types, by_stream=True):
+            for event in page:
+                if event.type == "GameStarted":
+                    if game is not None:
+                        done.append(game)
+                    game, stream = self._started(event), event.stream_id
+                elif event.stream_id != stream:
+                    raise ValueError(f"{event!r}: a game stream without GameStarted")
+                else:
+                    apply_game_event(game, event)
+            if len(done) >= 1000:
+                copy_insert(Game, done)
+                done = []
+        copy_insert(Game, done + ([game] if game is not None else []))
 
     uses_live = True
 
@@ -250,6 +323,15 @@ class GameProjection(Projection):
         game = Game(id=event.data["game_id"])
         apply_game_event(game, event)
         return game
+
+    def rebuild(self, log) -> None:
+        """Write this projection's state from the whole log (``rivals.rebuild.EventLog``) into its
+        tables, which are empty (or reset). The default applies the events one by one, in
+        position order; projections with many events override it with a fold in memory and bulk
+        writes."""
+        for page in log.pages(self.event_types):
+            for event in page:
+                self.apply(event)
 
     def apply_many(self, events: list[Event]) -> None:
         """New boards in bulk (a tournament wave opens thousands); anything else one by one."""
@@ -312,6 +394,26 @@ class LevelLeaderboardProjection(Projection):
 
     name = "level_leaderboard"
     event_types = frozenset({"GameWon"})
+    tables = (Table("rivals_level_best"),)
+
+    def rebuild(self, log) -> None:
+        from rivals.models import LevelBest
+        from rivals.rawsql import copy_insert
+
+        best: dict[tuple[int, int], LevelBest] = {}
+        for event in log.events(self.event_types):
+            d = event.data
+            if d.get("level") is None:
+                continue
+            row = best.get((d["level"], d["account_id"]))
+            if row is None:
+                best[(d["level"], d["account_id"])] = LevelBest(
+                    level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"], achieved_at=event.recorded_at)
+                continue
+            row.completions += 1
+            if d["play_ms"] < row.best_ms:
+                row.best_ms, row.achieved_at = d["play_ms"], event.recorded_at
+        copy_insert(LevelBest, list(best.values()))
 
     def reset(self) -> None:
         from rivals.models import LevelBest

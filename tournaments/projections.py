@@ -14,6 +14,7 @@ from django.utils.dateparse import parse_datetime
 
 from rivals.models import Event
 from rivals.projections import Projection, register
+from rivals.rebuild import Table as Copied
 from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
 from tournaments.models import (
     Pot,
@@ -47,6 +48,8 @@ def _values_update(sql: str, rows: list[tuple], width: int, params: list) -> Non
 class TournamentProjection(Projection):
     name = "tournaments"
     event_types = TOURNAMENT_EVENTS
+
+    tables = tuple(Copied(m._meta.db_table) for m in (Tournament, Registration, Wave, Table, TableSeat, Trophy))
 
     def reset(self) -> None:
         Trophy.objects.all().delete()
@@ -157,6 +160,8 @@ class TournamentProjection(Projection):
 class PotProjection(Projection):
     name = "pots"
     event_types = POT_EVENTS
+
+    tables = (Copied(Pot._meta.db_table), Copied(PotEntrant._meta.db_table))
 
     def reset(self) -> None:
         PotEntrant.objects.all().delete()

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from rivals.models import Event
 from rivals.projections import Projection
+from rivals.rebuild import Table
 
 
 class ClubsProjection(Projection):
     name = "clubs"
     event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed"})
+
+    tables = (Table("clubs_club"), Table("clubs_member"))
 
     def reset(self) -> None:
         from rivals.clubs.models import Club, ClubMember

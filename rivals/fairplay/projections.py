@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from rivals.models import Event
 from rivals.projections import Projection
+from rivals.rebuild import Table
 
 
 class FairPlayFlagsProjection(Projection):
     name = "fairplay_flags"
     event_types = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed"})
+
+    tables = (Table("fairplay_flag"),)
 
     def reset(self) -> None:
         from rivals.fairplay.models import FairPlayFlag

@@ -15,6 +15,7 @@ from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
 from rivals.projections import Projection, defer_write
 from rivals.rawsql import copy_insert
+from rivals.rebuild import Table
 
 
 def _dt(value):
@@ -31,6 +32,69 @@ class MatchesProjection(Projection):
         "PairRemoved", "JokerUsed",
     })
     uses_live = True
+    tables = tuple(Table(m._meta.db_table) for m in (Match, MatchPlayer, Round, QueueTicket, Duel))
+    rebuild_where = "type NOT IN ('PairRemoved', 'JokerUsed') OR data ? 'round_id'"  # solo pairs are not ours
+
+    def rebuild(self, log) -> None:
+        """Every row folded in memory (a round's pairs only move its deadline), then COPY."""
+        matches: dict[str, Match] = {}
+        players: dict[tuple[str, int], MatchPlayer] = {}
+        rounds: dict[str, Round] = {}
+        tickets: dict[str, QueueTicket] = {}
+        duels: dict[str, Duel] = {}
+        closed = {"QueueMatched": "matched", "QueueLeft": "left", "QueueExpired": "expired",
+                  "DuelAccepted": "accepted", "DuelDeclined": "declined", "DuelExpired": "expired"}
+        for event in log.events(self.event_types, where=self.rebuild_where):
+            d, t = event.data, event.type
+            if t in ("PairRemoved", "JokerUsed"):
+                rnd = rounds.get(d.get("round_id")) if d.get("round_id") else None
+                if rnd is not None:
+                    rnd.last_pair_at = event.recorded_at
+                    rnd.ends_at = rnd.deadline()[0]
+                elif d.get("round_id"):
+                    raise ValueError(f"{event!r}: a pair of a round that was never scheduled")
+            elif t == "RoundScheduled":
+                rounds[d["round_id"]] = self._round(event)
+            elif t == "RoundEnded":
+                rnd = rounds[d["round_id"]]
+                rnd.status, rnd.ended_at, rnd.end_reason = "ended", _dt(d["ended_at"]), d["reason"]
+                rnd.result, rnd.version = d, event.version
+                for row in d["results"]:
+                    players[(d["match_id"], row["account_id"])].total_score += row["score"]
+            elif t == "MatchCreated":
+                match, seats = self._match(event)
+                matches[d["match_id"]] = match
+                for p in seats:
+                    players[(d["match_id"], p.account_id)] = p
+            elif t == "MatchFinished":
+                match = matches[d["match_id"]]
+                match.status, match.standings, match.prizes = "finished", d["standings"], d["prizes"]
+                match.finished_at, match.version = _dt(d["finished_at"]), event.version
+                prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
+                for row in d["standings"]:
+                    p = players[(d["match_id"], row["account_id"])]
+                    p.place, p.prize = row["place"], prizes.get(row["account_id"])
+            elif t == "QueueJoined":
+                tickets[d["ticket_id"]] = QueueTicket(
+                    id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"], created_at=event.recorded_at,
+                    expires_at=_dt(d["expires_at"]), version=event.version)
+            elif t == "DuelChallenged":
+                duels[d["duel_id"]] = Duel(
+                    id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
+                    created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+            else:  # a ticket or a duel closed
+                row = tickets[d["ticket_id"]] if t.startswith("Queue") else duels[d["duel_id"]]
+                row.status = closed[t]
+                if t == "DuelDeclined" and d.get("by") == "challenger":
+                    row.status = "cancelled"
+                row.closed_at, row.version = event.recorded_at, event.version
+                if t in ("QueueMatched", "DuelAccepted"):
+                    row.match_id = d["match_id"]
+        copy_insert(Match, list(matches.values()))
+        copy_insert(MatchPlayer, list(players.values()))
+        copy_insert(Round, list(rounds.values()))
+        copy_insert(QueueTicket, list(tickets.values()))
+        copy_insert(Duel, list(duels.values()))
 
     def reset(self) -> None:
         Duel.objects.all().delete()

@@ -25,6 +25,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from rivals.errors import Conflict, NotAllowed
 from rivals.models import Account, DailyBonusClaim, Event
 from rivals.projections import Projection, register
+from rivals.rebuild import Table
 from rivals.romanian_time import romanian_day
 
 STREAK_CAP = 10  # day 10 pays 100, and every later day too
@@ -146,6 +147,22 @@ class DailyBonusProjection(Projection):
 
     name = "daily_bonus"
     event_types = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
+    tables = (Table(DailyBonusClaim._meta.db_table),)
+
+    def rebuild(self, log) -> None:
+        from rivals.rawsql import copy_insert
+
+        claims: dict[tuple[int, date], DailyBonusClaim] = {}
+        for event in log.events(self.event_types):
+            d = event.data
+            day = parse_date(d["day"])
+            if event.type == "DailyBonusClaimed":
+                claims[(d["account_id"], day)] = DailyBonusClaim(
+                    account_id=d["account_id"], day=day, streak=d["streak"], points=d["points"],
+                    jokers=d["jokers"], doubled=False, claimed_at=parse_datetime(d["claimed_at"]))
+            elif (d["account_id"], day) in claims:
+                claims[(d["account_id"], day)].doubled = True
+        copy_insert(DailyBonusClaim, list(claims.values()))
 
     def reset(self) -> None:
         DailyBonusClaim.objects.all().delete()

@@ -33,6 +33,7 @@ from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.models import Account, Event
 from rivals.projections import Projection
+from rivals.rebuild import Table
 from rivals.sichuan import engine
 from rivals.sichuan.models import SichuanTable
 
@@ -180,8 +181,37 @@ class SichuanTableProjection(Projection):
     name = "sichuan_tables"
     event_types = ENGINE_EVENT_TYPES | SERVICE_EVENT_TYPES
 
+    tables = (Table(SichuanTable._meta.db_table),)
+
     def reset(self) -> None:
         SichuanTable.objects.all().delete()
+
+    def rebuild(self, log) -> None:
+        """Stream by stream (a table's row depends on its own events only), written by COPY."""
+        from rivals.rawsql import copy_insert
+
+        done: list[SichuanTable] = []
+        table = None
+        for page in log.pages(self.event_types, by_stream=True, stream_type=STREAM_TYPE):
+            for event in page:
+                if event.type == OPENED:
+                    if table is not None:
+                        done.append(table)
+                    table = self._opened(event)
+                elif table is None or event.stream_id != f"sichuan-{table.pk}":
+                    raise ValueError(f"{event!r}: a Sichuan stream without {OPENED}")
+                else:
+                    self._change(table, event)
+            if len(done) >= 1000:
+                copy_insert(SichuanTable, done)
+                done = []
+        copy_insert(SichuanTable, done + ([table] if table is not None else []))
+
+    @staticmethod
+    def _opened(event) -> SichuanTable:
+        d = event.data
+        return SichuanTable(id=d["table_id"], account_id=d["account_id"], human_seat=d.get("human_seat", HUMAN_SEAT),
+                            version=event.version, created_at=event.recorded_at, updated_at=event.recorded_at)
 
     uses_live = True  # an intent's events (often 20+) change the locked row once, in flush()
 
@@ -190,10 +220,7 @@ class SichuanTableProjection(Projection):
             return  # generic type names (``Settled`` …) may be used by other streams
         d = event.data
         if event.type == OPENED:
-            SichuanTable.objects.create(
-                id=d["table_id"], account_id=d["account_id"], human_seat=d.get("human_seat", HUMAN_SEAT),
-                version=event.version, created_at=event.recorded_at, updated_at=event.recorded_at,
-            )
+            self._opened(event).save(force_insert=True)
             return
         table_id = event.stream_id.removeprefix("sichuan-")
         table = (live or {}).get("sichuan_table")
