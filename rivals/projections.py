@@ -324,15 +324,6 @@ class GameProjection(Projection):
         apply_game_event(game, event)
         return game
 
-    def rebuild(self, log) -> None:
-        """Write this projection's state from the whole log (``rivals.rebuild.EventLog``) into its
-        tables, which are empty (or reset). The default applies the events one by one, in
-        position order; projections with many events override it with a fold in memory and bulk
-        writes."""
-        for page in log.pages(self.event_types):
-            for event in page:
-                self.apply(event)
-
     def apply_many(self, events: list[Event]) -> None:
         """New boards in bulk (a tournament wave opens thousands); anything else one by one."""
         from rivals.models import Game

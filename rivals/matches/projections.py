@@ -33,7 +33,7 @@ class MatchesProjection(Projection):
     })
     uses_live = True
     tables = tuple(Table(m._meta.db_table) for m in (Match, MatchPlayer, Round, QueueTicket, Duel))
-    rebuild_where = "type NOT IN ('PairRemoved', 'JokerUsed') OR data ? 'round_id'"  # solo pairs are not ours
+    rebuild_where = "type NOT IN ('PairRemoved', 'JokerUsed') OR data->>'round_id' IS NOT NULL"  # solo pairs are not ours
 
     def rebuild(self, log) -> None:
         """Every row folded in memory (a round's pairs only move its deadline), then COPY."""

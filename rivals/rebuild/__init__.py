@@ -101,8 +101,11 @@ def _catch_up(projs, *, high: int, seen: set[int]) -> int:
     from rivals.projections import by_type
 
     types = sorted({t for p in projs for t in p.event_types})
-    log = EventLog(low=max(0, high - TAIL))
-    missed = [e for e in log.events(types) if e.position not in seen]
+    with connection.cursor() as cur:
+        cur.execute("SELECT position FROM rivals_event WHERE position > %s AND type = ANY(%s)",
+                    [max(0, high - TAIL), types])
+        positions = [row[0] for row in cur.fetchall() if row[0] not in seen]
+    missed = EventLog.at(positions) if positions else []
     if missed:
         with copies.writing_copies():
             for event in missed:

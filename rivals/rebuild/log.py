@@ -19,14 +19,20 @@ _COLUMNS = "position, stream_id, stream_type, version, type, data, metadata, rec
 
 
 class LogEvent:
-    __slots__ = ("position", "stream_id", "stream_type", "version", "type", "data", "metadata", "recorded_at")
+    __slots__ = ("position", "stream_id", "stream_type", "version", "type", "data", "_metadata", "recorded_at")
 
     def __init__(self, position, stream_id, stream_type, version, type, data, metadata, recorded_at):  # noqa: A002
         self.position, self.stream_id, self.stream_type, self.version = position, stream_id, stream_type, version
         self.type, self.recorded_at = type, recorded_at
         # Django loads jsonb as text (its JSONField decodes it); a bare cursor gets the same text
         self.data = json.loads(data) if isinstance(data, str) else data
-        self.metadata = json.loads(metadata) if isinstance(metadata, str) else metadata
+        self._metadata = metadata  # decoded when read (few projections do)
+
+    @property
+    def metadata(self) -> dict:
+        if isinstance(self._metadata, str):
+            self._metadata = json.loads(self._metadata)
+        return self._metadata
 
     def __repr__(self) -> str:
         return f"#{self.position} {self.stream_id}@{self.version} {self.type}"
@@ -64,8 +70,9 @@ class EventLog:
               where: str = "") -> Iterator[list[LogEvent]]:
         """Lists of up to ``PAGE`` events of ``types``: in position order, or (``by_stream``) a
         stream's events together in version order, stream after stream — for projections whose
-        rows each depend on one stream only, so that a page's finished rows can be written at once."""
-        where, params = self._where(types, stream_type)
+        rows each depend on one stream only, so that a page's finished rows can be written at once.
+        ``where``: a further SQL condition on the events (no parameters)."""
+        where, params = self._where(types, stream_type, where)
         order = "stream_id, version" if by_stream else "position"
         self._n += 1
         connection.ensure_connection()
@@ -77,6 +84,14 @@ class EventLog:
                 page = [LogEvent(*row) for row in rows]
                 self.tick(len(page))
                 yield page
+
+    @staticmethod
+    def at(positions: Iterable[int]) -> list[LogEvent]:
+        """The events at ``positions``, in position order."""
+        with connection.cursor() as cur:
+            cur.execute(f"SELECT {_COLUMNS} FROM rivals_event WHERE position = ANY(%s) ORDER BY position",
+                        [sorted(positions)])
+            return [LogEvent(*row) for row in cur.fetchall()]
 
     def events(self, types: Iterable[str], **kwargs) -> Iterator[LogEvent]:
         for page in self.pages(types, **kwargs):
