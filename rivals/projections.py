@@ -1,8 +1,10 @@
 """Projections: read models derived from events, applied live in the append's transaction.
 
-Each projection names the event types it reads, how to reset its state, and how to apply one
-event. ``rebuild_all`` resets every projection and replays the whole log in position order; a
-test proves the result equals the live state.
+Each projection names the event types it reads, the tables it writes, how to reset its state,
+how to apply one event (live) and how to rebuild its tables from the whole log (``rebuild``:
+by default one event at a time; the projections with many events fold them in memory and write
+in bulk). ``rebuild_all`` runs ``rivals.rebuild``: private copies, then a short swap of the rows
+that differ; tests prove the result equals the live state.
 """
 
 from __future__ import annotations

@@ -328,6 +328,9 @@ def main() -> int:
                     if phase == f"closed {kind}":
                         calls[endpoint] += len(lat)
                 print(f"   closed loop {kind}: {sum(calls.values())} requests — {dict(calls.most_common())}")
+            replay_ok = replay_beside_load(stack, singles + classics, solo_rate / 2, recorder)
+            if not replay_ok:
+                failed.append("replay")
             statuses = {phase: dict(sorted(c.items())) for phase, c in recorder.statuses.items()}
             server_errors = recorder.server_errors()
             print(f"   statuses by phase: {statuses}")
@@ -361,6 +364,41 @@ def main() -> int:
             for u in flush:
                 redis.Redis.from_url(u).flushdb()
     return 1 if failed else 0
+
+
+def replay_beside_load(stack, players, rate: float, recorder) -> bool:
+    """4. ``rebuild_projections`` while clients play (an open loop at ``rate``), then ``--verify``:
+    every projection equals the log; the clients' latency while it ran; the rebuild's own figures."""
+    import subprocess
+
+    recorder.phase = "replay"
+    out: dict = {}
+
+    def run_rebuild():
+        started = time.perf_counter()
+        out["rebuild"] = subprocess.run([sys.executable, "manage.py", "rebuild_projections", "--no-progress"],
+                                        cwd=ROOT, env=stack.env, capture_output=True, text=True)
+        out["seconds"] = time.perf_counter() - started
+
+    thread = threading.Thread(target=run_rebuild)
+    thread.start()
+    lat_all = []
+    while thread.is_alive() or not lat_all:  # the open loop covers the whole rebuild
+        sched, _ = solo.open_loop(players, rate, 2)
+        lat_all += sched
+    thread.join()
+    verify = subprocess.run([sys.executable, "manage.py", "rebuild_projections", "--verify", "--no-progress"],
+                            cwd=ROOT, env=stack.env, capture_output=True, text=True)
+    rebuilt = out["rebuild"]
+    print(f"4. replay beside the load: rebuild_projections ({out['seconds']:.1f} s, exit {rebuilt.returncode}) while "
+          f"an open loop at {rate:.0f}/s played: latency p50 {ms(statistics.median(lat_all))}, "
+          f"p99 {ms(solo.pct(lat_all, 0.99))}, max {ms(max(lat_all))} over {len(lat_all)} intents")
+    for line in (rebuilt.stdout + rebuilt.stderr).strip().splitlines()[-3:]:
+        print(f"   {line}")
+    equal = verify.returncode == 0
+    print(f"{'PASS' if equal else 'FAIL'} every projection equals the log after the load (--verify: "
+          f"{(verify.stdout + verify.stderr).strip().splitlines()[-1] if (verify.stdout + verify.stderr).strip() else '?'})")
+    return equal and rebuilt.returncode == 0
 
 
 if __name__ == "__main__":
