@@ -1,0 +1,33 @@
+"""Account and club writes take the server clock (``now=``) like every other service, so that a
+job or the demo world (``manage.py simulate``) records them at its own instant."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+
+import pytest
+
+from rivals.clubs.models import ClubMember
+from rivals.clubs.services import club_found, club_join
+from rivals.models import Event
+from rivals.services.accounts import account_guest_signin, account_rename
+
+pytestmark = pytest.mark.django_db
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=dt_timezone.utc)
+
+
+def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
+    a, _, created = account_guest_signin(device_id="clock-a", now=T0)
+    b, _, _ = account_guest_signin(device_id="clock-b", now=T0)
+    assert created
+    account_rename(account=a, display_name="Clocked", now=T0 + timedelta(minutes=1))
+    club = club_found(account=a, name="Timekeepers", now=T0 + timedelta(minutes=2))
+    club_join(account=b, club_id=club.pk, now=T0 + timedelta(minutes=3))
+    assert Event.objects.get(stream_id=a.stream_id, type="AccountCreated").recorded_at == T0
+    assert Event.objects.get(stream_id=a.stream_id, type="DisplayNameChanged").recorded_at == T0 + timedelta(minutes=1)
+    assert club.created_at == T0 + timedelta(minutes=2)
+    assert ClubMember.objects.get(account=b).joined_at == T0 + timedelta(minutes=3)
+    _, _, again = account_guest_signin(device_id="clock-a", now=T0 + timedelta(hours=1))
+    assert not again
+    assert Event.objects.get(stream_id=a.stream_id, type="SignedIn").recorded_at == T0 + timedelta(hours=1)
