@@ -82,12 +82,12 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
 
 @transaction.atomic
 def account_jokers_change(
-    *, account: Account, delta: int, reason: str, actor: str, ref: dict | None = None
+    *, account: Account, delta: int, reason: str, actor: str, ref: dict | None = None, now: datetime | None = None
 ) -> Account:
     """Every change of a joker balance is a ``JokersChanged`` event (R-11)."""
     if delta == 0:
         raise Invalid("a joker change must not be zero")
-    account_event(account, "JokersChanged", {"delta": delta, "reason": reason, **(ref or {})}, actor=actor)
+    account_event(account, "JokersChanged", {"delta": delta, "reason": reason, **(ref or {})}, actor=actor, now=now)
     account.refresh_from_db(fields=["jokers"])
     return account
 

@@ -31,3 +31,18 @@ def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
     _, _, again = account_guest_signin(device_id="clock-a", now=T0 + timedelta(hours=1))
     assert not again
     assert Event.objects.get(stream_id=a.stream_id, type="SignedIn").recorded_at == T0 + timedelta(hours=1)
+
+
+def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
+    from rivals.services.accounts import account_jokers_change
+    from rivals.services.daily_bonus import daily_bonus_claim
+    from rivals.models import DailyBonusClaim
+
+    a, _, _ = account_guest_signin(device_id="clock-j", now=T0)
+    account_jokers_change(account=a, delta=2, reason="operator_grant", actor="operator:test", now=T0)
+    # the 10th consecutive day gives a joker — recorded on that day, not at the wall clock
+    for k in range(10):
+        daily_bonus_claim(account=a, now=T0 + timedelta(days=k))
+    assert DailyBonusClaim.objects.get(account=a, streak=10).jokers == 1
+    changes = Event.objects.filter(stream_id=a.stream_id, type="JokersChanged").order_by("position")
+    assert [e.recorded_at for e in changes] == [T0, T0 + timedelta(days=9)]
