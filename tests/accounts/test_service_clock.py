@@ -46,3 +46,21 @@ def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
     assert DailyBonusClaim.objects.get(account=a, streak=10).jokers == 1
     changes = Event.objects.filter(stream_id=a.stream_id, type="JokersChanged").order_by("position")
     assert [e.recorded_at for e in changes] == [T0, T0 + timedelta(days=9)]
+
+
+def test_r38_a_fast_pairs_flag_is_raised_at_the_instant_of_the_pair_that_raised_it():
+    from rivals import engine
+    from rivals.fairplay.models import FairPlayFlag
+    from rivals.fairplay.services import fairplay_intent_accepted
+    from rivals.services.games import game_board, game_create, game_intent_apply
+
+    a, _, _ = account_guest_signin(device_id="clock-f", now=T0)
+    game = game_create(account=a, mode="single", level=1, now=T0)
+    now = T0
+    for seq, pair in enumerate(engine.winning_plan(game_board(game))[:3]):
+        now += timedelta(milliseconds=100)  # bot speed: under FAIRPLAY_FAST_PAIR_MS
+        result = game_intent_apply(account=a, game_id=game.pk, now=now,
+                                   intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)})
+        fairplay_intent_accepted(account=a, events=result.events)
+    flag = FairPlayFlag.objects.get(account=a, kind="fast_pairs")
+    assert flag.flagged_at == now == T0 + timedelta(milliseconds=300)
