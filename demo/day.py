@@ -72,7 +72,8 @@ def _session(world: World, persona: Persona, start: datetime, regular: Tournamen
     if persona.competitive and rng.random() < 0.8:
         now += timedelta(seconds=rng.randint(5, 60))
         _register(world, regular, persona, now)
-    for _ in range(rng.choices((1, 2, 3), weights=(65, 28, 7))[0]):
+    levels = rng.choices((0, 1, 2, 3), weights=(10, 68, 18, 4))[0]
+    for _ in range(max(levels, 1 if persona.bot_speed else 0)):
         level = persona.next_level
         if level > 1 and rng.random() < 0.1:  # R-6: replay a won level for a better time
             level = rng.randint(1, level - 1)
@@ -86,10 +87,10 @@ def sessions(world: World, day: date, online: list[Persona], regular: Tournament
     lo, hi = (at(day, wall) for wall in w.SESSIONS)
     starts = []
     for persona in online:
-        rng = world.rng_for("session", day, persona.account.pk)
+        rng = world.rng_for("session", day, persona.index)
         start = lo + timedelta(seconds=rng.uniform(0, (hi - lo).total_seconds()))
         if start <= latest:
-            starts.append((start, persona.account.pk, persona, rng))
+            starts.append((start, persona.index, persona, rng))
     for start, _, persona, rng in sorted(starts, key=lambda s: s[:2]):
         _session(world, persona, start, regular, rng)
 
@@ -127,7 +128,7 @@ def matches(world: World, day: date, online: list[Persona]) -> None:
         return
     rng = world.rng_for("matches", day)
     n = world.players
-    plan = ["quick"] * max(1, n // 16) + ["arena"] * max(1, n // 60) + ["duel"] * max(1, n // 50)
+    plan = ["quick"] * max(1, n // 20) + ["arena"] * max(1, n // 80) + ["duel"] * max(1, n // 60)
     rng.shuffle(plan)
     for mode in plan:
         group = rng.sample(online, 4 if mode == "arena" else 2)
@@ -146,7 +147,7 @@ def run_tournament(world: World, t: Tournament | None) -> None:
     waves (R-23); the bots play every table's round; after the end the sweep finalizes (R-26)."""
     if t is None or t.ends_at + timedelta(minutes=5) > world.end:
         return
-    rng = world.rng_for("tournament", t.pk)
+    rng = world.rng_for("tournament", t.kind, t.starts_at.isoformat())
     now = t.starts_at
     w.beat(now, only=("tournaments.sweep",))
     while True:
@@ -171,7 +172,7 @@ def champions_registrations(world: World, day: date, t: Tournament | None) -> No
     tries = []
     for persona in world.personas:
         if (persona.competitive and rng.random() < 0.9) or rng.random() < 0.02:
-            tries.append((lo + timedelta(seconds=rng.uniform(0, (hi - lo).total_seconds())), persona.account.pk,
+            tries.append((lo + timedelta(seconds=rng.uniform(0, (hi - lo).total_seconds())), persona.index,
                           persona))
     for now, _, persona in sorted(tries, key=lambda x: x[:2]):
         if now <= world.end:

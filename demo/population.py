@@ -41,10 +41,12 @@ def populate(world: World) -> None:
                                         actor="operator:demo", ref={"note": "welcome gift"},
                                         now=now + timedelta(seconds=40))
         skill = rng.uniform(0.3, 1.0)
-        persona = Persona(account=account, skill=skill, pace_ms=int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill)),
-                          activity=rng.uniform(0.35, 0.9), competitive=i in competitive, bot_speed=i in bot_speed)
-        if persona.competitive or persona.bot_speed:
-            persona.activity = max(persona.activity, 0.9 if persona.bot_speed else 0.8)
+        persona = Persona(index=i, account=account, skill=skill, pace_ms=int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill)),
+                          activity=rng.uniform(0.25, 0.8), competitive=i in competitive, bot_speed=i in bot_speed)
+        if persona.competitive:
+            persona.activity = max(persona.activity, 0.8)
+        if persona.bot_speed:  # a bot plays every day
+            persona.activity = 1.0
         world.personas.append(persona)
         world.by_account[account.pk] = persona
     world.tally.add("accounts created", world.players)

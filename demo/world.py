@@ -50,6 +50,7 @@ CLUB_NAMES = (
 class Persona:
     """A bot player: how well, how fast and how often it plays."""
 
+    index: int  # the player's number in the world (its device is ``demo-<seed>-<index>``)
     account: Account
     skill: float  # 0…1: the higher, the fewer mistakes
     pace_ms: int  # mean time between two pairs
@@ -177,13 +178,33 @@ def beat(now: datetime, only: tuple[str, ...] | None = None) -> None:
 # --- the process while the world runs ----------------------------------------------------------------
 
 
+SMALL_LAYOUT_TILES = 72
+
+
+def round_layouts(choice: str) -> list[str]:
+    """``small``: the shipped layouts of at most 72 tiles (rounds are most of the simulation's
+    work); ``all``: what the settings say (``RIVALS_ROUND_LAYOUTS``, empty = every layout); else a
+    comma-separated list of layout ids."""
+    from rivals import engine
+
+    if choice == "all":
+        return list(settings.RIVALS["ROUND_LAYOUTS"])
+    if choice == "small":
+        return [lay.id for lay in engine.all_layouts() if lay.size <= SMALL_LAYOUT_TILES]
+    ids = [part.strip().upper() for part in choice.split(",") if part.strip()]
+    for layout_id in ids:
+        engine.get_layout(layout_id)  # LayoutError for an unknown id
+    return ids
+
+
 @contextlib.contextmanager
-def running(seed: int):
+def running(seed: int, layouts: list[str]):
     """What the simulation changes in its own process, and only while it runs:
 
     * ids and tournament seeds drawn by the services come from a generator seeded with ``seed``
       (and the size of the event log, so that a second world in the same database gets new ids):
       the same seed on a fresh database gives the same world;
+    * competitive rounds are dealt on ``layouts`` (``RIVALS["ROUND_LAYOUTS"]``);
     * scheduled tasks go to an in-memory broker nothing consumes (the simulated beat covers them);
     * the connection commits without waiting for the disk (``synchronous_commit = off``: a crash
       could lose the last few fake transactions, never corrupt anything).
@@ -203,7 +224,8 @@ def running(seed: int):
     with connection.cursor() as cur:
         cur.execute("SET synchronous_commit = off")
     try:
-        with mock.patch.object(uuid, "uuid4", uuid4), mock.patch.object(secrets, "randbits", randbits):
+        with mock.patch.object(uuid, "uuid4", uuid4), mock.patch.object(secrets, "randbits", randbits), \
+                mock.patch.dict(settings.RIVALS, {"ROUND_LAYOUTS": layouts}):
             yield
     finally:
         with connection.cursor() as cur:

@@ -1,4 +1,4 @@
-"""``python manage.py simulate [--players 200] [--days 14] [--seed 2026] [--quiet]``: a demo world.
+"""``python manage.py simulate [--players 200] [--days 14] [--seed 2026] [--until ISO] [--quiet]``: a demo world.
 
 Bots sign in as guests, claim daily bonuses, play levels, Quick Matches, Arenas, Duels, a
 tournament and a Champions tournament a day through the real services, on a simulated clock that
@@ -14,6 +14,7 @@ from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from tqdm import tqdm
 
 from demo import day as days
@@ -34,6 +35,12 @@ class Command(BaseCommand):
         parser.add_argument("--days", type=int, default=14, help="simulated days up to today (default 14)")
         parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
                             help=f"the same seed on a fresh database gives the same world (default {DEFAULT_SEED})")
+        parser.add_argument("--round-layouts", default="small",
+                            help="layouts of the competitive rounds: small (at most 72 tiles, the default: "
+                                 "fast), all (as the settings say) or ids, e.g. L00,L08")
+        parser.add_argument("--until", default="",
+                            help="the present of the world, ISO 8601 with offset (default: now; with a fixed "
+                                 "--until and --seed a fresh database gets the very same world)")
         parser.add_argument("--quiet", action="store_true", help="no progress bar, only the summary")
 
     def handle(self, *args, **o):
@@ -45,7 +52,16 @@ class Command(BaseCommand):
             raise CommandError("--players must be at least 8 (a tournament needs a few tables)")
         if not 1 <= n_days <= 366:
             raise CommandError("--days must be 1…366")
-        world = w.World(players=players, days=n_days, seed=seed, end=timezone.now().replace(microsecond=0))
+        try:
+            layouts = w.round_layouts(o["round_layouts"])
+        except (KeyError, ValueError) as exc:  # an unknown layout id (LayoutError)
+            raise CommandError(f"--round-layouts: {exc}") from exc
+        end = timezone.now().replace(microsecond=0)
+        if o["until"]:
+            end = parse_datetime(o["until"].replace("Z", "+00:00"))
+            if end is None or end.tzinfo is None or end > timezone.now():
+                raise CommandError("--until: an ISO 8601 date-time with offset, not in the future")
+        world = w.World(players=players, days=n_days, seed=seed, end=end)
         if Account.objects.filter(device_id=world.device_id(0)).exists():
             raise CommandError(f"this database already holds the demo world of seed {seed}: use another --seed "
                                "or a fresh database")
@@ -54,7 +70,7 @@ class Command(BaseCommand):
         first = world.first_day()
         bar = tqdm(total=1 + n_days * len(days.PHASES), unit="step", disable=o["quiet"], file=sys.stderr,
                    desc="simulate", dynamic_ncols=True)
-        with w.running(seed), bar:
+        with w.running(seed, layouts), bar:
             bar.set_postfix_str("players and clubs")
             populate(world)
             bar.update(1)
