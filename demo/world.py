@@ -220,7 +220,7 @@ def running(seed: int, layouts: list[str]):
         return ids.getrandbits(k)
 
     broker = app.conf.broker_url
-    app.conf.broker_url = "memory://"
+    app.conf.broker_url = "memory://localhost/"
     with connection.cursor() as cur:
         cur.execute("SET synchronous_commit = off")
     try:
