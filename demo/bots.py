@@ -141,7 +141,8 @@ def play_level(persona: Persona, level: int, start: datetime, rng: random.Random
         if intent is None:  # stuck (T-8): a joker, a restart or the end
             account.refresh_from_db(fields=["jokers"])
             tile = mind.joker_tile()
-            if account.jokers > 0 and game.jokers_used < MAX_JOKERS_PER_GAME and tile is not None and rng.random() < 0.6:
+            may_joker = account.jokers > 0 and game.jokers_used < MAX_JOKERS_PER_GAME and tile is not None
+            if may_joker and rng.random() < 0.6:
                 intent = {"type": "joker", "tile": tile}
             elif restarts < 1 and rng.random() < 0.7:
                 result = intent_at({"type": "restart"})

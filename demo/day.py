@@ -30,19 +30,24 @@ REGULAR = {"minutes": 4, "min_players": 4, "multipliers": [1, 2, 3],
            # generous enough that a good week qualifies 16 players for Champions (R-28: 200 points)
            "prizes": [400, 300, 250, 200, 200, 200, 200, 200, 150, 120, 100, 100, 80, 60, 50, 50]}
 CHAMPIONS = {"minutes": 3, "min_players": 16, "multipliers": [2, 3], "prizes": [600, 400, 300, 200, 150, 100, 80, 50]}
+PLAYED_MARGIN = timedelta(minutes=5)  # a tournament is played when it ends this long before the present
 PHASES = ("sessions", "matches", "tournament", "champions", "beat")
 
 
 def _create(world: World, day: date, kind: str, spec: dict, wall: time) -> Tournament | None:
-    """The day's tournament of ``kind``, created by an operator just after midnight (R-21), if it
-    is not already over at the present or still ahead of it (then it stays upcoming)."""
+    """The day's tournament of ``kind``, created by an operator just after midnight (R-21): one the
+    world plays (over before the present), or one still well ahead of it (it stays upcoming for
+    the real beat) — not one the present falls into, which nobody would play."""
     created_at = at(day, time(0, 5))
     starts_at = at(day, wall)
-    if created_at > world.end:
+    ends_at = starts_at + timedelta(minutes=spec["minutes"])
+    played = ends_at + PLAYED_MARGIN <= world.end
+    upcoming = starts_at > world.end + timedelta(minutes=10)
+    if created_at > world.end or not (played or upcoming):
         return None
     title = f"{'Champions Cup' if kind == 'champions' else 'Daily Cup'} {day:%a %d %b}"
     return tournament_create(actor="operator:demo", now=created_at, kind=kind, title=title, starts_at=starts_at,
-                             ends_at=starts_at + timedelta(minutes=spec["minutes"]), registration_opens_at=created_at,
+                             ends_at=ends_at, registration_opens_at=created_at,
                              min_players=spec["min_players"], prize_table=spec["prizes"],
                              multipliers=spec["multipliers"])
 
@@ -145,7 +150,7 @@ def matches(world: World, day: date, online: list[Persona]) -> None:
 def run_tournament(world: World, t: Tournament | None) -> None:
     """From the start time: the beat's sweep starts it (or cancels it, R-22/R-29) and seats the
     waves (R-23); the bots play every table's round; after the end the sweep finalizes (R-26)."""
-    if t is None or t.ends_at + timedelta(minutes=5) > world.end:
+    if t is None or t.ends_at + PLAYED_MARGIN > world.end:
         return
     rng = world.rng_for("tournament", t.kind, t.starts_at.isoformat())
     now = t.starts_at

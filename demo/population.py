@@ -41,8 +41,9 @@ def populate(world: World) -> None:
                                         actor="operator:demo", ref={"note": "welcome gift"},
                                         now=now + timedelta(seconds=40))
         skill = rng.uniform(0.3, 1.0)
-        persona = Persona(index=i, account=account, skill=skill, pace_ms=int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill)),
-                          activity=rng.uniform(0.25, 0.8), competitive=i in competitive, bot_speed=i in bot_speed)
+        pace_ms = int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill))  # the better, the faster
+        persona = Persona(index=i, account=account, skill=skill, pace_ms=pace_ms, activity=rng.uniform(0.25, 0.8),
+                          competitive=i in competitive, bot_speed=i in bot_speed)
         if persona.competitive:
             persona.activity = max(persona.activity, 0.8)
         if persona.bot_speed:  # a bot plays every day

@@ -45,7 +45,8 @@ def test_simulate_fills_the_world_through_the_services_and_the_rebuild_reproduce
     assert not demo.filter(display_name__startswith="Player ").exists()  # everyone got a name
     assert ClubMember.objects.exists()
     assert Game.objects.filter(round_id__isnull=True, mode="single", status="won").count() >= 10
-    assert {"quick", "arena", "tournament"} <= set(Match.objects.filter(status="finished").values_list("mode", flat=True))
+    finished = set(Match.objects.filter(status="finished").values_list("mode", flat=True))
+    assert {"quick", "arena", "tournament"} <= finished
     regular = Tournament.objects.filter(kind="regular", status="finished")
     assert regular.exists() and Trophy.objects.exists()
     assert PointsLedgerEntry.objects.filter(source="tournament_prize", amount__gt=0).exists()
