@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "rivals.fairplay",
     "rankings",
     "tournaments",
+    "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
 ]
 
 MIDDLEWARE = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 import uuid
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
@@ -41,9 +42,9 @@ def _lock_account(account: Account) -> None:
     Account.objects.select_for_update().filter(pk=account.pk).values_list("pk", flat=True).first()
 
 
-def _append(club_id, version: int, events: list[NewEvent], actor: str) -> None:
+def _append(club_id, version: int, events: list[NewEvent], actor: str, now: datetime | None = None) -> None:
     event_append(stream_id=f"club-{club_id}", stream_type=STREAM_TYPE, expected_version=version, actor=actor,
-                 events=events)
+                 events=events, now=now)
 
 
 def _membership(account: Account) -> ClubMember | None:
@@ -51,7 +52,7 @@ def _membership(account: Account) -> ClubMember | None:
 
 
 @transaction.atomic
-def club_found(*, account: Account, name: str) -> Club:
+def club_found(*, account: Account, name: str, now: datetime | None = None) -> Club:
     """Found a club with its founder as owner and first member (``ClubFounded``)."""
     name = clean_text(name, field="name", max_length=CLUB_NAME_MAX)
     key = club_name_key(name)
@@ -66,14 +67,14 @@ def club_found(*, account: Account, name: str) -> Club:
     try:
         with transaction.atomic():
             _append(club_id, 0, [NewEvent("ClubFounded", {"club_id": str(club_id), "name": name, "name_key": key,
-                                                          "owner_id": account.pk})], f"account:{account.pk}")
+                                                          "owner_id": account.pk})], f"account:{account.pk}", now)
     except IntegrityError:  # founded concurrently under the same name
         raise taken from None
     return Club.objects.get(pk=club_id)
 
 
 @transaction.atomic
-def club_join(*, account: Account, club_id) -> Club:
+def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club:
     """Join an open club (``ClubJoined``); joining one's own club again changes nothing."""
     _lock_account(account)
     club = club_get(club_id, lock=True)
@@ -85,7 +86,7 @@ def club_join(*, account: Account, club_id) -> Club:
     if club.status != "open":
         raise NotAllowed("the club is closed", details={"status": club.status})
     _append(club.pk, club.version, [NewEvent("ClubJoined", {"club_id": str(club.pk), "account_id": account.pk})],
-            f"account:{account.pk}")
+            f"account:{account.pk}", now)
     club.refresh_from_db()
     return club
 

@@ -36,8 +36,10 @@ def _rules() -> dict[str, Any]:
 
 
 def fairplay_flag(*, account_id: int, kind: str, subject: str, details: dict[str, Any],
-                  game_id: str | None = None, round_id: str | None = None) -> FairPlayFlag | None:
-    """Raise one flag (``FairPlayFlagged``) unless this account, kind and subject has one."""
+                  game_id: str | None = None, round_id: str | None = None,
+                  now: datetime | None = None) -> FairPlayFlag | None:
+    """Raise one flag (``FairPlayFlagged``) unless this account, kind and subject has one; ``now``
+    is the server clock of the play that raised it."""
     if FairPlayFlag.objects.filter(account_id=account_id, kind=kind, subject=subject).exists():
         return None
     flag_id = str(uuid.uuid4())
@@ -46,7 +48,7 @@ def fairplay_flag(*, account_id: int, kind: str, subject: str, details: dict[str
         with transaction.atomic():
             account_event(account, "FairPlayFlagged", {"flag_id": flag_id, "kind": kind, "subject": subject,
                                                        "game_id": game_id, "round_id": round_id,
-                                                       "details": details}, actor="system")
+                                                       "details": details}, actor="system", now=now)
     except IntegrityError:  # raised concurrently by another request: that one stands
         return None
     return FairPlayFlag.objects.get(pk=flag_id)
@@ -63,7 +65,8 @@ _FAST_PAIRS_SQL = (
 )
 
 
-def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, extra: int = 0) -> None:
+def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, extra: int = 0,
+                      now: datetime | None = None) -> None:
     if stream_id in _FLAGGED_BOARDS:
         return
     threshold, needed = _rules()["FAIRPLAY_FAST_PAIR_MS"], _rules()["FAIRPLAY_FAST_PAIRS"]
@@ -73,7 +76,7 @@ def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, 
     if len(intervals) + extra < needed:
         return
     fairplay_flag(account_id=account_id, kind="fast_pairs", subject=stream_id,
-                  game_id=stream_id.removeprefix("game-"), round_id=round_id,
+                  game_id=stream_id.removeprefix("game-"), round_id=round_id, now=now,
                   details={"fast_pairs": len(intervals) + extra, "refused_too_fast": extra,
                            "threshold_ms": threshold, "intervals_ms": intervals[:20]})
     _FLAGGED_BOARDS[stream_id] = None
@@ -91,7 +94,8 @@ def fairplay_intent_accepted(*, account: Account, events) -> None:
             continue
         interval = event.data.get("interval_ms")
         if interval is not None and interval < threshold:
-            _board_fast_pairs(account_id=account.pk, stream_id=event.stream_id, round_id=event.data.get("round_id"))
+            _board_fast_pairs(account_id=account.pk, stream_id=event.stream_id, round_id=event.data.get("round_id"),
+                              now=event.recorded_at)  # flagged at the instant of the pair
 
 
 def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: datetime | None = None) -> None:
@@ -105,11 +109,11 @@ def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: d
         off = max(exc.details.get("late_ms", 0), exc.details.get("early_ms", 0))
         if off > rules["FAIRPLAY_ROUND_GRACE_MS"]:
             fairplay_flag(account_id=account.pk, kind="outside_round_time", subject=f"round-{exc.details['round']}",
-                          round_id=exc.details["round"], game_id=exc.details.get("game_id"),
+                          round_id=exc.details["round"], game_id=exc.details.get("game_id"), now=now,
                           details={k: v for k, v in exc.details.items() if k != "round"})
     if isinstance(exc, TooFast) and rules["FAIRPLAY_FAST_PAIR_MS"] and exc.details.get("game_id"):
         _board_fast_pairs(account_id=account.pk, stream_id=f"game-{exc.details['game_id']}",
-                          round_id=exc.details.get("round_id"), extra=1)
+                          round_id=exc.details.get("round_id"), extra=1, now=now)
     window = rules["FAIRPLAY_REFUSED_WINDOW_S"]
     since = now - timedelta(seconds=window)
     refused = RejectedIntent.objects.filter(account=account, at__gte=since).count()
@@ -117,7 +121,7 @@ def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: d
         bucket = int(now.timestamp() // window)
         fairplay_flag(account_id=account.pk, kind="refused_intents", subject=f"window-{bucket}",
                       details={"refused": refused, "window_s": window, "max": rules["FAIRPLAY_REFUSED_MAX"],
-                               "since": since.isoformat()})
+                               "since": since.isoformat()}, now=now)
 
 
 # --- operators ---------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import datetime
 
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
@@ -33,15 +34,16 @@ def token_issue(*, account: Account, kind: str) -> AccessToken:
 
 
 def account_event(account: Account, type_: str, data: dict | None = None, *, actor: str | None = None,
-                  schema_version: int = 1):
-    """Append one event to the account's stream (actor: the account itself unless given)."""
+                  schema_version: int = 1, now: datetime | None = None):
+    """Append one event to the account's stream (actor: the account itself unless given;
+    ``now``: the server clock, for jobs and the demo world's simulated clock)."""
     return event_append(stream_id=account.stream_id, stream_type="account", expected_version=ANY_VERSION,
-                        actor=actor or f"account:{account.pk}",
+                        actor=actor or f"account:{account.pk}", now=now,
                         events=[NewEvent(type_, {"account_id": account.pk, **(data or {})}, schema_version)])
 
 
 @transaction.atomic
-def account_guest_signin(*, device_id: str) -> tuple[Account, str, bool]:
+def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tuple[Account, str, bool]:
     """Create or return the account of a device, with its device token. Creation is an event
     (``AccountCreated``), a returning device a ``SignedIn``. The device id stays in the account
     row: no event carries it (``rivals.personal``)."""
@@ -53,7 +55,8 @@ def account_guest_signin(*, device_id: str) -> tuple[Account, str, bool]:
             with transaction.atomic():
                 account = Account.objects.create_user(_guest_username(device_id), None, device_id=device_id)
                 personal.account_key_create(account_id=account.pk)
-                account_event(account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2)
+                account_event(account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2,
+                              now=now)
                 created = True
         except IntegrityError:  # the same device signed in concurrently: return that account
             account = Account.objects.get(device_id=device_id)
@@ -62,29 +65,29 @@ def account_guest_signin(*, device_id: str) -> tuple[Account, str, bool]:
     if token is None:
         token = token_issue(account=account, kind="device")
     if not created:
-        account_event(account, "SignedIn", {"method": "device", "token": token_ref(token.key)})
+        account_event(account, "SignedIn", {"method": "device", "token": token_ref(token.key)}, now=now)
     return account, token.key, created
 
 
 @transaction.atomic
-def account_rename(*, account: Account, display_name: str) -> Account:
+def account_rename(*, account: Account, display_name: str, now: datetime | None = None) -> Account:
     """A name the player chose is personal data: sealed in the event with the account's key."""
     name = clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX)
     if name != account.display_name:
         account_event(account, "DisplayNameChanged",
-                      personal.seal(account_id=account.pk, field="display_name", value=name), schema_version=2)
+                      personal.seal(account_id=account.pk, field="display_name", value=name), schema_version=2, now=now)
         account.refresh_from_db(fields=["display_name"])
     return account
 
 
 @transaction.atomic
 def account_jokers_change(
-    *, account: Account, delta: int, reason: str, actor: str, ref: dict | None = None
+    *, account: Account, delta: int, reason: str, actor: str, ref: dict | None = None, now: datetime | None = None
 ) -> Account:
     """Every change of a joker balance is a ``JokersChanged`` event (R-11)."""
     if delta == 0:
         raise Invalid("a joker change must not be zero")
-    account_event(account, "JokersChanged", {"delta": delta, "reason": reason, **(ref or {})}, actor=actor)
+    account_event(account, "JokersChanged", {"delta": delta, "reason": reason, **(ref or {})}, actor=actor, now=now)
     account.refresh_from_db(fields=["jokers"])
     return account
 

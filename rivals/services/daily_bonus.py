@@ -89,7 +89,7 @@ def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> Daily
     )
     if jokers:
         account_jokers_change(account=account, delta=jokers, reason="daily_bonus", actor=actor,
-                              ref={"day": today.isoformat(), "streak": streak})
+                              ref={"day": today.isoformat(), "streak": streak}, now=now)
     return DailyBonusClaimResult(day=streak, date=today, points=points, jokers=jokers)
 
 

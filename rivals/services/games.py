@@ -424,7 +424,7 @@ def _intent_joker(ctx: _Ctx, intent):
 
     def after(g: Game, stored):
         account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
-                              ref={"game_id": str(g.pk)})
+                              ref={"game_id": str(g.pk)}, now=ctx.now)
         if status == "won" and g.mode == "single":
             return _single_player_awards(game=g, account=account, now=ctx.now)
         return []

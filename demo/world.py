@@ -1,0 +1,237 @@
+"""The simulated world: its players (personas), its clock, and the beat it plays itself.
+
+The clock is the services' ``now=``: the world walks through the simulated days in order and
+every service call gets the instant at which the bot acts. Time-driven work is done as beat does
+it — the same services the periodic tasks of ``config/periodic.py`` call, but at the simulated
+instant (``beat``). The tasks the services schedule for real-time moments go to an in-memory
+broker that nothing consumes (as in the tests): the simulated beat covers them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from unittest import mock
+
+from django.conf import settings
+from django.db import connection
+
+from rivals.models import Account, Event
+
+# Wall-clock times of a simulated Romanian day (Europe/Bucharest)
+SESSIONS = (time(8, 0), time(18, 0))  # players come and go: daily bonus, levels, registrations
+MATCHES_AT = time(18, 15)  # Quick Matches, Arenas and Duels, one after another
+REGULAR_AT = time(19, 0)  # the day's regular tournament
+CHAMPIONS_REGISTRATION = (time(19, 40), time(20, 40))  # after the regular tournament's prizes
+CHAMPIONS_AT = time(21, 0)
+BEAT_AT = time(23, 30)
+ROLL_AT = time(0, 1)  # the next day's rankings roll (config/periodic.py: 00:01 Bucharest)
+
+ADJECTIVES = (
+    "Amber", "Brave", "Calm", "Clever", "Crimson", "Dusky", "Eager", "Gentle", "Golden", "Jade", "Jolly",
+    "Lucky", "Mellow", "Misty", "Nimble", "Noble", "Quiet", "Rapid", "Silent", "Silver", "Sly", "Steady",
+    "Sunny", "Swift", "Tidy", "Velvet", "Wise", "Witty", "Young", "Zesty",
+)
+NOUNS = (
+    "Bamboo", "Crane", "Dragon", "Falcon", "Fox", "Heron", "Koi", "Lantern", "Lotus", "Monkey", "Orchid",
+    "Otter", "Panda", "Pearl", "Phoenix", "Plum", "Rabbit", "Sparrow", "Tiger", "Tortoise", "Willow", "Wind",
+)
+CLUB_NAMES = (
+    "Bamboo Grove", "Red Dragons", "East Wind", "Jade Garden", "Four Seasons", "Lotus Pond", "Night Owls",
+    "Tile Hunters", "Silver Cranes", "Golden Tortoise", "Plum Blossom", "White Tigers",
+)
+
+
+@dataclass
+class Persona:
+    """A bot player: how well, how fast and how often it plays."""
+
+    index: int  # the player's number in the world (its device is ``demo-<seed>-<index>``)
+    account: Account
+    skill: float  # 0…1: the higher, the fewer mistakes
+    pace_ms: int  # mean time between two pairs
+    activity: float  # chance to come online on a day
+    competitive: bool  # plays tournaments (and so may qualify for Champions)
+    bot_speed: bool = False  # removes pairs faster than a human can: fair play flags it (R-38)
+    next_level: int = 1  # the first level not yet won (level n opens when n − 1 is won)
+
+    @property
+    def mistake_rate(self) -> float:
+        return 0.02 + 0.10 * (1 - self.skill)
+
+
+@dataclass
+class Tally:
+    """What the bots did (the database's counts are in ``demo.summary``)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, what: str, n: int = 1) -> None:
+        self.counts[what] = self.counts.get(what, 0) + n
+
+
+class World:
+    def __init__(self, *, players: int, days: int, seed: int, end: datetime):
+        self.players, self.days, self.seed, self.end = players, days, seed, end
+        self.rng = random.Random(seed)
+        self.personas: list[Persona] = []
+        self.by_account: dict[int, Persona] = {}
+        self.tally = Tally()
+
+    def device_id(self, i: int) -> str:
+        return f"demo-{self.seed}-{i}"
+
+    def rng_for(self, *key) -> random.Random:
+        """A generator of its own for one activity: what one bot does does not shift the others."""
+        return random.Random(f"{self.seed}:" + ":".join(map(str, key)))
+
+    def first_day(self) -> date:
+        from rivals.romanian_time import romanian_day
+
+        return romanian_day(self.end) - timedelta(days=self.days - 1)
+
+
+def at(day: date, wall: time, *, plus_s: float = 0) -> datetime:
+    """The UTC instant of ``wall`` o'clock Romanian time on ``day``, plus seconds."""
+    from tournaments.services.schedules import romanian_instant
+
+    return romanian_instant(day, wall) + timedelta(seconds=plus_s)
+
+
+# --- beat, on the simulated clock ------------------------------------------------------------------
+
+
+def _matches_sweep(now):
+    from rivals.matches.services import duels_expire_due, queue_expire_due, rounds_end_due
+
+    return {"rounds": rounds_end_due(now=now), "tickets": queue_expire_due(now=now), "duels": duels_expire_due(now=now)}
+
+
+def _games_expire(now):
+    from rivals.services.games import games_expire_due
+
+    return games_expire_due(now=now)
+
+
+def _tournaments_sweep(now):
+    from tournaments.services.play import tournaments_sweep
+
+    return tournaments_sweep(now=now)
+
+
+def _schedules(now):
+    from tournaments.services.schedules import schedules_materialize
+
+    return schedules_materialize(now=now)
+
+
+def _pots(now):
+    from tournaments.services.pots import pots_sweep
+
+    return pots_sweep(now=now)
+
+
+def _roll(now):
+    from rankings.services import rankings_roll
+
+    return rankings_roll(now=now)
+
+
+def _idempotency_prune(now):
+    from rivals.services.system import idempotency_prune
+
+    return idempotency_prune(now=now)
+
+
+def _rejected_prune(now):
+    from rivals.services.system import rejected_intents_prune
+
+    return rejected_intents_prune(now=now)
+
+
+# The periodic task names of config/periodic.py and the service each one runs, with ``now``.
+# The heartbeat is left out on purpose: it proves that the real beat and worker are alive.
+BEAT_JOBS = {
+    "matches.sweep": _matches_sweep,
+    "rivals.games_expire_due": _games_expire,
+    "tournaments.sweep": _tournaments_sweep,
+    "tournaments.schedules_materialize": _schedules,
+    "tournaments.pots_sweep": _pots,
+    "rankings.roll": _roll,
+    "rivals.idempotency_prune": _idempotency_prune,
+    "rivals.rejected_intents_prune": _rejected_prune,
+}
+NOT_SIMULATED = {"rivals.heartbeat"}
+
+
+def beat(now: datetime, only: tuple[str, ...] | None = None) -> None:
+    """Run the periodic jobs (or ``only`` these) once at the simulated instant ``now``."""
+    for name, job in BEAT_JOBS.items():
+        if only is None or name in only:
+            job(now)
+
+
+# --- the process while the world runs ----------------------------------------------------------------
+
+
+SMALL_LAYOUT_TILES = 72
+
+
+def round_layouts(choice: str) -> list[str]:
+    """``small``: the shipped layouts of at most 72 tiles (rounds are most of the simulation's
+    work); ``all``: what the settings say (``RIVALS_ROUND_LAYOUTS``, empty = every layout); else a
+    comma-separated list of layout ids."""
+    from rivals import engine
+
+    if choice == "all":
+        return list(settings.RIVALS["ROUND_LAYOUTS"])
+    if choice == "small":
+        return [lay.id for lay in engine.all_layouts() if lay.size <= SMALL_LAYOUT_TILES]
+    ids = [part.strip().upper() for part in choice.split(",") if part.strip()]
+    for layout_id in ids:
+        engine.get_layout(layout_id)  # LayoutError for an unknown id
+    return ids
+
+
+@contextlib.contextmanager
+def running(seed: int, layouts: list[str]):
+    """What the simulation changes in its own process, and only while it runs:
+
+    * ids and tournament seeds drawn by the services come from a generator seeded with ``seed``
+      (and the size of the event log, so that a second world in the same database gets new ids):
+      the same seed on a fresh database gives the same world;
+    * competitive rounds are dealt on ``layouts`` (``RIVALS["ROUND_LAYOUTS"]``);
+    * scheduled tasks go to an in-memory broker nothing consumes (the simulated beat covers them);
+    * the connection commits without waiting for the disk (``synchronous_commit = off``: a crash
+      could lose the last few fake transactions, never corrupt anything).
+    """
+    from config.celery import app
+
+    ids = random.Random(f"{seed}:{Event.objects.count()}")
+
+    def uuid4():
+        return uuid.UUID(int=ids.getrandbits(128), version=4)
+
+    def randbits(k):
+        return ids.getrandbits(k)
+
+    broker = app.conf.broker_url
+    app.conf.broker_url = "memory://localhost/"
+    with connection.cursor() as cur:
+        cur.execute("SET synchronous_commit = off")
+    try:
+        with mock.patch.object(uuid, "uuid4", uuid4), mock.patch.object(secrets, "randbits", randbits), \
+                mock.patch.dict(settings.RIVALS, {"ROUND_LAYOUTS": layouts}):
+            yield
+    finally:
+        with connection.cursor() as cur:
+            cur.execute("SET synchronous_commit = DEFAULT")
+        app.conf.broker_url = broker
+
+
+def production() -> bool:
+    return bool(getattr(settings, "PRODUCTION", False))
