@@ -22,8 +22,6 @@ class Projection:
     event_types: frozenset[str] = frozenset()
     # the tables it writes (``rivals.rebuild.Table``): a rebuild builds them in private copies
     tables: tuple = ()
-    # the events its ``rebuild`` reads: a further SQL condition on the log (e.g. only rounds' pairs)
-    rebuild_where: str = ""
     # A projection that sets ``uses_live`` receives the caller's instances (``live``) and is
     # flushed once after all events of one append (``flush(live)``).
     uses_live: bool = False
@@ -36,6 +34,11 @@ class Projection:
 
     def flush(self, live: dict) -> None:
         """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
+
+    @property
+    def rebuild_types(self) -> frozenset[str]:
+        """The event types ``rebuild`` reads one by one (the progress bar counts them)."""
+        return self.event_types
 
     def rebuild(self, log) -> None:
         """Write this projection's state from the whole log (``rivals.rebuild.EventLog``) into its

@@ -51,6 +51,11 @@ class TournamentProjection(Projection):
 
     tables = tuple(Copied(m._meta.db_table) for m in (Tournament, Registration, Wave, Table, TableSeat, Trophy))
 
+    def rebuild(self, log) -> None:
+        from tournaments.rebuild import rebuild_tournaments
+
+        rebuild_tournaments(self, log)
+
     def reset(self) -> None:
         Trophy.objects.all().delete()
         TableSeat.objects.all().delete()

@@ -33,10 +33,12 @@ class MatchesProjection(Projection):
     })
     uses_live = True
     tables = tuple(Table(m._meta.db_table) for m in (Match, MatchPlayer, Round, QueueTicket, Duel))
-    rebuild_where = "type NOT IN ('PairRemoved', 'JokerUsed') OR data->>'round_id' IS NOT NULL"  # solo pairs are not ours
+    PAIRS = frozenset({"PairRemoved", "JokerUsed"})
+    rebuild_types = event_types - PAIRS
 
     def rebuild(self, log) -> None:
-        """Every row folded in memory (a round's pairs only move its deadline), then COPY."""
+        """Every row folded in memory, then COPY. A round's pairs only move its idle deadline: only
+        each round's last pair is read (the database finds it)."""
         matches: dict[str, Match] = {}
         players: dict[tuple[str, int], MatchPlayer] = {}
         rounds: dict[str, Round] = {}
@@ -44,16 +46,9 @@ class MatchesProjection(Projection):
         duels: dict[str, Duel] = {}
         closed = {"QueueMatched": "matched", "QueueLeft": "left", "QueueExpired": "expired",
                   "DuelAccepted": "accepted", "DuelDeclined": "declined", "DuelExpired": "expired"}
-        for event in log.events(self.event_types, where=self.rebuild_where):
+        for event in log.events(self.rebuild_types):
             d, t = event.data, event.type
-            if t in ("PairRemoved", "JokerUsed"):
-                rnd = rounds.get(d.get("round_id")) if d.get("round_id") else None
-                if rnd is not None:
-                    rnd.last_pair_at = event.recorded_at
-                    rnd.ends_at = rnd.deadline()[0]
-                elif d.get("round_id"):
-                    raise ValueError(f"{event!r}: a pair of a round that was never scheduled")
-            elif t == "RoundScheduled":
+            if t == "RoundScheduled":
                 rounds[d["round_id"]] = self._round(event)
             elif t == "RoundEnded":
                 rnd = rounds[d["round_id"]]
@@ -90,6 +85,13 @@ class MatchesProjection(Projection):
                 row.closed_at, row.version = event.recorded_at, event.version
                 if t in ("QueueMatched", "DuelAccepted"):
                     row.match_id = d["match_id"]
+        last_pairs = log.latest(self.PAIRS, "data->>'round_id'", where="data->>'round_id' IS NOT NULL")
+        for round_id, at in last_pairs.items():
+            rnd = rounds.get(round_id)
+            if rnd is None:
+                raise ValueError(f"pairs of round {round_id}, which was never scheduled")
+            rnd.last_pair_at = at
+            rnd.ends_at = rnd.deadline()[0]
         copy_insert(Match, list(matches.values()))
         copy_insert(MatchPlayer, list(players.values()))
         copy_insert(Round, list(rounds.values()))

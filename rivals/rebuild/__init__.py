@@ -82,7 +82,7 @@ def _build(projs, shapes, live: str, log: EventLog, *, progress: bool) -> int:
 
     copies.create_copies(shapes, live)
     types = sorted({t for p in projs for t in p.event_types})
-    total = sum(log.count(p.event_types, p.rebuild_where) for p in projs)
+    total = sum(log.count(p.rebuild_types) for p in projs)
     with tqdm(total=total, unit="ev", desc="rebuild", disable=not progress or None, leave=True,
               mininterval=0.5, smoothing=0.1) as bar:
         log.tick = bar.update

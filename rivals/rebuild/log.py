@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime, timezone
 
 from django.db import connection
 
 PAGE = 5000
 
-_COLUMNS = "position, stream_id, stream_type, version, type, data, metadata, recorded_at"
+# the instant as UTC text: ``fromisoformat`` reads it ~20 times faster than the driver's loader
+_COLUMNS = ("position, stream_id, stream_type, version, type, data::text, metadata::text, "
+            "(recorded_at AT TIME ZONE 'UTC')::text")
 
 
 class LogEvent:
@@ -23,7 +26,9 @@ class LogEvent:
 
     def __init__(self, position, stream_id, stream_type, version, type, data, metadata, recorded_at):  # noqa: A002
         self.position, self.stream_id, self.stream_type, self.version = position, stream_id, stream_type, version
-        self.type, self.recorded_at = type, recorded_at
+        self.type = type
+        self.recorded_at = (datetime.fromisoformat(recorded_at).replace(tzinfo=timezone.utc)
+                            if isinstance(recorded_at, str) else recorded_at)
         # Django loads jsonb as text (its JSONField decodes it); a bare cursor gets the same text
         self.data = json.loads(data) if isinstance(data, str) else data
         self._metadata = metadata  # decoded when read (few projections do)
@@ -84,6 +89,15 @@ class EventLog:
                 page = [LogEvent(*row) for row in rows]
                 self.tick(len(page))
                 yield page
+
+    def latest(self, types: Iterable[str], key: str, where: str = "") -> dict:
+        """``{key: recorded_at}`` of the last event (by position) of each value of the SQL
+        expression ``key`` among the events of ``types`` (e.g. each round's last pair)."""
+        where, params = self._where(types, None, where)
+        with connection.cursor() as cur:
+            cur.execute(f"SELECT DISTINCT ON ({key}) {key}, recorded_at FROM rivals_event WHERE {where} "
+                        f"ORDER BY {key}, position DESC", params)
+            return dict(cur.fetchall())
 
     @staticmethod
     def at(positions: Iterable[int]) -> list[LogEvent]:
