@@ -4,12 +4,13 @@
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
 #   make fuzz   — the input fuzz tests at a larger, time-bounded size with fresh seeds
+#   make demo   — a demo world in the database (manage.py simulate: 200 bots × 14 days), then make run
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench faults fuzz venv
+.PHONY: run test bench faults fuzz demo venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -42,3 +43,8 @@ fuzz: $(STAMP)
 	RIVALS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RIVALS_FUZZ_SECONDS=$(FUZZ_SECONDS) RIVALS_FUZZ_RANDOM=1 \
 		$(BIN)/python -m pytest -p no:logging --hypothesis-show-statistics tests/platform/test_intent_fuzz.py \
 		tests/platform/test_hostile_input.py tests/platform/test_schemathesis.py $(PYTEST_ARGS)
+
+# DEMO_ARGS: simulate's options, e.g. DEMO_ARGS="--players 40 --days 3"
+demo: $(STAMP)
+	@$(BIN)/python manage.py migrate --verbosity 0
+	@$(BIN)/python manage.py simulate $(DEMO_ARGS)
