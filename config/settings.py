@@ -206,6 +206,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT_S", default=2
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT_S", default=270)
 CELERY_VISIBILITY_TIMEOUT = env.int("CELERY_VISIBILITY_TIMEOUT_S", default=300)
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    import kombu.transport
+
+    # kombu's filesystem transport, with messages renamed into place whole (config/broker.py)
+    kombu.transport.TRANSPORT_ALIASES["filesystem"] = "config.broker:Transport"
     _broker_folder = str(embedded.filesystem_broker_folder())
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": _broker_folder + "/in",

@@ -122,6 +122,7 @@ class RankingsProjection(Projection):
     name = "rankings"
     event_types = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
     # the clock is job state, not the projection's; histogram rows at zero are no state
+    written_by_jobs = True  # the nightly roll
     tables = (Table("rankings_dailypoints"), Table("rankings_weeklypoints"), Table("rankings_amrpoints"),
               Table("rankings_pointshistogram", where="n <> 0"), Table("rankings_rankingexclusion"))
 

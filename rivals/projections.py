@@ -22,6 +22,8 @@ class Projection:
     event_types: frozenset[str] = frozenset()
     # the tables it writes (``rivals.rebuild.Table``): a rebuild builds them in private copies
     tables: tuple = ()
+    # jobs change its tables without events (the rankings roll): a swap compares them under its lock
+    written_by_jobs: bool = False
     # A projection that sets ``uses_live`` receives the caller's instances (``live``) and is
     # flushed once after all events of one append (``flush(live)``).
     uses_live: bool = False

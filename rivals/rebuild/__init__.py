@@ -5,13 +5,16 @@
    its state there from the log (``Projection.rebuild``: pages of events by position or by
    stream, rows folded in memory and written with COPY — no ORM round trip per event). Nothing
    live is locked: clients play on.
-2. **Swap** (one short READ COMMITTED transaction): the live projection tables and the event
-   log are locked against writers (``EXCLUSIVE``: readers go on), the events the snapshot did
-   not see are applied to the copies (the catch-up), the copies are compared with the live
-   tables and only the rows that differ are written. The lock waits at most ``lock_timeout``
-   (below PostgreSQL's deadlock timeout, so a client never loses a deadlock to the rebuild)
-   and is retried; clients wait for the swap only.
-3. The copies are dropped.
+2. **Compare** (no lock): the events committed since the snapshot are applied to the copies
+   (the catch-up) and every copy is compared with its live table.
+3. **Swap** (one short READ COMMITTED transaction): the live projection tables and the event
+   log are locked against writers (``EXCLUSIVE``: readers go on), the last events are caught
+   up, the tables that differed (and those jobs write without events) are compared again and
+   only the rows that differ are written. A table found equal stays equal meanwhile: each
+   event since is applied to both sides by the same projection code. The lock waits at most
+   ``lock_timeout`` (below PostgreSQL's deadlock timeout, so a client never loses a deadlock to
+   the rebuild) and is retried; clients wait for the swap only.
+4. The copies are dropped.
 
 ``verify_only`` stops after the comparison: a report of the differences, nothing written.
 Inside a transaction already open (a test), all of it runs in that transaction.
@@ -45,6 +48,7 @@ class Report:
     events: int = 0  # distinct events replayed by the build
     seconds: float = 0.0  # the whole rebuild
     build_seconds: float = 0.0
+    precompare_seconds: float = 0.0  # catch-up and comparison before the lock
     swap_seconds: float = 0.0  # the locked transaction that succeeded
     caught_up: int = 0  # events the build's snapshot did not see, applied under the lock
     differences: list[Difference] = field(default_factory=list)
@@ -96,8 +100,8 @@ def _build(projs, shapes, live: str, log: EventLog, *, progress: bool) -> int:
     return log.count(types)
 
 
-def _catch_up(projs, *, high: int, seen: set[int]) -> int:
-    """Apply (to the copies) the committed events the build's snapshot did not see."""
+def _catch_up(projs, *, high: int, seen: set[int]) -> list[int]:
+    """Apply (to the copies) the committed events not seen yet; returns their positions."""
     from rivals.projections import by_type
 
     types = sorted({t for p in projs for t in p.event_types})
@@ -111,7 +115,7 @@ def _catch_up(projs, *, high: int, seen: set[int]) -> int:
             for event in missed:
                 for p in by_type(event.type):
                     p.apply(event)
-    return len(missed)
+    return [e.position for e in missed]
 
 
 def rebuild(*, verify_only: bool = False, progress: bool = False, between=None) -> Report:
@@ -177,6 +181,19 @@ def _swap_with_retries(report: Report, projs, shapes, live: str, *, high: int, s
                        verify_only: bool) -> None:
     locked = ", ".join(f"{connection.ops.quote_name(live)}.{connection.ops.quote_name(s.table.name)}"
                        for s in shapes)
+    # First without the lock: catch up and compare every table. A table found equal stays equal
+    # while the lock is taken — every event since is applied to both sides by the same projection
+    # code — so under the lock only the tables that differed (and those that jobs write without
+    # events: the rankings roll) are compared again: the lock is held for the catch-up of the last
+    # events and for the rows that really differ.
+    t0 = time.perf_counter()
+    with transaction.atomic():
+        applied = _catch_up(projs, high=high, seen=seen)
+        unlocked = copies.compare(shapes, live)
+    seen.update(applied)
+    report.caught_up = len(applied)
+    recheck = {d.table for d in unlocked if d.any} | {t.name for p in projs if p.written_by_jobs for t in p.tables}
+    report.precompare_seconds = time.perf_counter() - t0
     for attempt in range(1, SWAP_ATTEMPTS + 1):
         report.swap_attempts = attempt
         t0 = time.perf_counter()
@@ -186,8 +203,9 @@ def _swap_with_retries(report: Report, projs, shapes, live: str, *, high: int, s
                 # writers of the projections first, then of the log: a client holding a board's
                 # row lock waits on us, never the other way round for long
                 cur.execute(f"LOCK TABLE {locked}, {connection.ops.quote_name(live)}.rivals_event IN EXCLUSIVE MODE")
-                report.caught_up = _catch_up(projs, high=high, seen=seen)
-                report.differences = copies.compare(shapes, live)
+                late = _catch_up(projs, high=high, seen=seen)
+                rechecked = {d.table: d for d in copies.compare([s for s in shapes if s.table.name in recheck], live)}
+                report.differences = [rechecked.get(d.table, d) for d in unlocked]
                 if not verify_only:
                     report.written = copies.swap(shapes, report.differences, live)
         except OperationalError as exc:
@@ -195,6 +213,7 @@ def _swap_with_retries(report: Report, projs, shapes, live: str, *, high: int, s
                 raise
             time.sleep(min(0.1 * attempt, 1.0))
             continue
+        report.caught_up += len(late)
         report.swap_seconds = time.perf_counter() - t0
         return
     raise RebuildBusy(f"the live tables stayed busy: no lock after {SWAP_ATTEMPTS} attempts")
