@@ -8,5 +8,5 @@ class RivalsConfig(AppConfig):
 
     def ready(self) -> None:
         from rivals import jobs  # noqa: F401  records each task's last run (admin: periodic tasks)
-        from rivals import projections  # noqa: F401  registers the projections
+        from rivals import read_models  # noqa: F401  registers the rivals app's projections
         from rivals.services import daily_bonus  # noqa: F401  registers its projection

@@ -167,7 +167,7 @@ def writing_copies():
     with connection.cursor() as cur:
         cur.execute("SELECT current_setting('search_path')")
         old = cur.fetchone()[0]
-        cur.execute(f"SELECT set_config('search_path', %s, false)", [f"{SCHEMA}, {old}"])
+        cur.execute("SELECT set_config('search_path', %s, false)", [f"{SCHEMA}, {old}"])
     try:
         yield
     finally:
