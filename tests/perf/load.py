@@ -234,7 +234,7 @@ def profile_one_intent(count: int) -> None:
             assert res.status_code == 200, res.content
             done += 1
     profiler.stop()
-    print(f"4. profile of {done} remove_pair intents in one process (pyinstrument):")
+    print(f"5. profile of {done} remove_pair intents in one process (pyinstrument):")
     print(profiler.output_text(unicode=True, color=False, show_all=False, short_mode=True))
 
 
