@@ -255,7 +255,9 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-rounds-"))
     base, _ = solo.bench_db_url()
-    url = base.rsplit("/", 1)[0] + "/" + DB_NAME if "?" not in base else solo.bench_db_url()[1]
+    from urllib.parse import urlsplit, urlunsplit
+
+    url = urlunsplit(urlsplit(base)._replace(path=f"/{DB_NAME}"))  # a socket URL keeps its ?host=
     solo.psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
     solo.psql(base, f"CREATE DATABASE {DB_NAME}")
     env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker_url(tmp),
