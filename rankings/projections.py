@@ -118,6 +118,15 @@ UNION ALL SELECT 'amr', points FROM rankings_amrpoints WHERE account_id = %(a)s 
 EXCLUSION_EVENTS = frozenset({"AccountSuspended", "AccountSuspensionLifted", "AccountClosed"})
 
 
+def exclusion_after(event_type: str, suspended: bool, closed: bool) -> tuple[bool, bool]:
+    """R-38: an account's ``(suspended, closed)`` after one of the ``EXCLUSION_EVENTS``."""
+    if event_type == "AccountSuspended":
+        return True, closed
+    if event_type == "AccountSuspensionLifted":
+        return False, closed
+    return suspended, True
+
+
 class RankingsProjection(Projection):
     name = "rankings"
     event_types = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
@@ -149,13 +158,7 @@ class RankingsProjection(Projection):
             if event.type in EXCLUSION_EVENTS:
                 row = excluded.get(account_id)
                 was = row is not None
-                suspended, closed = (row[0], row[1]) if row else (False, False)
-                if event.type == "AccountSuspended":
-                    suspended = True
-                elif event.type == "AccountSuspensionLifted":
-                    suspended = False
-                else:
-                    closed = True
+                suspended, closed = exclusion_after(event.type, *((row[0], row[1]) if row else (False, False)))
                 now = suspended or closed
                 if now:
                     excluded[account_id] = [suspended, closed, row[2] if row else event.recorded_at]
@@ -258,13 +261,7 @@ class RankingsProjection(Projection):
                         [account_id])
             row = cur.fetchone()
             was = bool(row) and (row[0] or row[1])
-            suspended, closed = (row[0], row[1]) if row else (False, False)
-            if event.type == "AccountSuspended":
-                suspended = True
-            elif event.type == "AccountSuspensionLifted":
-                suspended = False
-            else:
-                closed = True
+            suspended, closed = exclusion_after(event.type, *((row[0], row[1]) if row else (False, False)))
             now = suspended or closed
             if now:
                 cur.execute(

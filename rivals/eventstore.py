@@ -68,6 +68,17 @@ def _head_claim_sql(expected: int | None) -> str:
 
 
 @transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
+
+def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
+    """An append's event metadata: actor, request id, idempotency key, and the caller's extras."""
+    meta = {"actor": actor, "request_id": context.request_id.get()}
+    key = context.idempotency_key.get()
+    if key:
+        meta["idempotency_key"] = key
+    if metadata:
+        meta.update(metadata)
+    return meta
+
 def event_append(
     *,
     stream_id: str,
@@ -90,12 +101,7 @@ def event_append(
         return []
     now = now or timezone.now()
     count = len(events)
-    meta = {"actor": actor, "request_id": context.request_id.get()}
-    key = context.idempotency_key.get()
-    if key:
-        meta["idempotency_key"] = key
-    if metadata:
-        meta.update(metadata)
+    meta = _metadata(actor, metadata)
     rows = [
         Event(stream_id=stream_id, stream_type=stream_type, type=e.type, schema_version=e.schema_version, data=e.data,
               metadata=meta, recorded_at=now)
@@ -165,12 +171,7 @@ def event_append_new_streams(
     with the projections applied in bulk. Raises ``StreamConflict`` if any stream exists already
     (the caller's transaction then rolls back whatever this call wrote)."""
     now = now or timezone.now()
-    meta = {"actor": actor, "request_id": context.request_id.get()}
-    key = context.idempotency_key.get()
-    if key:
-        meta["idempotency_key"] = key
-    if metadata:
-        meta.update(metadata)
+    meta = _metadata(actor, metadata)
     rows: list[Event] = []
     for stream_id, stream_type, events in streams:
         rows += [Event(stream_id=stream_id, stream_type=stream_type, version=n, type=e.type,
