@@ -261,17 +261,25 @@ class LevelLeaderboardProjection(Projection):
         best: dict[tuple[int, int], LevelBest] = {}
         for event in log.events(self.event_types):
             d = event.data
-            if d.get("level") is None:
-                continue
-            row = best.get((d["level"], d["account_id"]))
-            if row is None:
-                best[(d["level"], d["account_id"])] = LevelBest(
-                    level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"], achieved_at=event.recorded_at)
-                continue
-            row.completions += 1
-            if d["play_ms"] < row.best_ms:
-                row.best_ms, row.achieved_at = d["play_ms"], event.recorded_at
+            if d.get("level") is not None:
+                key = (d["level"], d["account_id"])
+                best[key] = self._after(best.get(key), event)
         copy_insert(LevelBest, list(best.values()))
+
+    @staticmethod
+    def _after(row, event):
+        """The account's row for the level after one win: new, or one completion more and the
+        better time."""
+        from rivals.models import LevelBest
+
+        d = event.data
+        if row is None:
+            return LevelBest(level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"],
+                             achieved_at=event.recorded_at)
+        row.completions += 1
+        if d["play_ms"] < row.best_ms:
+            row.best_ms, row.achieved_at = d["play_ms"], event.recorded_at
+        return row
 
     def reset(self) -> None:
         from rivals.models import LevelBest
@@ -285,14 +293,7 @@ class LevelLeaderboardProjection(Projection):
         if d.get("level") is None:
             return
         best = LevelBest.objects.select_for_update().filter(level=d["level"], account_id=d["account_id"]).first()
-        if best is None:
-            LevelBest.objects.create(level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"],
-                                     achieved_at=event.recorded_at)
-            return
-        best.completions += 1
-        if d["play_ms"] < best.best_ms:
-            best.best_ms, best.achieved_at = d["play_ms"], event.recorded_at
-        best.save()
+        self._after(best, event).save(force_insert=best is None)
 
 
 register(GameProjection())

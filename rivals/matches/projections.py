@@ -44,8 +44,6 @@ class MatchesProjection(Projection):
         rounds: dict[str, Round] = {}
         tickets: dict[str, QueueTicket] = {}
         duels: dict[str, Duel] = {}
-        closed = {"QueueMatched": "matched", "QueueLeft": "left", "QueueExpired": "expired",
-                  "DuelAccepted": "accepted", "DuelDeclined": "declined", "DuelExpired": "expired"}
         for event in log.events(self.rebuild_types):
             d, t = event.data, event.type
             if t == "RoundScheduled":
@@ -70,21 +68,14 @@ class MatchesProjection(Projection):
                     p = players[(d["match_id"], row["account_id"])]
                     p.place, p.prize = row["place"], prizes.get(row["account_id"])
             elif t == "QueueJoined":
-                tickets[d["ticket_id"]] = QueueTicket(
-                    id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"], created_at=event.recorded_at,
-                    expires_at=_dt(d["expires_at"]), version=event.version)
+                tickets[d["ticket_id"]] = self._ticket(event)
             elif t == "DuelChallenged":
-                duels[d["duel_id"]] = Duel(
-                    id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
-                    created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+                duels[d["duel_id"]] = self._duel(event)
             else:  # a ticket or a duel closed
-                row = tickets[d["ticket_id"]] if t.startswith("Queue") else duels[d["duel_id"]]
-                row.status = closed[t]
-                if t == "DuelDeclined" and d.get("by") == "challenger":
-                    row.status = "cancelled"
-                row.closed_at, row.version = event.recorded_at, event.version
-                if t in ("QueueMatched", "DuelAccepted"):
-                    row.match_id = d["match_id"]
+                model, pk, fields = self._closing(event)
+                row = (tickets if model is QueueTicket else duels)[pk]
+                for name, value in fields.items():
+                    setattr(row, name, value)
         last_pairs = log.latest(self.PAIRS, "data->>'round_id'", where="data->>'round_id' IS NOT NULL")
         for round_id, at in last_pairs.items():
             rnd = rounds.get(round_id)
@@ -193,46 +184,47 @@ class MatchesProjection(Projection):
             MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
                 place=row["place"], prize=prizes.get(row["account_id"]))
 
-    # --- the queue -------------------------------------------------------------------------------
+    # --- the queue and duels: open requests that close once ---------------------------------------
+
+    @staticmethod
+    def _ticket(event: Event) -> QueueTicket:
+        d = event.data
+        return QueueTicket(id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"], created_at=event.recorded_at,
+                           expires_at=_dt(d["expires_at"]), version=event.version)
+
+    @staticmethod
+    def _duel(event: Event) -> Duel:
+        d = event.data
+        return Duel(id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
+                    created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+
+    _CLOSED = {"QueueMatched": "matched", "QueueLeft": "left", "QueueExpired": "expired",
+               "DuelAccepted": "accepted", "DuelDeclined": "declined", "DuelExpired": "expired"}
+
+    @classmethod
+    def _closing(cls, event: Event) -> tuple[type, str, dict]:
+        """The model, id and changed fields of the ticket or duel an event closes."""
+        d, t = event.data, event.type
+        status = "cancelled" if t == "DuelDeclined" and d.get("by") == "challenger" else cls._CLOSED[t]
+        fields = {"status": status, "closed_at": event.recorded_at, "version": event.version}
+        if t in ("QueueMatched", "DuelAccepted"):
+            fields["match_id"] = d["match_id"]
+        if t.startswith("Queue"):
+            return QueueTicket, d["ticket_id"], fields
+        return Duel, d["duel_id"], fields
 
     def _on_QueueJoined(self, event: Event, live: dict | None) -> None:
-        d = event.data
-        QueueTicket.objects.create(id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"],
-                                   created_at=event.recorded_at, expires_at=_dt(d["expires_at"]),
-                                   version=event.version)
-
-    def _ticket_closed(self, event: Event, status: str, **extra) -> None:
-        QueueTicket.objects.filter(pk=event.data["ticket_id"]).update(
-            status=status, closed_at=event.recorded_at, version=event.version, **extra)
-
-    def _on_QueueMatched(self, event: Event, live: dict | None) -> None:
-        self._ticket_closed(event, "matched", match_id=event.data["match_id"])
-
-    def _on_QueueLeft(self, event: Event, live: dict | None) -> None:
-        self._ticket_closed(event, "left")
-
-    def _on_QueueExpired(self, event: Event, live: dict | None) -> None:
-        self._ticket_closed(event, "expired")
-
-    # --- duels -----------------------------------------------------------------------------------
+        self._ticket(event).save(force_insert=True)
 
     def _on_DuelChallenged(self, event: Event, live: dict | None) -> None:
-        d = event.data
-        Duel.objects.create(id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
-                            created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+        self._duel(event).save(force_insert=True)
 
-    def _duel_closed(self, event: Event, status: str, **extra) -> None:
-        Duel.objects.filter(pk=event.data["duel_id"]).update(
-            status=status, closed_at=event.recorded_at, version=event.version, **extra)
+    def _closed(self, event: Event, live: dict | None) -> None:
+        model, pk, fields = self._closing(event)
+        model.objects.filter(pk=pk).update(**fields)
 
-    def _on_DuelAccepted(self, event: Event, live: dict | None) -> None:
-        self._duel_closed(event, "accepted", match_id=event.data["match_id"])
-
-    def _on_DuelDeclined(self, event: Event, live: dict | None) -> None:
-        self._duel_closed(event, "cancelled" if event.data.get("by") == "challenger" else "declined")
-
-    def _on_DuelExpired(self, event: Event, live: dict | None) -> None:
-        self._duel_closed(event, "expired")
+    _on_QueueMatched = _on_QueueLeft = _on_QueueExpired = _closed
+    _on_DuelAccepted = _on_DuelDeclined = _on_DuelExpired = _closed
 
 
 matches_projection = MatchesProjection()

@@ -157,9 +157,7 @@ class DailyBonusProjection(Projection):
             d = event.data
             day = parse_date(d["day"])
             if event.type == "DailyBonusClaimed":
-                claims[(d["account_id"], day)] = DailyBonusClaim(
-                    account_id=d["account_id"], day=day, streak=d["streak"], points=d["points"],
-                    jokers=d["jokers"], doubled=False, claimed_at=parse_datetime(d["claimed_at"]))
+                claims[(d["account_id"], day)] = self._claim(d)
             elif (d["account_id"], day) in claims:
                 claims[(d["account_id"], day)].doubled = True
         copy_insert(DailyBonusClaim, list(claims.values()))
@@ -167,14 +165,17 @@ class DailyBonusProjection(Projection):
     def reset(self) -> None:
         DailyBonusClaim.objects.all().delete()
 
+    @staticmethod
+    def _claim(d: dict) -> DailyBonusClaim:
+        return DailyBonusClaim(account_id=d["account_id"], day=parse_date(d["day"]), streak=d["streak"],
+                               points=d["points"], jokers=d["jokers"], doubled=False,
+                               claimed_at=parse_datetime(d["claimed_at"]))
+
     def apply(self, event: Event) -> None:
         d = event.data
         day = parse_date(d["day"])
         if event.type == "DailyBonusClaimed":
-            DailyBonusClaim.objects.create(
-                account_id=d["account_id"], day=day, streak=d["streak"], points=d["points"],
-                jokers=d["jokers"], doubled=False, claimed_at=parse_datetime(d["claimed_at"]),
-            )
+            self._claim(d).save(force_insert=True)
         else:
             DailyBonusClaim.objects.filter(account_id=d["account_id"], day=day).update(doubled=True)
 
