@@ -105,74 +105,23 @@ def at(day: date, wall: time, *, plus_s: float = 0) -> datetime:
 # --- beat, on the simulated clock ------------------------------------------------------------------
 
 
-def _matches_sweep(now):
-    from rivals.matches.services import duels_expire_due, queue_expire_due, rounds_end_due
-
-    return {"rounds": rounds_end_due(now=now), "tickets": queue_expire_due(now=now), "duels": duels_expire_due(now=now)}
-
-
-def _games_expire(now):
-    from rivals.services.games import games_expire_due
-
-    return games_expire_due(now=now)
-
-
-def _tournaments_sweep(now):
-    from tournaments.services.play import tournaments_sweep
-
-    return tournaments_sweep(now=now)
-
-
-def _schedules(now):
-    from tournaments.services.schedules import schedules_materialize
-
-    return schedules_materialize(now=now)
-
-
-def _pots(now):
-    from tournaments.services.pots import pots_sweep
-
-    return pots_sweep(now=now)
-
-
-def _roll(now):
-    from rankings.services import rankings_roll
-
-    return rankings_roll(now=now)
-
-
-def _idempotency_prune(now):
-    from rivals.services.system import idempotency_prune
-
-    return idempotency_prune(now=now)
-
-
-def _rejected_prune(now):
-    from rivals.services.system import rejected_intents_prune
-
-    return rejected_intents_prune(now=now)
-
-
-# The periodic task names of config/periodic.py and the service each one runs, with ``now``.
-# The heartbeat is left out on purpose: it proves that the real beat and worker are alive.
-BEAT_JOBS = {
-    "matches.sweep": _matches_sweep,
-    "rivals.games_expire_due": _games_expire,
-    "tournaments.sweep": _tournaments_sweep,
-    "tournaments.schedules_materialize": _schedules,
-    "tournaments.pots_sweep": _pots,
-    "rankings.roll": _roll,
-    "rivals.idempotency_prune": _idempotency_prune,
-    "rivals.rejected_intents_prune": _rejected_prune,
-}
+# Every periodic task of config/periodic.py takes the instant it runs at (``now``), as the tasks
+# themselves define it; the heartbeat is left out on purpose: it proves that the real beat and
+# worker are alive.
 NOT_SIMULATED = {"rivals.heartbeat"}
 
 
 def beat(now: datetime, only: tuple[str, ...] | None = None) -> None:
-    """Run the periodic jobs (or ``only`` these) once at the simulated instant ``now``."""
-    for name, job in BEAT_JOBS.items():
-        if only is None or name in only:
-            job(now)
+    """Run the periodic jobs (or ``only`` these) once at the simulated instant ``now``: each
+    task's own function, in this process, as ``jobs_run_due`` finds them by name."""
+    from config.celery import app
+    from config.periodic import PERIODIC_TASKS
+
+    app.loader.import_default_modules()
+    names = dict.fromkeys(spec["task"] for spec in PERIODIC_TASKS)
+    for name in names:
+        if name not in NOT_SIMULATED and (only is None or name in only):
+            app.tasks[name].run(now=now.isoformat())
 
 
 # --- the process while the world runs ----------------------------------------------------------------

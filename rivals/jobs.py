@@ -48,3 +48,12 @@ def _failed(sender=None, exception=None, **_):
     _write(sender.name, finished_at=timezone.now(), ok=False, result=_summary(f"{type(exception).__name__}: "
                                                                              f"{exception}"),
            runs=F("runs") + 1, failures=F("failures") + 1)
+
+
+def job_now(now: str | None):
+    """A periodic task's clock: ``now`` (an ISO instant, JSON-serialisable in a task's kwargs) or
+    the server's. Beat sends none; ``manage.py simulate`` runs the jobs at its simulated instants."""
+    from django.utils.dateparse import parse_datetime
+
+    return parse_datetime(now) if now else timezone.now()
+

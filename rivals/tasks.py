@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from rivals.jobs import job_now
 from rivals.services import system
 
 
@@ -14,21 +15,21 @@ def heartbeat() -> str:
 
 
 @shared_task(name="rivals.idempotency_prune")
-def idempotency_prune() -> int:
-    return system.idempotency_prune()
+def idempotency_prune(now: str | None = None) -> int:
+    return system.idempotency_prune(now=job_now(now))
 
 
 @shared_task(name="rivals.rejected_intents_prune")
-def rejected_intents_prune() -> int:
-    return system.rejected_intents_prune()
+def rejected_intents_prune(now: str | None = None) -> int:
+    return system.rejected_intents_prune(now=job_now(now))
 
 
 @shared_task(name="rivals.games_expire_due")
-def games_expire_due() -> int:
+def games_expire_due(now: str | None = None) -> int:
     """P-4: end pool games whose server time ran out, even if the client stopped calling."""
     from rivals.services.games import games_expire_due as expire
 
-    return expire()
+    return expire(now=job_now(now))
 
 
 LEVELS_PER_CHUNK = 100  # rows copied from the shipped table per task: milliseconds

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from rivals.jobs import job_now
+
 
 @shared_task(name="tournaments.tick", acks_late=True)
 def tick(*, tournament_id: str) -> str:
@@ -14,19 +16,19 @@ def tick(*, tournament_id: str) -> str:
 
 
 @shared_task(name="tournaments.sweep", acks_late=True)
-def sweep() -> dict:
+def sweep(now: str | None = None) -> dict:
     """Beat safety net: starts, cancellations, next waves and finalizations that are due."""
     from tournaments.services.play import tournaments_sweep
 
-    return tournaments_sweep()
+    return tournaments_sweep(now=job_now(now))
 
 
 @shared_task(name="tournaments.schedules_materialize", acks_late=True)
-def schedules_materialize() -> int:
+def schedules_materialize(now: str | None = None) -> int:
     """Create the instances of recurring schedules for the coming days (Romanian time)."""
     from tournaments.services.schedules import schedules_materialize as materialize
 
-    return materialize()
+    return materialize(now=job_now(now))
 
 
 @shared_task(name="tournaments.pot_tick", acks_late=True)
@@ -37,11 +39,11 @@ def pot_tick(*, pot_id: str) -> bool:
 
 
 @shared_task(name="tournaments.pots_sweep", acks_late=True)
-def pots_sweep() -> int:
+def pots_sweep(now: str | None = None) -> int:
     """P-5: rank and pay every pot competition whose end time passed."""
     from tournaments.services.pots import pots_sweep as sweep_pots
 
-    return sweep_pots()
+    return sweep_pots(now=job_now(now))
 
 
 BY_NAME = {t.name: t for t in (tick, sweep, schedules_materialize, pot_tick, pots_sweep)}

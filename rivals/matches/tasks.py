@@ -90,8 +90,10 @@ def duel_expire(*, duel_id: str) -> bool:
 
 
 @shared_task(name="matches.sweep")
-def sweep() -> dict:
+def sweep(now: str | None = None) -> dict:
     """The safety net: every round, ticket and challenge whose time has come."""
+    from rivals.jobs import job_now
     from rivals.matches.services import duels_expire_due, queue_expire_due, rounds_end_due
 
-    return {"rounds": rounds_end_due(), "tickets": queue_expire_due(), "duels": duels_expire_due()}
+    at = job_now(now)
+    return {"rounds": rounds_end_due(now=at), "tickets": queue_expire_due(now=at), "duels": duels_expire_due(now=at)}
