@@ -39,3 +39,40 @@ def test_messages_written_while_a_consumer_polls_arrive_whole(tmp_path):
     assert not errors, errors
     assert sorted(received) == list(range(n))
     assert not list((folder / "in").glob("*.part"))
+
+
+
+def test_a_message_gets_its_queue_name_only_once_it_is_whole(tmp_path, monkeypatch):
+    """Written as ``….msg.part`` (no queue's message: a consumer passes it by), then renamed."""
+    import json
+    import os
+    from queue import Empty
+
+    import pytest
+
+    from config import broker
+
+    folder = tmp_path / "broker"
+    for sub in ("in", "processed"):
+        (folder / sub).mkdir(parents=True)
+    options = {"data_folder_in": str(folder / "in"), "data_folder_out": str(folder / "in"),
+               "processed_folder": str(folder / "processed"), "store_processed": False}
+    renames = []
+    real_replace = os.replace
+
+    with Connection(transport="config.broker:Transport", transport_options=options) as conn:
+        channel = conn.default_channel
+
+        def replace(src, dst):  # the moment before the message gets its name
+            with open(src, "rb") as f:
+                renames.append((src, dst, json.loads(f.read()), os.path.exists(dst)))
+            with pytest.raises(Empty):  # a consumer now finds nothing to take
+                channel._get("q")
+            real_replace(src, dst)
+
+        monkeypatch.setattr(broker.os, "replace", replace)
+        channel._put("q", {"body": "whole"})
+        assert channel._get("q") == {"body": "whole"}
+    ((src, dst, payload, existed),) = renames
+    assert src == dst + ".part" and dst.endswith(".q.msg") and not existed
+    assert payload == {"body": "whole"}
