@@ -98,8 +98,6 @@ def shapes(tables: list[Table], live: str) -> list[Shape]:
             identity_key = any(r[1] for r in rows if r[2])
             owned = list(t.columns) if t.columns is not None else [c for c in columns if c not in key]
             compared = [c for c in owned if c not in t.ignore]
-            if identity_key and t.columns is None:
-                compared = [c for c in columns if c not in key and c not in t.ignore]
             cur.execute(
                 "SELECT a.attname, cf.relname FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class cf ON cf.oid = k.confrelid "
