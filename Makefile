@@ -1,6 +1,7 @@
 # Two commands from a fresh machine (Python >= 3.11 and a C compiler for the engine's core):
 #   make run    — the service: web (API + admin) + Celery worker + Celery beat
 #   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one)
+#   make lint   — ruff: the linter and the formatter's check (.ci/run runs it before the tests)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
 #   make fuzz   — the input fuzz tests at a larger, time-bounded size with fresh seeds
@@ -10,7 +11,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench faults fuzz demo venv
+.PHONY: run test lint bench faults fuzz demo venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -29,6 +30,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: $(STAMP)
 	$(BIN)/python tests/perf/run_all.py $(BENCH_ARGS)

@@ -1,5 +1,6 @@
 """Builds the engine's compiled core, ``rivals.engine._core`` (C sources in rivals/engine/csrc/);
 everything else is declared in pyproject.toml."""
+
 from glob import glob
 
 from setuptools import Extension, setup

@@ -10,39 +10,75 @@ HEARTBEAT_INTERVAL_S = 60
 
 PERIODIC_TASKS: list[dict] = [
     # Proves beat → worker → database end to end; one row rewritten once a minute (not an event).
-    {"name": "heartbeat", "description": "Proves that beat, the broker, a worker and the database work together: rewrites one heartbeat row (shown on /healthz). Every minute.",
-     "task": "rivals.heartbeat", "interval_seconds": HEARTBEAT_INTERVAL_S},
+    {
+        "name": "heartbeat",
+        "description": "Proves that beat, the broker, a worker and the database work together: rewrites one heartbeat row (shown on /healthz). Every minute.",
+        "task": "rivals.heartbeat",
+        "interval_seconds": HEARTBEAT_INTERVAL_S,
+    },
     # Retention (settings RIVALS: 48 h of idempotency records, 90 days of rejected intents).
-    {"name": "idempotency-prune", "description": "Deletes Idempotency-Key records older than 48 hours (RIVALS_IDEMPOTENCY_RETENTION_H). Hourly.",
-     "task": "rivals.idempotency_prune", "interval_seconds": 3600},
-    {"name": "rejected-intents-prune", "description": "Deletes refused-intent records older than 90 days (RIVALS_REJECTED_INTENT_RETENTION_D). Nightly at 04:37 Romanian time.",
-     "task": "rivals.rejected_intents_prune",
-     "crontab": {"minute": "37", "hour": "4", "timezone": ROMANIA}},
+    {
+        "name": "idempotency-prune",
+        "description": "Deletes Idempotency-Key records older than 48 hours (RIVALS_IDEMPOTENCY_RETENTION_H). Hourly.",
+        "task": "rivals.idempotency_prune",
+        "interval_seconds": 3600,
+    },
+    {
+        "name": "rejected-intents-prune",
+        "description": "Deletes refused-intent records older than 90 days (RIVALS_REJECTED_INTENT_RETENTION_D). Nightly at 04:37 Romanian time.",
+        "task": "rivals.rejected_intents_prune",
+        "crontab": {"minute": "37", "hour": "4", "timezone": ROMANIA},
+    },
     # P-4: pool games end when their server time runs out, even if the client stopped calling.
-    {"name": "games-expire-due", "description": "Ends Pool games whose server time ran out, even if the player stopped playing (P-4). Every 15 seconds.",
-     "task": "rivals.games_expire_due", "interval_seconds": 15},
+    {
+        "name": "games-expire-due",
+        "description": "Ends Pool games whose server time ran out, even if the player stopped playing (P-4). Every 15 seconds.",
+        "task": "rivals.games_expire_due",
+        "interval_seconds": 15,
+    },
     # R-17: the safety net of the round clock (and of queue tickets' and duel challenges' expiry):
     # ends every round whose deadline passed even if its scheduled task was lost or the worker died.
-    {"name": "matches-sweep", "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, and expires old queue tickets and duel challenges (R-17). Every 2 seconds.",
-     "task": "matches.sweep", "interval_seconds": 2},
+    {
+        "name": "matches-sweep",
+        "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, and expires old queue tickets and duel challenges (R-17). Every 2 seconds.",
+        "task": "matches.sweep",
+        "interval_seconds": 2,
+    },
     # R-34: move the AMR window at Romanian midnight (00:01 Bucharest; never skipped/doubled by DST).
-    {"name": "rankings-roll", "description": "Moves the 365-day AMR window at Romanian midnight: days that left the window leave the totals (R-34). Daily at 00:01 Romanian time.",
-     "task": "rankings.roll",
-     "crontab": {"minute": "1", "hour": "0", "timezone": ROMANIA}},
+    {
+        "name": "rankings-roll",
+        "description": "Moves the 365-day AMR window at Romanian midnight: days that left the window leave the totals (R-34). Daily at 00:01 Romanian time.",
+        "task": "rankings.roll",
+        "crontab": {"minute": "1", "hour": "0", "timezone": ROMANIA},
+    },
     # R-34: hourly catch-up of the same idempotent roll (beat DST bugs, downtime): a no-op when done.
-    {"name": "rankings-roll-catchup", "description": "The same roll again, hourly, in case midnight was missed (downtime, daylight-saving bugs); does nothing when already done. Hourly at :17.",
-     "task": "rankings.roll",
-     "crontab": {"minute": "17", "hour": "*", "timezone": ROMANIA}},
+    {
+        "name": "rankings-roll-catchup",
+        "description": "The same roll again, hourly, in case midnight was missed (downtime, daylight-saving bugs); does nothing when already done. Hourly at :17.",
+        "task": "rankings.roll",
+        "crontab": {"minute": "17", "hour": "*", "timezone": ROMANIA},
+    },
     # R-22…R-26, R-29: tournaments' starts/cancellations, next waves and finalizations that are due
     # (each is also scheduled for its moment on commit; this is the safety net). Cheap when idle.
-    {"name": "tournaments-sweep", "description": "Starts, cancels, seats the next waves of and finalizes tournaments whose moment has come, if their own task was lost (R-22…R-26, R-29). Every 5 seconds.",
-     "task": "tournaments.sweep", "interval_seconds": 5},
+    {
+        "name": "tournaments-sweep",
+        "description": "Starts, cancels, seats the next waves of and finalizes tournaments whose moment has come, if their own task was lost (R-22…R-26, R-29). Every 5 seconds.",
+        "task": "tournaments.sweep",
+        "interval_seconds": 5,
+    },
     # R-21: recurring schedules create their instances days ahead, in Romanian wall-clock time
     # (hourly at :07 Bucharest; idempotent — one instance per schedule and Romanian date).
-    {"name": "tournaments-schedules", "description": "Creates the coming instances of recurring tournament schedules, in Romanian time (R-21). Hourly at :07.",
-     "task": "tournaments.schedules_materialize",
-     "crontab": {"minute": "7", "hour": "*", "timezone": ROMANIA}},
+    {
+        "name": "tournaments-schedules",
+        "description": "Creates the coming instances of recurring tournament schedules, in Romanian time (R-21). Hourly at :07.",
+        "task": "tournaments.schedules_materialize",
+        "crontab": {"minute": "7", "hour": "*", "timezone": ROMANIA},
+    },
     # P-5: pot competitions are ranked and paid once their end time passed.
-    {"name": "pots-sweep", "description": "Ranks and pays pot competitions whose end time passed (P-5). Every 15 seconds.",
-     "task": "tournaments.pots_sweep", "interval_seconds": 15},
+    {
+        "name": "pots-sweep",
+        "description": "Ranks and pays pot competitions whose end time passed (P-5). Every 15 seconds.",
+        "task": "tournaments.pots_sweep",
+        "interval_seconds": 15,
+    },
 ]

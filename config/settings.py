@@ -102,7 +102,9 @@ TEMPLATES = [
 DATABASE_URL = env.str("DATABASE_URL", default="")
 if not DATABASE_URL:
     if PRODUCTION:  # never start a development database silently in production
-        raise ImproperlyConfigured("DJANGO_PRODUCTION=1 needs DATABASE_URL (the embedded PostgreSQL is for development)")
+        raise ImproperlyConfigured(
+            "DJANGO_PRODUCTION=1 needs DATABASE_URL (the embedded PostgreSQL is for development)"
+        )
     DATABASE_URL = embedded.embedded_database_url()
 DATABASES = {"default": env.db_url_config(DATABASE_URL)}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
@@ -220,8 +222,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     # Redis: look for abandoned messages every 10 s (kombu's default is a scan every ~100 s)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
-                                       "unacked_restore_interval": 10, "unacked_restore_throttle": 1}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        "unacked_restore_interval": 10,
+        "unacked_restore_throttle": 1,
+    }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -18,7 +18,9 @@ import heapq
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
+from demo.world import Persona, Tally
 from rivals import engine
 from rivals.errors import DomainError
 from rivals.fairplay.services import fairplay_intent_accepted, fairplay_intent_refused
@@ -27,8 +29,6 @@ from rivals.matches.models import Match, Round
 from rivals.matches.services import round_boards, round_end_if_due, round_intent_apply
 from rivals.models import Account
 from rivals.services.games import MAX_JOKERS_PER_GAME, game_board, game_create, game_intent_apply
-
-from demo.world import Persona, Tally
 
 HUMAN_FASTEST_MS = 450  # a human bot never goes below this (the fair-play threshold is 250 ms)
 BOT_SPEED_MS = (60, 200)
@@ -118,8 +118,14 @@ def play_level(persona: Persona, level: int, start: datetime, rng: random.Random
     def intent_at(intent: dict):
         nonlocal game
         full = {"seq": game.seq, **intent}
-        result = send(account, target, full, lambda: game_intent_apply(account=account, game_id=game.pk,
-                                                                       intent=full, now=now), now=now, tally=tally)
+        result = send(
+            account,
+            target,
+            full,
+            lambda: game_intent_apply(account=account, game_id=game.pk, intent=full, now=now),
+            now=now,
+            tally=tally,
+        )
         if result is not None:
             game = result.game
         return result
@@ -207,9 +213,14 @@ def play_round(rnd: Round, personas: dict[int, Persona], rng: random.Random, tal
             intent = {"type": "joker", "tile": tile}
         full = {"seq": seat.seq, **intent}
         account = seat.persona.account
-        result = send(account, f"round:{rnd.pk}", full,
-                      lambda: round_intent_apply(account=account, round_id=rnd.pk, intent=full, now=now),
-                      now=now, tally=tally)
+        result = send(
+            account,
+            f"round:{rnd.pk}",
+            full,
+            partial(round_intent_apply, account=account, round_id=rnd.pk, intent=full, now=now),
+            now=now,
+            tally=tally,
+        )
         if result is None:
             continue
         seat.seq = result.game.seq

@@ -13,6 +13,9 @@ from __future__ import annotations
 import random
 from datetime import date, datetime, time, timedelta
 
+from demo import world as w
+from demo.bots import play_level, play_match, play_round
+from demo.world import Persona, World, at
 from rivals import engine
 from rivals.errors import DomainError
 from rivals.matches.models import Round
@@ -22,13 +25,13 @@ from tournaments.models import Table, Tournament
 from tournaments.services.lifecycle import tournament_create
 from tournaments.services.registration import tournament_register
 
-from demo import world as w
-from demo.bots import play_level, play_match, play_round
-from demo.world import Persona, World, at
-
-REGULAR = {"minutes": 4, "min_players": 4, "multipliers": [1, 2, 3],
-           # generous enough that a good week qualifies 16 players for Champions (R-28: 200 points)
-           "prizes": [400, 300, 250, 200, 200, 200, 200, 200, 150, 120, 100, 100, 80, 60, 50, 50]}
+REGULAR = {
+    "minutes": 4,
+    "min_players": 4,
+    "multipliers": [1, 2, 3],
+    # generous enough that a good week qualifies 16 players for Champions (R-28: 200 points)
+    "prizes": [400, 300, 250, 200, 200, 200, 200, 200, 150, 120, 100, 100, 80, 60, 50, 50],
+}
 CHAMPIONS = {"minutes": 3, "min_players": 16, "multipliers": [2, 3], "prizes": [600, 400, 300, 200, 150, 100, 80, 50]}
 PLAYED_MARGIN = timedelta(minutes=5)  # a tournament is played when it ends this long before the present
 PHASES = ("sessions", "matches", "tournament", "champions", "beat")
@@ -46,10 +49,18 @@ def _create(world: World, day: date, kind: str, spec: dict, wall: time) -> Tourn
     if created_at > world.end or not (played or upcoming):
         return None
     title = f"{'Champions Cup' if kind == 'champions' else 'Daily Cup'} {day:%a %d %b}"
-    return tournament_create(actor="operator:demo", now=created_at, kind=kind, title=title, starts_at=starts_at,
-                             ends_at=ends_at, registration_opens_at=created_at,
-                             min_players=spec["min_players"], prize_table=spec["prizes"],
-                             multipliers=spec["multipliers"])
+    return tournament_create(
+        actor="operator:demo",
+        now=created_at,
+        kind=kind,
+        title=title,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        registration_opens_at=created_at,
+        min_players=spec["min_players"],
+        prize_table=spec["prizes"],
+        multipliers=spec["multipliers"],
+    )
 
 
 def _register(world: World, t: Tournament | None, persona: Persona, now: datetime) -> bool:
@@ -177,8 +188,7 @@ def champions_registrations(world: World, day: date, t: Tournament | None) -> No
     tries = []
     for persona in world.personas:
         if (persona.competitive and rng.random() < 0.9) or rng.random() < 0.02:
-            tries.append((lo + timedelta(seconds=rng.uniform(0, (hi - lo).total_seconds())), persona.index,
-                          persona))
+            tries.append((lo + timedelta(seconds=rng.uniform(0, (hi - lo).total_seconds())), persona.index, persona))
     for now, _, persona in sorted(tries, key=lambda x: x[:2]):
         if now <= world.end:
             _register(world, t, persona, now)

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from datetime import time, timedelta
 
+from demo.world import ADJECTIVES, CLUB_NAMES, NOUNS, Persona, World, at
 from rivals.clubs.services import club_found, club_join
 from rivals.errors import DomainError
 from rivals.services.accounts import account_guest_signin, account_jokers_change, account_rename
-
-from demo.world import ADJECTIVES, CLUB_NAMES, NOUNS, Persona, World, at
 
 WELCOME_JOKERS = 3
 COMPETITIVE_SHARE = 0.25  # players who play the daily tournament most days
@@ -19,8 +18,7 @@ BOT_SPEED_SHARE = 0.015  # "a few" bot-speed players (at least one)
 def _names(world: World) -> list[str]:
     names = [f"{a} {n}" for a in ADJECTIVES for n in NOUNS]
     world.rng.shuffle(names)
-    return [names[i % len(names)] + ("" if i < len(names) else f" {i // len(names) + 1}")
-            for i in range(world.players)]
+    return [names[i % len(names)] + ("" if i < len(names) else f" {i // len(names) + 1}") for i in range(world.players)]
 
 
 def populate(world: World) -> None:
@@ -31,19 +29,31 @@ def populate(world: World) -> None:
     names = _names(world)
     order = list(range(world.players))
     rng.shuffle(order)
-    competitive = set(order[:max(8, round(world.players * COMPETITIVE_SHARE))])
-    bot_speed = set(order[-max(1, round(world.players * BOT_SPEED_SHARE)):])
+    competitive = set(order[: max(8, round(world.players * COMPETITIVE_SHARE))])
+    bot_speed = set(order[-max(1, round(world.players * BOT_SPEED_SHARE)) :])
     for i in range(world.players):
         now += timedelta(seconds=rng.randint(1, 20))
         account, _, _ = account_guest_signin(device_id=world.device_id(i), now=now)
         account = account_rename(account=account, display_name=names[i], now=now + timedelta(seconds=30))
-        account = account_jokers_change(account=account, delta=WELCOME_JOKERS, reason="operator_grant",
-                                        actor="operator:demo", ref={"note": "welcome gift"},
-                                        now=now + timedelta(seconds=40))
+        account = account_jokers_change(
+            account=account,
+            delta=WELCOME_JOKERS,
+            reason="operator_grant",
+            actor="operator:demo",
+            ref={"note": "welcome gift"},
+            now=now + timedelta(seconds=40),
+        )
         skill = rng.uniform(0.3, 1.0)
         pace_ms = int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill))  # the better, the faster
-        persona = Persona(index=i, account=account, skill=skill, pace_ms=pace_ms, activity=rng.uniform(0.25, 0.8),
-                          competitive=i in competitive, bot_speed=i in bot_speed)
+        persona = Persona(
+            index=i,
+            account=account,
+            skill=skill,
+            pace_ms=pace_ms,
+            activity=rng.uniform(0.25, 0.8),
+            competitive=i in competitive,
+            bot_speed=i in bot_speed,
+        )
         if persona.competitive:
             persona.activity = max(persona.activity, 0.8)
         if persona.bot_speed:  # a bot plays every day
@@ -60,7 +70,7 @@ def _clubs(world: World, now) -> None:
     count = max(1, min(len(CLUB_NAMES), world.players // 25))
     founders = rng.sample(world.personas, count)
     clubs = []
-    for persona, name in zip(founders, CLUB_NAMES):
+    for persona, name in zip(founders, CLUB_NAMES, strict=False):
         now += timedelta(seconds=rng.randint(30, 300))
         try:
             clubs.append(club_found(account=persona.account, name=name, now=now))

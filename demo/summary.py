@@ -9,7 +9,7 @@ from rivals.clubs.models import Club, ClubMember
 from rivals.fairplay.models import FairPlayFlag
 from rivals.matches.models import Match
 from rivals.models import Account, DailyBonusClaim, Event, Game, PointsLedgerEntry
-from tournaments.models import Trophy, Tournament
+from tournaments.models import Tournament, Trophy
 
 WHERE = (
     ("admin (create an operator with manage.py createsuperuser)", "/admin/"),
@@ -27,8 +27,12 @@ def world_counts(*, device_prefix: str, events_before: int) -> dict[str, object]
     accounts = Account.objects.filter(device_id__startswith=device_prefix)
     solo = Game.objects.filter(account__in=accounts, round_id__isnull=True)
     matches = dict(Match.objects.filter(status="finished").values_list("mode").annotate(n=Count("pk")))
-    tournaments = {f"{kind} {status}": n for kind, status, n in
-                   Tournament.objects.values_list("kind", "status").annotate(n=Count("pk")).order_by("kind", "status")}
+    tournaments = {
+        f"{kind} {status}": n
+        for kind, status, n in Tournament.objects.values_list("kind", "status")
+        .annotate(n=Count("pk"))
+        .order_by("kind", "status")
+    }
     points = dict(PointsLedgerEntry.objects.values_list("source").annotate(s=Sum("amount")).order_by("source"))
     return {
         "accounts": accounts.count(),
@@ -43,8 +47,11 @@ def world_counts(*, device_prefix: str, events_before: int) -> dict[str, object]
         "flagged accounts": FairPlayFlag.objects.filter(account__in=accounts).values("account").distinct().count(),
         "daily bonus claims": DailyBonusClaim.objects.filter(account__in=accounts).count(),
         "points by source": points,
-        "ranking rows (amr / weekly / daily)": (AmrPoints.objects.count(), WeeklyPoints.objects.count(),
-                                               DailyPoints.objects.count()),
+        "ranking rows (amr / weekly / daily)": (
+            AmrPoints.objects.count(),
+            WeeklyPoints.objects.count(),
+            DailyPoints.objects.count(),
+        ),
         "events written": Event.objects.count() - events_before,
     }
 

@@ -32,17 +32,74 @@ BEAT_AT = time(23, 30)
 ROLL_AT = time(0, 1)  # the next day's rankings roll (config/periodic.py: 00:01 Bucharest)
 
 ADJECTIVES = (
-    "Amber", "Brave", "Calm", "Clever", "Crimson", "Dusky", "Eager", "Gentle", "Golden", "Jade", "Jolly",
-    "Lucky", "Mellow", "Misty", "Nimble", "Noble", "Quiet", "Rapid", "Silent", "Silver", "Sly", "Steady",
-    "Sunny", "Swift", "Tidy", "Velvet", "Wise", "Witty", "Young", "Zesty",
+    "Amber",
+    "Brave",
+    "Calm",
+    "Clever",
+    "Crimson",
+    "Dusky",
+    "Eager",
+    "Gentle",
+    "Golden",
+    "Jade",
+    "Jolly",
+    "Lucky",
+    "Mellow",
+    "Misty",
+    "Nimble",
+    "Noble",
+    "Quiet",
+    "Rapid",
+    "Silent",
+    "Silver",
+    "Sly",
+    "Steady",
+    "Sunny",
+    "Swift",
+    "Tidy",
+    "Velvet",
+    "Wise",
+    "Witty",
+    "Young",
+    "Zesty",
 )
 NOUNS = (
-    "Bamboo", "Crane", "Dragon", "Falcon", "Fox", "Heron", "Koi", "Lantern", "Lotus", "Monkey", "Orchid",
-    "Otter", "Panda", "Pearl", "Phoenix", "Plum", "Rabbit", "Sparrow", "Tiger", "Tortoise", "Willow", "Wind",
+    "Bamboo",
+    "Crane",
+    "Dragon",
+    "Falcon",
+    "Fox",
+    "Heron",
+    "Koi",
+    "Lantern",
+    "Lotus",
+    "Monkey",
+    "Orchid",
+    "Otter",
+    "Panda",
+    "Pearl",
+    "Phoenix",
+    "Plum",
+    "Rabbit",
+    "Sparrow",
+    "Tiger",
+    "Tortoise",
+    "Willow",
+    "Wind",
 )
 CLUB_NAMES = (
-    "Bamboo Grove", "Red Dragons", "East Wind", "Jade Garden", "Four Seasons", "Lotus Pond", "Night Owls",
-    "Tile Hunters", "Silver Cranes", "Golden Tortoise", "Plum Blossom", "White Tigers",
+    "Bamboo Grove",
+    "Red Dragons",
+    "East Wind",
+    "Jade Garden",
+    "Four Seasons",
+    "Lotus Pond",
+    "Night Owls",
+    "Tile Hunters",
+    "Silver Cranes",
+    "Golden Tortoise",
+    "Plum Blossom",
+    "White Tigers",
 )
 
 
@@ -173,8 +230,11 @@ def running(seed: int, layouts: list[str]):
     with connection.cursor() as cur:
         cur.execute("SET synchronous_commit = off")
     try:
-        with mock.patch.object(uuid, "uuid4", uuid4), mock.patch.object(secrets, "randbits", randbits), \
-                mock.patch.dict(settings.RIVALS, {"ROUND_LAYOUTS": layouts}):
+        with (
+            mock.patch.object(uuid, "uuid4", uuid4),
+            mock.patch.object(secrets, "randbits", randbits),
+            mock.patch.dict(settings.RIVALS, {"ROUND_LAYOUTS": layouts}),
+        ):
             yield
     finally:
         with connection.cursor() as cur:

@@ -11,8 +11,7 @@ from zoneinfo import ZoneInfo
 
 from rivals.romanian_time import ROMANIA, romanian_day, romanian_today
 
-__all__ = ["ROMANIA", "AMR_DAYS", "romanian_day", "romanian_today", "week_start", "amr_window_start",
-           "day_start_utc"]
+__all__ = ["ROMANIA", "AMR_DAYS", "romanian_day", "romanian_today", "week_start", "amr_window_start", "day_start_utc"]
 
 AMR_DAYS = 365  # the last 365 Romanian days including today
 

@@ -126,8 +126,9 @@ class RankingExclusion(models.Model):
     """R-38: an account absent from every board — suspended (until lifted) or closed. A projection
     of the account events; the histogram never counts an excluded account, so places stay exact."""
 
-    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True,
-                                   related_name="+")
+    account = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True, related_name="+"
+    )
     suspended = models.BooleanField(default=False)
     closed = models.BooleanField(default=False)
     since = models.DateTimeField()

@@ -132,8 +132,13 @@ class RankingsProjection(Projection):
     event_types = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
     # the clock is job state, not the projection's; histogram rows at zero are no state
     written_by_jobs = True  # the nightly roll
-    tables = (Table("rankings_dailypoints"), Table("rankings_weeklypoints"), Table("rankings_amrpoints"),
-              Table("rankings_pointshistogram", where="n <> 0"), Table("rankings_rankingexclusion"))
+    tables = (
+        Table("rankings_dailypoints"),
+        Table("rankings_weeklypoints"),
+        Table("rankings_amrpoints"),
+        Table("rankings_pointshistogram", where="n <> 0"),
+        Table("rankings_rankingexclusion"),
+    )
 
     def rebuild(self, log) -> None:
         """The same steps as ``apply``, event by event, on totals in memory; then COPY."""
@@ -199,25 +204,46 @@ class RankingsProjection(Projection):
                 if key == "amr":
                     amr.append(AmrPoints(account_id=account_id, points=points, reached_at=reached_at))
                 elif key.startswith("w:"):
-                    weekly.append(WeeklyPoints(account_id=account_id, week=date.fromisoformat(key[2:]),
-                                               points=points, reached_at=reached_at))
+                    weekly.append(
+                        WeeklyPoints(
+                            account_id=account_id,
+                            week=date.fromisoformat(key[2:]),
+                            points=points,
+                            reached_at=reached_at,
+                        )
+                    )
                 else:
-                    daily.append(DailyPoints(account_id=account_id, day=date.fromisoformat(key[2:]),
-                                             points=points, reached_at=reached_at))
+                    daily.append(
+                        DailyPoints(
+                            account_id=account_id, day=date.fromisoformat(key[2:]), points=points, reached_at=reached_at
+                        )
+                    )
         copy_insert(DailyPoints, daily)
         copy_insert(WeeklyPoints, weekly)
         copy_insert(AmrPoints, amr)
-        copy_insert(PointsHistogram, [PointsHistogram(board_key=k, level=lvl, value=v, n=n)
-                                      for (k, lvl, v), n in sorted(hist.items()) if n])
-        copy_insert(RankingExclusion, [RankingExclusion(account_id=a, suspended=s, closed=c, since=since)
-                                       for a, (s, c, since) in excluded.items()])
+        copy_insert(
+            PointsHistogram,
+            [PointsHistogram(board_key=k, level=lvl, value=v, n=n) for (k, lvl, v), n in sorted(hist.items()) if n],
+        )
+        copy_insert(
+            RankingExclusion,
+            [
+                RankingExclusion(account_id=a, suspended=s, closed=c, since=since)
+                for a, (s, c, since) in excluded.items()
+            ],
+        )
 
     def reset(self) -> None:
         # The clock (window_start) is job state and stays: the replay uses the same window.
         with connection.cursor() as cur:
             # DELETE, not TRUNCATE: Django's FKs are deferred, and a rebuild runs in one transaction.
-            for table in ("rankings_dailypoints", "rankings_weeklypoints", "rankings_amrpoints",
-                          "rankings_pointshistogram", "rankings_rankingexclusion"):
+            for table in (
+                "rankings_dailypoints",
+                "rankings_weeklypoints",
+                "rankings_amrpoints",
+                "rankings_pointshistogram",
+                "rankings_rankingexclusion",
+            ):
                 cur.execute(f"DELETE FROM {table}")
 
     def apply(self, event: Event) -> None:
@@ -252,13 +278,13 @@ class RankingsProjection(Projection):
                     deltas[k] += dn
             histogram_apply(cur, deltas)
 
-
     @staticmethod
     def _exclusion(event: Event) -> None:
         account_id = event.data["account_id"]
         with connection.cursor() as cur:
-            cur.execute("SELECT suspended, closed FROM rankings_rankingexclusion WHERE account_id = %s FOR UPDATE",
-                        [account_id])
+            cur.execute(
+                "SELECT suspended, closed FROM rankings_rankingexclusion WHERE account_id = %s FOR UPDATE", [account_id]
+            )
             row = cur.fetchone()
             was = bool(row) and (row[0] or row[1])
             suspended, closed = exclusion_after(event.type, *((row[0], row[1]) if row else (False, False)))
@@ -267,7 +293,8 @@ class RankingsProjection(Projection):
                 cur.execute(
                     "INSERT INTO rankings_rankingexclusion (account_id, suspended, closed, since) VALUES (%s, %s, %s, %s) "
                     "ON CONFLICT (account_id) DO UPDATE SET suspended = EXCLUDED.suspended, closed = EXCLUDED.closed",
-                    [account_id, suspended, closed, event.recorded_at])
+                    [account_id, suspended, closed, event.recorded_at],
+                )
             else:
                 cur.execute("DELETE FROM rankings_rankingexclusion WHERE account_id = %s", [account_id])
             if was == now:

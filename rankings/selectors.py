@@ -52,9 +52,7 @@ def _count_above(cur, key: str, points: int) -> int:
 
 
 def _total_players(cur, key: str) -> int:
-    cur.execute(
-        "SELECT COALESCE(SUM(n), 0) FROM rankings_pointshistogram WHERE board_key = %s AND level = 1", [key]
-    )
+    cur.execute("SELECT COALESCE(SUM(n), 0) FROM rankings_pointshistogram WHERE board_key = %s AND level = 1", [key])
     return int(cur.fetchone()[0])
 
 
@@ -63,7 +61,9 @@ def _points_of(cur, board: str, account_id: int, day: date) -> int:
     if col is None:
         cur.execute(f"SELECT points FROM {table} WHERE account_id = %s", [account_id])
     else:
-        cur.execute(f"SELECT points FROM {table} WHERE {col} = %s AND account_id = %s", [_key_value(board, day), account_id])
+        cur.execute(
+            f"SELECT points FROM {table} WHERE {col} = %s AND account_id = %s", [_key_value(board, day), account_id]
+        )
     row = cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -91,13 +91,17 @@ def _seek_offset(cur, key: str, offset: int) -> tuple[int | None, int]:
     return None, offset
 
 
-def ranking_page(*, board: str, limit: int, offset: int, now: datetime | None = None, day: date | None = None) -> dict[str, Any]:
+def ranking_page(
+    *, board: str, limit: int, offset: int, now: datetime | None = None, day: date | None = None
+) -> dict[str, Any]:
     """``{"count", "results": [{"place", "player": {"id", "display_name"}, "points"}]}``."""
     day = day or romanian_today(now)
     key = board_key(board, day)
     table, col = _TABLES[board]
-    where = ("t.points > 0 AND NOT EXISTS (SELECT 1 FROM rankings_rankingexclusion x WHERE x.account_id = t.account_id)"
-             + (f" AND t.{col} = %(kv)s" if col else ""))
+    where = (
+        "t.points > 0 AND NOT EXISTS (SELECT 1 FROM rankings_rankingexclusion x WHERE x.account_id = t.account_id)"
+        + (f" AND t.{col} = %(kv)s" if col else "")
+    )
     params: dict[str, Any] = {"kv": _key_value(board, day), "limit": limit}
     with connection.cursor() as cur:
         count = _total_players(cur, key)
@@ -153,15 +157,18 @@ def public_places(*, account_id: int, now: datetime | None = None) -> dict[str, 
         excluded = _excluded(cur, account_id)
         for board in BOARDS:
             points[board] = _points_of(cur, board, account_id, day)
-            places[board] = (1 + _count_above(cur, board_key(board, day), points[board])
-                             if points[board] > 0 and not excluded else None)
+            places[board] = (
+                1 + _count_above(cur, board_key(board, day), points[board])
+                if points[board] > 0 and not excluded
+                else None
+            )
     return {"points": points, "places": places}
 
 
 def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> dict[int, dict[str, int]]:
     """Totals of many accounts at once (a club's members)."""
     day = romanian_today(now)
-    out = {a: {b: 0 for b in BOARDS} for a in account_ids}
+    out = {a: dict.fromkeys(BOARDS, 0) for a in account_ids}
     if not account_ids:
         return out
     with connection.cursor() as cur:
@@ -171,7 +178,8 @@ def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> d
             "WHERE week = %(week)s AND account_id = ANY(%(ids)s) "
             "UNION ALL SELECT 'daily', account_id, points FROM rankings_dailypoints "
             "WHERE day = %(day)s AND account_id = ANY(%(ids)s)",
-            {"ids": list(account_ids), "week": week_start(day), "day": day})
+            {"ids": list(account_ids), "week": week_start(day), "day": day},
+        )
         for board, account_id, points in cur.fetchall():
             out[account_id][board] = int(points)
     return out
@@ -223,8 +231,10 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
     daily: dict = {}
     weekly: dict = {}
     amr: dict = {}
-    entries = PointsLedgerEntry.objects.filter(counts=True).exclude(amount=0).values_list(
-        "account_id", "amount", "awarded_at"
+    entries = (
+        PointsLedgerEntry.objects.filter(counts=True)
+        .exclude(amount=0)
+        .values_list("account_id", "amount", "awarded_at")
     )
     for account_id, amount, at in entries.iterator(chunk_size=5000):
         day = romanian_day(at)
@@ -239,8 +249,9 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
     from rivals.models import Account
 
     # R-38: suspended and closed accounts, from the accounts' own projection (not rankings' table)
-    excluded = set(Account.objects.filter(Q(suspended_at__isnull=False) | Q(closed_at__isnull=False))
-                   .values_list("pk", flat=True))
+    excluded = set(
+        Account.objects.filter(Q(suspended_at__isnull=False) | Q(closed_at__isnull=False)).values_list("pk", flat=True)
+    )
     hist: dict = defaultdict(int)
     for key_of, table in (
         (lambda k: f"d:{k[0].isoformat()}", daily),

@@ -36,31 +36,62 @@ def account_hub(obj: Account) -> str:
     links = [
         _link("rivals_game", "games", Game.objects.filter(account_id=pk).count(), account__id__exact=pk),
         _link("matches_round", "rounds", Round.objects.filter(players__contains=[pk]).count(), player=pk),
-        _link("sichuan_sichuantable", "Sichuan tables", SichuanTable.objects.filter(account_id=pk).count(),
-              account__id__exact=pk),
+        _link(
+            "sichuan_sichuantable",
+            "Sichuan tables",
+            SichuanTable.objects.filter(account_id=pk).count(),
+            account__id__exact=pk,
+        ),
         _link("rivals_event", "events (all streams of the player)", None, player=pk),
-        _link("rivals_pointsledgerentry", "points ledger", PointsLedgerEntry.objects.filter(account_id=pk).count(),
-              player=pk),
+        _link(
+            "rivals_pointsledgerentry",
+            "points ledger",
+            PointsLedgerEntry.objects.filter(account_id=pk).count(),
+            player=pk,
+        ),
         _link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged"),
-        _link("rivals_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(),
-              player=pk),
-        _link("fairplay_fairplayflag", "fair-play flags", FairPlayFlag.objects.filter(account_id=pk).count(),
-              account__id__exact=pk),
+        _link(
+            "rivals_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(), player=pk
+        ),
+        _link(
+            "fairplay_fairplayflag",
+            "fair-play flags",
+            FairPlayFlag.objects.filter(account_id=pk).count(),
+            account__id__exact=pk,
+        ),
     ]
     member = ClubMember.objects.filter(account_id=pk).select_related("club").first()
     if member:
-        links.append(format_html('club: <a href="{}">{}</a>', reverse("admin:clubs_club_change",
-                                                                       args=[member.club_id]), member.club.name))
+        links.append(
+            format_html(
+                'club: <a href="{}">{}</a>', reverse("admin:clubs_club_change", args=[member.club_id]), member.club.name
+            )
+        )
     flags = FairPlayFlag.objects.filter(account_id=pk).order_by("-flagged_at")[:10]
-    flag_rows = format_html_join("", '<li><a href="{}">{}</a> · {} · {}{}</li>', (
-        (reverse("admin:fairplay_fairplayflag_change", args=[f.pk]), f.get_kind_display(),
-         f.flagged_at.strftime("%Y-%m-%d %H:%M:%S"), f.status,
-         format_html(' · <a class="flagged-game" href="{}">flagged game</a>',
-                     reverse("admin:rivals_game_change", args=[f.game_id])) if f.game_id else "")
-        for f in flags))
-    return format_html('<ul class="player-hub">{}</ul>{}',
-                       format_html_join("", "<li>{}</li>", ((x,) for x in links)),
-                       format_html("<p><b>Fair-play flags</b></p><ul>{}</ul>", flag_rows) if flags else "")
+    flag_rows = format_html_join(
+        "",
+        '<li><a href="{}">{}</a> · {} · {}{}</li>',
+        (
+            (
+                reverse("admin:fairplay_fairplayflag_change", args=[f.pk]),
+                f.get_kind_display(),
+                f.flagged_at.strftime("%Y-%m-%d %H:%M:%S"),
+                f.status,
+                format_html(
+                    ' · <a class="flagged-game" href="{}">flagged game</a>',
+                    reverse("admin:rivals_game_change", args=[f.game_id]),
+                )
+                if f.game_id
+                else "",
+            )
+            for f in flags
+        ),
+    )
+    return format_html(
+        '<ul class="player-hub">{}</ul>{}',
+        format_html_join("", "<li>{}</li>", ((x,) for x in links)),
+        format_html("<p><b>Fair-play flags</b></p><ul>{}</ul>", flag_rows) if flags else "",
+    )
 
 
 # --- operator actions: a form, then a service call per account ---------------------------------
@@ -76,8 +107,9 @@ class ReasonForm(forms.Form):
 
 
 class CloseForm(ReasonForm):
-    erase = forms.BooleanField(required=False, initial=True,
-                               label="Erase personal data (email, device id, sealed names: cannot be undone)")
+    erase = forms.BooleanField(
+        required=False, initial=True, label="Erase personal data (email, device id, sealed names: cannot be undone)"
+    )
 
 
 def _account_action(modeladmin, request, queryset, *, name: str, title: str, explain: str, form_class, apply):
@@ -96,9 +128,16 @@ def _account_action(modeladmin, request, queryset, *, name: str, title: str, exp
         for line in refused:
             modeladmin.message_user(request, line, messages.WARNING)
         return None
-    context = {**modeladmin.admin_site.each_context(request), "title": title, "explain": explain, "form": form,
-               "accounts": queryset, "action": name, "opts": modeladmin.model._meta,
-               "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "explain": explain,
+        "form": form,
+        "accounts": queryset,
+        "action": name,
+        "opts": modeladmin.model._meta,
+        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+    }
     return render(request, "admin/rivals/account_action.html", context)
 
 
@@ -108,10 +147,17 @@ def grant_jokers(modeladmin, request, queryset):
     from rivals.services.accounts import account_jokers_change
 
     return _account_action(
-        modeladmin, request, queryset, name="grant_jokers", title="Grant jokers", form_class=GrantJokersForm,
+        modeladmin,
+        request,
+        queryset,
+        name="grant_jokers",
+        title="Grant jokers",
+        form_class=GrantJokersForm,
         explain="Each account below receives the jokers as a JokersChanged event with you as the actor.",
-        apply=lambda a, d, actor: account_jokers_change(account=a, delta=d["amount"], reason="operator_grant",
-                                                        actor=actor, ref={"note": d["reason"]}))
+        apply=lambda a, d, actor: account_jokers_change(
+            account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
+        ),
+    )
 
 
 @admin.action(description="Suspend (R-38: intents refused, absent from rankings)")
@@ -119,10 +165,16 @@ def suspend(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspend
 
     return _account_action(
-        modeladmin, request, queryset, name="suspend", title="Suspend accounts", form_class=ReasonForm,
+        modeladmin,
+        request,
+        queryset,
+        name="suspend",
+        title="Suspend accounts",
+        form_class=ReasonForm,
         explain="Their intents are refused (403) and they leave every ranking and leaderboard until lifted. "
-                "Appends AccountSuspended with your reason.",
-        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor))
+        "Appends AccountSuspended with your reason.",
+        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor),
+    )
 
 
 @admin.action(description="Lift the suspension")
@@ -130,9 +182,15 @@ def lift_suspension(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspension_lift
 
     return _account_action(
-        modeladmin, request, queryset, name="lift_suspension", title="Lift suspensions", form_class=ReasonForm,
+        modeladmin,
+        request,
+        queryset,
+        name="lift_suspension",
+        title="Lift suspensions",
+        form_class=ReasonForm,
         explain="They may play again and return to the rankings. Appends AccountSuspensionLifted.",
-        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor))
+        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor),
+    )
 
 
 @admin.action(description="Close the account (AccountClosed; optional erasure)")
@@ -140,11 +198,17 @@ def close_account(modeladmin, request, queryset):
     from rivals.services.accounts import account_close
 
     return _account_action(
-        modeladmin, request, queryset, name="close_account", title="Close accounts", form_class=CloseForm,
+        modeladmin,
+        request,
+        queryset,
+        name="close_account",
+        title="Close accounts",
+        form_class=CloseForm,
         explain="Closed accounts cannot sign in, leave their club and every ranking. Their games, rounds and "
-                "points stay (other players' results depend on them). Erasure also blanks the email and device "
-                "id and destroys the key that seals their names in the event log: no event is rewritten.",
-        apply=lambda a, d, actor: account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"]))
+        "points stay (other players' results depend on them). Erasure also blanks the email and device "
+        "id and destroys the key that seals their names in the event log: no event is rewritten.",
+        apply=lambda a, d, actor: account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"]),
+    )
 
 
 @admin.register(Account)
@@ -156,9 +220,21 @@ class AccountAdmin(UserAdmin):
     ordering = ("-id",)
     list_filter = ("is_staff", "is_active")
     actions = [grant_jokers, suspend, lift_suspension, close_account]
-    readonly_fields = ("hub", "display_name", "jokers", "date_joined", "last_login", "device_id", "email",
-                       "email_verified", "pending_email", "is_active", "suspended_at", "suspension_reason",
-                       "closed_at")
+    readonly_fields = (
+        "hub",
+        "display_name",
+        "jokers",
+        "date_joined",
+        "last_login",
+        "device_id",
+        "email",
+        "email_verified",
+        "pending_email",
+        "is_active",
+        "suspended_at",
+        "suspension_reason",
+        "closed_at",
+    )
     fieldsets = (
         ("Player hub", {"fields": ("hub",)}),
         (None, {"fields": ("username", "password")}),

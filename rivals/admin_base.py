@@ -54,8 +54,11 @@ def players_matching(term: str) -> list[int]:
         return [int(raw)]
     if len(term) < 2:
         return []
-    return list(Account.objects.filter(Q(display_name__icontains=term) | Q(username__icontains=term))
-                .order_by("pk").values_list("pk", flat=True)[:MAX_PLAYERS_MATCHED])
+    return list(
+        Account.objects.filter(Q(display_name__icontains=term) | Q(username__icontains=term))
+        .order_by("pk")
+        .values_list("pk", flat=True)[:MAX_PLAYERS_MATCHED]
+    )
 
 
 def _stream_ids(qs, prefix: str, field: str = "id"):

@@ -46,14 +46,29 @@ class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
             frame = replay_frame(game, int(at) if at.isdigit() else None)
             here = reverse("admin:rivals_game_change", args=[game.pk])
             last = frame.events[-1].version if frame.events else 0
-            rows = [{"version": e.version, "type": e.type, "at": e.recorded_at, "data": _short(e.data),
-                     "url": f"{here}?at={e.version}", "current": e.version == frame.version,
-                     "actor": (e.metadata or {}).get("actor")} for e in frame.events]
-            extra_context = {**(extra_context or {}), "replay": {
-                "svg": mark_safe(board_svg(frame)),  # built from our own data, every text escaped
-                "version": frame.version, "last": last, "event": frame.event, "rows": rows,
-                "previous": f"{here}?at={frame.version - 1}" if frame.version > 1 else None,
-                "next": f"{here}?at={frame.version + 1}" if frame.version < last else None,
-                "round": reverse("admin:matches_round_change", args=[game.round_id]) if game.round_id else None,
-            }}
+            rows = [
+                {
+                    "version": e.version,
+                    "type": e.type,
+                    "at": e.recorded_at,
+                    "data": _short(e.data),
+                    "url": f"{here}?at={e.version}",
+                    "current": e.version == frame.version,
+                    "actor": (e.metadata or {}).get("actor"),
+                }
+                for e in frame.events
+            ]
+            extra_context = {
+                **(extra_context or {}),
+                "replay": {
+                    "svg": mark_safe(board_svg(frame)),  # built from our own data, every text escaped
+                    "version": frame.version,
+                    "last": last,
+                    "event": frame.event,
+                    "rows": rows,
+                    "previous": f"{here}?at={frame.version - 1}" if frame.version > 1 else None,
+                    "next": f"{here}?at={frame.version + 1}" if frame.version < last else None,
+                    "round": reverse("admin:matches_round_change", args=[game.round_id]) if game.round_id else None,
+                },
+            }
         return super().change_view(request, object_id, form_url, extra_context)

@@ -43,8 +43,14 @@ class PeriodicTaskAdmin(BeatPeriodicTaskAdmin):
         if run is None or run.finished_at is None:
             return "—"
         colour = "#1a7f37" if run.ok else "#b3261e"
-        return format_html('<span style="color:{}">{}</span> {} <small>({} runs, {} failed)</small>', colour,
-                           "ok" if run.ok else "FAILED", run.result, run.runs, run.failures)
+        return format_html(
+            '<span style="color:{}">{}</span> {} <small>({} runs, {} failed)</small>',
+            colour,
+            "ok" if run.ok else "FAILED",
+            run.result,
+            run.runs,
+            run.failures,
+        )
 
 
 @admin.register(JobRun)

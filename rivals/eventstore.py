@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import psycopg
 from django.db import connection, transaction
 from django.utils import timezone
-import psycopg
 from psycopg.types.json import Jsonb
 
 from rivals import context
@@ -57,18 +57,23 @@ def _head_claim_sql(expected: int | None) -> str:
     version.
     """
     if expected is None:  # append at the head, whatever it is
-        return ("INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
-                "updated_at = EXCLUDED.updated_at RETURNING version")
+        return (
+            "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
+            "updated_at = EXCLUDED.updated_at RETURNING version"
+        )
     if expected == 0:  # a new stream
-        return ("INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO NOTHING RETURNING version")
-    return "UPDATE rivals_stream SET version = version + %s, updated_at = %s WHERE id = %s AND version = %s " \
-           "RETURNING version"
+        return (
+            "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (id) DO NOTHING RETURNING version"
+        )
+    return (
+        "UPDATE rivals_stream SET version = version + %s, updated_at = %s WHERE id = %s AND version = %s "
+        "RETURNING version"
+    )
 
 
 @transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
-
 def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     """An append's event metadata: actor, request id, idempotency key, and the caller's extras."""
     meta = {"actor": actor, "request_id": context.request_id.get()}
@@ -78,6 +83,7 @@ def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     if metadata:
         meta.update(metadata)
     return meta
+
 
 def event_append(
     *,
@@ -103,8 +109,15 @@ def event_append(
     count = len(events)
     meta = _metadata(actor, metadata)
     rows = [
-        Event(stream_id=stream_id, stream_type=stream_type, type=e.type, schema_version=e.schema_version, data=e.data,
-              metadata=meta, recorded_at=now)
+        Event(
+            stream_id=stream_id,
+            stream_type=stream_type,
+            type=e.type,
+            schema_version=e.schema_version,
+            data=e.data,
+            metadata=meta,
+            recorded_at=now,
+        )
         for e in events
     ]
     # One statement, one round trip: the head claim gates the INSERT (no head row, no events);
@@ -141,8 +154,9 @@ def event_append(
             f"v.data, v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, "
             "schema_version, data, metadata, recorded_at) ORDER BY v.n RETURNING position, version) "
             "SELECT position, version FROM appended",
-            params[:len(head_params)] + [p for _, write_params in writes for p in write_params]
-            + params[len(head_params):],
+            params[: len(head_params)]
+            + [p for _, write_params in writes for p in write_params]
+            + params[len(head_params) :],
         )
         inserted = sorted(cur.fetchall(), key=lambda row: row[1])
     if not inserted:
@@ -174,9 +188,19 @@ def event_append_new_streams(
     meta = _metadata(actor, metadata)
     rows: list[Event] = []
     for stream_id, stream_type, events in streams:
-        rows += [Event(stream_id=stream_id, stream_type=stream_type, version=n, type=e.type,
-                       schema_version=e.schema_version, data=e.data, metadata=meta, recorded_at=now)
-                 for n, e in enumerate(events, start=1)]
+        rows += [
+            Event(
+                stream_id=stream_id,
+                stream_type=stream_type,
+                version=n,
+                type=e.type,
+                schema_version=e.schema_version,
+                data=e.data,
+                metadata=meta,
+                recorded_at=now,
+            )
+            for n, e in enumerate(events, start=1)
+        ]
     counts = {stream_id: len(events) for stream_id, _, events in streams}
     by_key = {(r.stream_id, r.version): r for r in rows}
     chunk: list[Event] = []
@@ -210,10 +234,18 @@ def _append_new_streams_chunk(rows: list[Event], counts: dict[str, int], by_key:
             "%(schemas)b::smallint[], %(data)b::jsonb[], %(meta)b::jsonb[]) "
             "AS v(stream_id, n, type, schema_version, data, metadata) ON v.stream_id = head.id "
             "ORDER BY v.stream_id, v.n RETURNING position, stream_id, version",
-            {"now": now, "ids": list(heads), "types": list(heads.values()), "counts": [counts[h] for h in heads],
-             "streams": [r.stream_id for r in rows], "versions": [r.version for r in rows],
-             "etypes": [r.type for r in rows], "schemas": [r.schema_version for r in rows],
-             "data": [Jsonb(r.data) for r in rows], "meta": [Jsonb(r.metadata) for r in rows]},
+            {
+                "now": now,
+                "ids": list(heads),
+                "types": list(heads.values()),
+                "counts": [counts[h] for h in heads],
+                "streams": [r.stream_id for r in rows],
+                "versions": [r.version for r in rows],
+                "etypes": [r.type for r in rows],
+                "schemas": [r.schema_version for r in rows],
+                "data": [Jsonb(r.data) for r in rows],
+                "meta": [Jsonb(r.metadata) for r in rows],
+            },
         )
         inserted = cur.fetchall()
     if len(inserted) != len(rows):

@@ -19,8 +19,10 @@ def intent_envelope(intent: Any, types: Sequence[str]) -> tuple[str, int]:
         raise Invalid(f"unknown intent type {kind!r}", details={"type": [f"one of {list(types)}"]})
     seq = intent.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise Invalid("seq (the count of intents already accepted) is required",
-                      details={"seq": ["required non-negative integer"]})
+        raise Invalid(
+            "seq (the count of intents already accepted) is required",
+            details={"seq": ["required non-negative integer"]},
+        )
     return kind, seq
 
 
@@ -33,6 +35,9 @@ def rejected_intent_record(*, account, target: str, intent: Any, exc: DomainErro
 
     RejectedIntent.objects.create(
         account=account if account is not None and account.is_authenticated else None,
-        target=storable_text(target, 80), intent=storable_json(intent) if isinstance(intent, (dict, list)) else None,
-        code=exc.code, message=storable_text(exc.message, 300), request_id=request_id.get() or "",
+        target=storable_text(target, 80),
+        intent=storable_json(intent) if isinstance(intent, (dict, list)) else None,
+        code=exc.code,
+        message=storable_text(exc.message, 300),
+        request_id=request_id.get() or "",
     )

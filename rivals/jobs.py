@@ -45,9 +45,14 @@ def _succeeded(sender=None, result=None, **_):
 
 @task_failure.connect(weak=False, dispatch_uid="rivals.jobs.failure")
 def _failed(sender=None, exception=None, **_):
-    _write(sender.name, finished_at=timezone.now(), ok=False, result=_summary(f"{type(exception).__name__}: "
-                                                                             f"{exception}"),
-           runs=F("runs") + 1, failures=F("failures") + 1)
+    _write(
+        sender.name,
+        finished_at=timezone.now(),
+        ok=False,
+        result=_summary(f"{type(exception).__name__}: {exception}"),
+        runs=F("runs") + 1,
+        failures=F("failures") + 1,
+    )
 
 
 def job_now(now: str | None):
@@ -56,4 +61,3 @@ def job_now(now: str | None):
     from django.utils.dateparse import parse_datetime
 
     return parse_datetime(now) if now else timezone.now()
-

@@ -7,21 +7,19 @@ JSON columns arrive as text); columns that are not fields become plain attribute
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from django.db import connection
 import psycopg
+from django.db import connection
 from psycopg.types.json import Jsonb
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(model, names: tuple[str, ...]):
     by_column = {f.column: f for f in model._meta.concrete_fields}
     fields = [by_column.get(name) for name in names]
     order = {f.attname: i for i, f in enumerate(model._meta.concrete_fields)}
-    converters = [
-        (f.from_db_value if f is not None and hasattr(f, "from_db_value") else None) for f in fields
-    ]
+    converters = [(f.from_db_value if f is not None and hasattr(f, "from_db_value") else None) for f in fields]
     return fields, converters, order
 
 
@@ -38,7 +36,7 @@ def execute_prepared(django_cursor, sql: str, params) -> psycopg.Cursor:
     return cur
 
 
-@lru_cache(maxsize=None)
+@cache
 def select_list(model, alias: str = "") -> str:
     """The model's columns, named (``a."id", a."email", …``): a prepared statement must not say
     ``*``, or a column added by a migration while it is cached fails it ("cached plan must not
@@ -87,8 +85,11 @@ def copy_insert(model, objs, *, batch: int | None = None) -> None:
     if not objs:
         return
     meta = model._meta
-    fields = [f for f in meta.concrete_fields
-              if not (f.primary_key and getattr(f, "db_returning", False) and getattr(objs[0], f.attname) is None)]
+    fields = [
+        f
+        for f in meta.concrete_fields
+        if not (f.primary_key and getattr(f, "db_returning", False) and getattr(objs[0], f.attname) is None)
+    ]
     columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     prepare = [(f.attname, _preparer(f)) for f in fields]
     with connection.cursor() as cur:
@@ -112,8 +113,23 @@ def _preparer(field):
     return lambda value: field.get_db_prep_save(value, connection)
 
 
-_PLAIN = frozenset({
-    "AutoField", "BigAutoField", "BigIntegerField", "BooleanField", "CharField", "DateTimeField", "FloatField",
-    "ForeignKey", "IntegerField", "OneToOneField", "PositiveBigIntegerField", "PositiveIntegerField",
-    "PositiveSmallIntegerField", "SmallIntegerField", "TextField", "UUIDField",
-})
+_PLAIN = frozenset(
+    {
+        "AutoField",
+        "BigAutoField",
+        "BigIntegerField",
+        "BooleanField",
+        "CharField",
+        "DateTimeField",
+        "FloatField",
+        "ForeignKey",
+        "IntegerField",
+        "OneToOneField",
+        "PositiveBigIntegerField",
+        "PositiveIntegerField",
+        "PositiveSmallIntegerField",
+        "SmallIntegerField",
+        "TextField",
+        "UUIDField",
+    }
+)

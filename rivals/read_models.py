@@ -3,11 +3,12 @@ level leaderboards (registered at app start, ``rivals.apps``)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from rivals.models import Event
 from rivals.projections import Projection, defer_write, register
 from rivals.rebuild.copies import Table
+
 
 class AccountProfileProjection(Projection):
     """Display name, joker balance (R-11: every balance change is an event), suspension (R-38) and
@@ -15,8 +16,16 @@ class AccountProfileProjection(Projection):
     is destroyed (erasure) the name reads as ``personal.ERASED_NAME``."""
 
     name = "account_profile"
-    event_types = frozenset({"AccountCreated", "DisplayNameChanged", "JokersChanged", "AccountSuspended",
-                             "AccountSuspensionLifted", "AccountClosed"})
+    event_types = frozenset(
+        {
+            "AccountCreated",
+            "DisplayNameChanged",
+            "JokersChanged",
+            "AccountSuspended",
+            "AccountSuspensionLifted",
+            "AccountClosed",
+        }
+    )
 
     COLUMNS = ("display_name", "jokers", "suspended_at", "suspension_reason", "closed_at")
     tables = (Table("rivals_account", columns=COLUMNS),)
@@ -68,7 +77,9 @@ class AccountProfileProjection(Projection):
         elif event.type == "AccountSuspensionLifted":
             row.update(suspended_at=None, suspension_reason="")
         elif event.type == "AccountClosed":
-            row.update(closed_at=event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {}))
+            row.update(
+                closed_at=event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {})
+            )
 
 
 register(AccountProfileProjection())
@@ -124,8 +135,19 @@ class GameProjection(Projection):
     name = "games"
     event_types = frozenset(
         {
-            "GameStarted", "PairRemoved", "JokerUsed", "BlockedTileClicked", "HintGiven", "PairRestored",
-            "TilesShuffled", "GamePaused", "GameResumed", "GameRestarted", "GameStuck", "GameWon", "GameEnded",
+            "GameStarted",
+            "PairRemoved",
+            "JokerUsed",
+            "BlockedTileClicked",
+            "HintGiven",
+            "PairRestored",
+            "TilesShuffled",
+            "GamePaused",
+            "GameResumed",
+            "GameRestarted",
+            "GameStuck",
+            "GameWon",
+            "GameEnded",
         }
     )
 
@@ -203,8 +225,21 @@ class GameProjection(Projection):
     # columns an event after GameStarted can change (faces only on a shuffle/restart, the cached
     # plan only when the service set it): the hot path writes these, not the immutable deal columns
     MUTABLE = (
-        "status", "version", "seq", "score", "present", "removed", "running_since", "elapsed_before_ms",
-        "finished_at", "completion_ms", "last_pair_ms", "record_ms", "jokers_used", "hints_used", "undos_used",
+        "status",
+        "version",
+        "seq",
+        "score",
+        "present",
+        "removed",
+        "running_since",
+        "elapsed_before_ms",
+        "finished_at",
+        "completion_ms",
+        "last_pair_ms",
+        "record_ms",
+        "jokers_used",
+        "hints_used",
+        "undos_used",
         "shuffles_used",
     )
 
@@ -219,7 +254,7 @@ class GameProjection(Projection):
             self._update(live, (*self.MUTABLE, *(("faces",) if faces else ()), *(("plan",) if plan else ())))
 
     @staticmethod
-    @lru_cache(maxsize=None)
+    @cache
     def _columns(fields: tuple[str, ...]):
         """The SET clause of ``fields`` and, per field, how its value is prepared: as the model's
         field does it, or as it is where that is the identity (integers, text, datetimes)."""
@@ -231,8 +266,8 @@ class GameProjection(Projection):
         prepared = [Game._meta.get_field(name) for name in fields]
         clause = ", ".join(f'"{field.column}" = %s' for field in prepared)
         return f"UPDATE rivals_game SET {clause} WHERE id = %s", [
-            (field.attname, None if isinstance(field, plain) else field)
-            for field in prepared]
+            (field.attname, None if isinstance(field, plain) else field) for field in prepared
+        ]
 
     @classmethod
     def _update(cls, live: dict, fields: tuple[str, ...]) -> None:
@@ -241,8 +276,10 @@ class GameProjection(Projection):
 
         game = live["game"]
         sql, columns = cls._columns(fields)
-        params = [getattr(game, attname) if field is None else field.get_db_prep_save(getattr(game, attname), connection)
-                  for attname, field in columns]
+        params = [
+            getattr(game, attname) if field is None else field.get_db_prep_save(getattr(game, attname), connection)
+            for attname, field in columns
+        ]
         params.append(game.pk)
         defer_write(live, sql, params)
 
@@ -274,8 +311,9 @@ class LevelLeaderboardProjection(Projection):
 
         d = event.data
         if row is None:
-            return LevelBest(level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"],
-                             achieved_at=event.recorded_at)
+            return LevelBest(
+                level=d["level"], account_id=d["account_id"], best_ms=d["play_ms"], achieved_at=event.recorded_at
+            )
         row.completions += 1
         if d["play_ms"] < row.best_ms:
             row.best_ms, row.achieved_at = d["play_ms"], event.recorded_at

@@ -78,17 +78,21 @@ def board_svg(frame: ReplayFrame) -> str:
                 f'<rect x="{px}" y="{py}" width="{TILE_W - 2}" height="{TILE_H - 2}" rx="4" fill="#fbf6e9" '
                 f'stroke="{"#222" if is_free else "#9a8f78"}" stroke-width="{2 if is_free else 1}"/>'
                 f'<text x="{px + TILE_W // 2 - 1}" y="{py + TILE_H // 2 + 5}" text-anchor="middle" '
-                f'font-family="monospace" font-size="15" font-weight="bold" fill="{colour}">{label}</text></g>')
+                f'font-family="monospace" font-size="15" font-weight="bold" fill="{colour}">{label}</text></g>'
+            )
         elif i in frame.removed_now:
             shapes.append(
                 f'<g class="removed" data-tile="{i}" data-face="{label}"><rect x="{px}" y="{py}" '
                 f'width="{TILE_W - 2}" height="{TILE_H - 2}" rx="4" fill="none" stroke="#d13" stroke-width="2" '
                 f'stroke-dasharray="4 3"/><text x="{px + TILE_W // 2 - 1}" y="{py + TILE_H // 2 + 5}" '
-                f'text-anchor="middle" font-family="monospace" font-size="13" fill="#d13">{label}</text></g>')
-    caption = (f"after event {frame.version}: {frame.event.type}" if frame.event else "the deal")
+                f'text-anchor="middle" font-family="monospace" font-size="13" fill="#d13">{label}</text></g>'
+            )
+    caption = f"after event {frame.version}: {frame.event.type}" if frame.event else "the deal"
     tiles_left = g.present_mask.bit_count()
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board-replay" width="{width}" height="{height + 24}" '
-            f'viewBox="0 0 {width} {height + 24}" data-version="{frame.version}" data-tiles="{tiles_left}">'
-            f'<rect width="100%" height="100%" fill="#2f5d46"/>{"".join(shapes)}'
-            f'<text x="{PAD}" y="{height + 16}" font-family="sans-serif" font-size="13" fill="#fff">'
-            f'{escape(caption)} · {tiles_left} tiles · score {g.score}</text></svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board-replay" width="{width}" height="{height + 24}" '
+        f'viewBox="0 0 {width} {height + 24}" data-version="{frame.version}" data-tiles="{tiles_left}">'
+        f'<rect width="100%" height="100%" fill="#2f5d46"/>{"".join(shapes)}'
+        f'<text x="{PAD}" y="{height + 16}" font-family="sans-serif" font-size="13" fill="#fff">'
+        f"{escape(caption)} · {tiles_left} tiles · score {g.score}</text></svg>"
+    )

@@ -73,8 +73,13 @@ def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:
     for index, row in enumerate(rows, start=1):
         if row.best_ms != previous:
             place, previous = index, row.best_ms
-        out.append({"place": place, "player": {"id": row.account_id, "display_name": row.account.display_name},
-                    "time_ms": row.best_ms})
+        out.append(
+            {
+                "place": place,
+                "player": {"id": row.account_id, "display_name": row.account.display_name},
+                "time_ms": row.best_ms,
+            }
+        )
     return out
 
 
@@ -82,8 +87,14 @@ def personal_records(*, account, mode: str = "classic", limit: int = 10) -> list
     """T-13: the account's 10 best winning times with layout and code."""
     games = Game.objects.filter(account=account, status="won", mode=mode).order_by("completion_ms", "finished_at")
     return [
-        {"game_id": str(g.id), "time_ms": g.completion_ms, "layout": g.layout, "code": g.code, "mode": g.mode,
-         "won_at": g.finished_at}
+        {
+            "game_id": str(g.id),
+            "time_ms": g.completion_ms,
+            "layout": g.layout,
+            "code": g.code,
+            "mode": g.mode,
+            "won_at": g.finished_at,
+        }
         for g in games[:limit]
     ]
 
@@ -94,6 +105,13 @@ def layouts() -> list[dict[str, Any]]:
 
 def awarded_view(entries) -> dict:
     """What an intent awarded (points ledger entries): the total and each award with its reason."""
-    sources = [{"source": e.source, "award": e.award_key.split(":")[1], "points": e.amount,
-                "place": (e.ref or {}).get("place")} for e in entries]
+    sources = [
+        {
+            "source": e.source,
+            "award": e.award_key.split(":")[1],
+            "points": e.amount,
+            "place": (e.ref or {}).get("place"),
+        }
+        for e in entries
+    ]
     return {"points": sum(s["points"] for s in sources), "sources": sources}

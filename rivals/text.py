@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from functools import partial
 from typing import Any
 
 from rivals.errors import Invalid
@@ -49,13 +50,17 @@ def clean_text(value: Any, *, field: str, max_length: int, min_length: int = 1, 
         raise Invalid(f"{field} must be a string", details={field: ["not a string"]})
     bad = unsafe_character(value)
     if bad:
-        raise Invalid(f"{field} contains a character that is not allowed ({bad})",
-                      details={field: [f"character {bad} is not allowed (control, BOM or bidi override)"]})
+        raise Invalid(
+            f"{field} contains a character that is not allowed ({bad})",
+            details={field: [f"character {bad} is not allowed (control, BOM or bidi override)"]},
+        )
     text = unicodedata.normalize("NFC", value)
     text = " ".join(text.split()) if collapse_spaces else text.strip()
     if not min_length <= len(text) <= max_length:
-        raise Invalid(f"{field} must be {min_length}–{max_length} characters",
-                      details={field: [f"length must be {min_length}–{max_length} characters"]})
+        raise Invalid(
+            f"{field} must be {min_length}–{max_length} characters",
+            details={field: [f"length must be {min_length}–{max_length} characters"]},
+        )
     return text
 
 
@@ -89,6 +94,7 @@ def json_problem(value: Any) -> str | None:
 
 def storable_json(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """A copy of ``value`` that JSONB accepts (see module docstring). Iterative: no recursion."""
+
     def convert(item: Any, depth: int, put) -> None:
         if isinstance(item, str):
             put(storable_text(item))
@@ -111,7 +117,7 @@ def storable_json(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
         source, target, depth = work.pop()
         if isinstance(source, dict):
             for key, sub in source.items():
-                convert(sub, depth, lambda v, k=storable_text(key): target.__setitem__(k, v))
+                convert(sub, depth, partial(target.__setitem__, storable_text(key)))
         else:
             for sub in source:
                 convert(sub, depth, target.append)

@@ -54,20 +54,31 @@ class IntListField(forms.CharField):
 
 class TournamentForm(forms.ModelForm):
     prize_table = IntListField(lo=0, help_text="points per final place, e.g. 100,50,25")
-    multipliers = IntListField(lo=1, hi=6, help_text="TP multiplier per wave (×1…×6), e.g. 1,2,3; later waves "
-                                                     "keep the last one")
+    multipliers = IntListField(
+        lo=1, hi=6, help_text="TP multiplier per wave (×1…×6), e.g. 1,2,3; later waves keep the last one"
+    )
 
     class Meta:
         model = Tournament
-        fields = ("kind", "title", "registration_opens_at", "starts_at", "ends_at", "min_players", "prize_table",
-                  "multipliers")
+        fields = (
+            "kind",
+            "title",
+            "registration_opens_at",
+            "starts_at",
+            "ends_at",
+            "min_players",
+            "prize_table",
+            "multipliers",
+        )
 
     def clean(self):
         """The services' own checks, so that a refusal is a form error, not a failed save."""
         data = super().clean()
         if self.errors:
             return data
-        if not self.instance._state.adding and (self.instance.status != "scheduled" or timezone.now() >= self.instance.starts_at):
+        if not self.instance._state.adding and (
+            self.instance.status != "scheduled" or timezone.now() >= self.instance.starts_at
+        ):
             raise ValidationError("a started tournament's rules cannot be edited")
         settings = {k: data.get(k) for k in self.Meta.fields}
         if not settings["registration_opens_at"]:
@@ -82,12 +93,19 @@ class TournamentForm(forms.ModelForm):
 
 
 def _events_table(stream_id: str):
-    rows = Event.objects.filter(stream_id=stream_id).order_by("version").values_list(
-        "position", "version", "type", "metadata", "recorded_at")[:EVENTS_SHOWN]
+    rows = (
+        Event.objects.filter(stream_id=stream_id)
+        .order_by("version")
+        .values_list("position", "version", "type", "metadata", "recorded_at")[:EVENTS_SHOWN]
+    )
     body = format_html_join(
-        "", '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>',
-        ((reverse("admin:rivals_event_change", args=[pos]), version, type_, (meta or {}).get("actor"), at)
-         for pos, version, type_, meta, at in rows))
+        "",
+        '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>',
+        (
+            (reverse("admin:rivals_event_change", args=[pos]), version, type_, (meta or {}).get("actor"), at)
+            for pos, version, type_, meta, at in rows
+        ),
+    )
     return format_html("<table><tr><th>version</th><th>type</th><th>actor</th><th>at</th></tr>{}</table>", body)
 
 
@@ -160,8 +178,21 @@ class TournamentAdmin(admin.ModelAdmin):
     ordering = ("-starts_at",)
     actions = [cancel_tournaments]
     inlines = [RegistrationInline, WaveInline, TableInline]
-    STATE = ("id", "status", "registered", "current_wave", "seed", "created_at", "started_at", "finalized_at",
-             "cancelled_at", "cancel_reason", "schedule", "occurrence", "event_list")
+    STATE = (
+        "id",
+        "status",
+        "registered",
+        "current_wave",
+        "seed",
+        "created_at",
+        "started_at",
+        "finalized_at",
+        "cancelled_at",
+        "cancel_reason",
+        "schedule",
+        "occurrence",
+        "event_list",
+    )
 
     def get_fields(self, request, obj=None):
         return list(TournamentForm.Meta.fields) + (list(self.STATE) if obj else [])
@@ -204,8 +235,19 @@ class RecurringScheduleForm(forms.ModelForm):
 
     class Meta:
         model = RecurringSchedule
-        fields = ("title", "kind", "local_time", "weekdays", "duration_minutes", "registration_hours_before",
-                  "min_players", "prize_table", "multipliers", "days_ahead", "active")
+        fields = (
+            "title",
+            "kind",
+            "local_time",
+            "weekdays",
+            "duration_minutes",
+            "registration_hours_before",
+            "min_players",
+            "prize_table",
+            "multipliers",
+            "days_ahead",
+            "active",
+        )
 
     def clean_weekdays(self):
         days = "".join(sorted(set(self.cleaned_data["weekdays"].replace(",", "").replace(" ", ""))))

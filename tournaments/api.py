@@ -30,23 +30,46 @@ class TournamentListIn(PageIn):
 
 
 _SUMMARY = {
-    "id": serializers.UUIDField(), "kind": serializers.CharField(), "title": serializers.CharField(),
-    "status": serializers.CharField(), "registration_opens_at": serializers.DateTimeField(),
-    "starts_at": serializers.DateTimeField(), "ends_at": serializers.DateTimeField(),
-    "min_players": serializers.IntegerField(), "prize_table": serializers.ListField(child=serializers.IntegerField()),
-    "multipliers": serializers.ListField(child=serializers.IntegerField()), "registered": serializers.IntegerField(),
-    "current_wave": serializers.IntegerField(), "cancel_reason": serializers.CharField(allow_null=True),
+    "id": serializers.UUIDField(),
+    "kind": serializers.CharField(),
+    "title": serializers.CharField(),
+    "status": serializers.CharField(),
+    "registration_opens_at": serializers.DateTimeField(),
+    "starts_at": serializers.DateTimeField(),
+    "ends_at": serializers.DateTimeField(),
+    "min_players": serializers.IntegerField(),
+    "prize_table": serializers.ListField(child=serializers.IntegerField()),
+    "multipliers": serializers.ListField(child=serializers.IntegerField()),
+    "registered": serializers.IntegerField(),
+    "current_wave": serializers.IntegerField(),
+    "cancel_reason": serializers.CharField(allow_null=True),
     "finalized_at": serializers.DateTimeField(allow_null=True),
 }
 _STANDING = {
-    "place": serializers.IntegerField(), "player": serializers.DictField(), "tp": serializers.IntegerField(),
-    "tables_played": serializers.IntegerField(), "prize": serializers.IntegerField(required=False)}
-TournamentPageOut = inline_serializer("TournamentPage", {
-    **_SUMMARY, "standings": inline_serializer("TournamentStanding", _STANDING, many=True), "current_table": serializers.DictField(allow_null=True),
-    "me": serializers.DictField(allow_null=True)})
-RegistrationOut = inline_serializer("TournamentRegistration", {
-    "tournament_id": serializers.UUIDField(), "registered": serializers.BooleanField(),
-    "registered_at": serializers.DateTimeField(allow_null=True), "registered_count": serializers.IntegerField()})
+    "place": serializers.IntegerField(),
+    "player": serializers.DictField(),
+    "tp": serializers.IntegerField(),
+    "tables_played": serializers.IntegerField(),
+    "prize": serializers.IntegerField(required=False),
+}
+TournamentPageOut = inline_serializer(
+    "TournamentPage",
+    {
+        **_SUMMARY,
+        "standings": inline_serializer("TournamentStanding", _STANDING, many=True),
+        "current_table": serializers.DictField(allow_null=True),
+        "me": serializers.DictField(allow_null=True),
+    },
+)
+RegistrationOut = inline_serializer(
+    "TournamentRegistration",
+    {
+        "tournament_id": serializers.UUIDField(),
+        "registered": serializers.BooleanField(),
+        "registered_at": serializers.DateTimeField(allow_null=True),
+        "registered_count": serializers.IntegerField(),
+    },
+)
 
 
 def _tournament(tournament_id) -> Tournament:
@@ -56,10 +79,19 @@ def _tournament(tournament_id) -> Tournament:
 class TournamentsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[TournamentListIn],
-                   responses={200: inline_serializer("TournamentList", {"count": serializers.IntegerField(),
-                                                                        "results": inline_serializer("TournamentSummary", _SUMMARY, many=True)}),
-                              400: ErrorOut})
+    @extend_schema(
+        parameters=[TournamentListIn],
+        responses={
+            200: inline_serializer(
+                "TournamentList",
+                {
+                    "count": serializers.IntegerField(),
+                    "results": inline_serializer("TournamentSummary", _SUMMARY, many=True),
+                },
+            ),
+            400: ErrorOut,
+        },
+    )
     def get(self, request):
         q = TournamentListIn(data=request.query_params)
         q.is_valid(raise_exception=True)
@@ -68,8 +100,9 @@ class TournamentsView(APIView):
             play.tournament_tick(tournament_id=tid, now=now, open_tables=False)
         qs = sel.tournament_list(status=q.validated_data.get("status"))
         limit, offset = q.validated_data["limit"], q.validated_data["offset"]
-        return Response({"count": qs.count(),
-                         "results": [sel.tournament_summary(t) for t in qs[offset:offset + limit]]})
+        return Response(
+            {"count": qs.count(), "results": [sel.tournament_summary(t) for t in qs[offset : offset + limit]]}
+        )
 
 
 class TournamentView(APIView):
@@ -93,12 +126,19 @@ class RegisterView(APIView):
     def _answer(self, t: Tournament, request, status: int) -> Response:
         t.refresh_from_db()
         reg = t.registrations.filter(account=request.user).first()
-        return Response({"tournament_id": str(t.pk), "registered": reg is not None,
-                         "registered_at": reg.registered_at if reg else None, "registered_count": t.registered},
-                        status=status)
+        return Response(
+            {
+                "tournament_id": str(t.pk),
+                "registered": reg is not None,
+                "registered_at": reg.registered_at if reg else None,
+                "registered_count": t.registered,
+            },
+            status=status,
+        )
 
-    @extend_schema(request=None, responses={201: RegistrationOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut,
-                                            422: ErrorOut})
+    @extend_schema(
+        request=None, responses={201: RegistrationOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
+    )
     @idempotent
     def post(self, request, tournament_id):
         t = _tournament(tournament_id)
@@ -114,14 +154,23 @@ class RegisterView(APIView):
         return self._answer(t, request, 200)
 
 
-PotOut = inline_serializer("Pot", {
-    "id": serializers.UUIDField(), "title": serializers.CharField(), "code": serializers.CharField(),
-    "time_limit_s": serializers.IntegerField(), "open_entry": serializers.BooleanField(),
-    "prize_split": serializers.ListField(child=serializers.IntegerField()), "counts": serializers.BooleanField(),
-    "starts_at": serializers.DateTimeField(), "ends_at": serializers.DateTimeField(), "status": serializers.CharField(),
-    "entrants": serializers.ListField(child=serializers.DictField()),
-    "result": serializers.ListField(child=serializers.DictField(), allow_null=True),
-})
+PotOut = inline_serializer(
+    "Pot",
+    {
+        "id": serializers.UUIDField(),
+        "title": serializers.CharField(),
+        "code": serializers.CharField(),
+        "time_limit_s": serializers.IntegerField(),
+        "open_entry": serializers.BooleanField(),
+        "prize_split": serializers.ListField(child=serializers.IntegerField()),
+        "counts": serializers.BooleanField(),
+        "starts_at": serializers.DateTimeField(),
+        "ends_at": serializers.DateTimeField(),
+        "status": serializers.CharField(),
+        "entrants": serializers.ListField(child=serializers.DictField()),
+        "result": serializers.ListField(child=serializers.DictField(), allow_null=True),
+    },
+)
 
 
 def _pot(pot_id) -> Pot:
@@ -140,9 +189,15 @@ class PotView(APIView):
 class PotEnterView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]
 
-    @extend_schema(request=None, responses={201: inline_serializer("PotGame", {"pot_id": serializers.UUIDField(),
-                                                                              "game": serializers.DictField()}),
-                                            404: ErrorOut, 409: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        request=None,
+        responses={
+            201: inline_serializer("PotGame", {"pot_id": serializers.UUIDField(), "game": serializers.DictField()}),
+            404: ErrorOut,
+            409: ErrorOut,
+            422: ErrorOut,
+        },
+    )
     @idempotent
     def post(self, request, pot_id):
         pot = pots.pot_tick_on_read(_pot(pot_id))

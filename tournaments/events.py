@@ -11,15 +11,33 @@ from typing import Any
 
 from rivals.eventstore import NewEvent
 
-TOURNAMENT_EVENTS = frozenset({
-    "TournamentCreated", "TournamentEdited", "TournamentCancelled", "PlayerRegistered", "PlayerUnregistered",
-    "TournamentStarted", "WaveSeated", "TablesOpened", "TableScored", "TournamentFinalized",
-})
+TOURNAMENT_EVENTS = frozenset(
+    {
+        "TournamentCreated",
+        "TournamentEdited",
+        "TournamentCancelled",
+        "PlayerRegistered",
+        "PlayerUnregistered",
+        "TournamentStarted",
+        "WaveSeated",
+        "TablesOpened",
+        "TableScored",
+        "TournamentFinalized",
+    }
+)
 POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
-SETTINGS = ("kind", "title", "registration_opens_at", "starts_at", "ends_at", "min_players", "prize_table",
-            "multipliers")
+SETTINGS = (
+    "kind",
+    "title",
+    "registration_opens_at",
+    "starts_at",
+    "ends_at",
+    "min_players",
+    "prize_table",
+    "multipliers",
+)
 
 
 def iso(at: datetime) -> str:
@@ -30,11 +48,26 @@ def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
     return {k: iso(v) if isinstance(v, datetime) else v for k, v in settings.items()}
 
 
-def tournament_created(*, tournament_id, settings: dict[str, Any], seed: int, created_at: datetime,
-                       schedule_id: int | None = None, occurrence: str | None = None) -> NewEvent:
-    return NewEvent("TournamentCreated", {"tournament_id": str(tournament_id), **_jsonable(settings), "seed": seed,
-                                          "created_at": iso(created_at), "schedule_id": schedule_id,
-                                          "occurrence": occurrence})
+def tournament_created(
+    *,
+    tournament_id,
+    settings: dict[str, Any],
+    seed: int,
+    created_at: datetime,
+    schedule_id: int | None = None,
+    occurrence: str | None = None,
+) -> NewEvent:
+    return NewEvent(
+        "TournamentCreated",
+        {
+            "tournament_id": str(tournament_id),
+            **_jsonable(settings),
+            "seed": seed,
+            "created_at": iso(created_at),
+            "schedule_id": schedule_id,
+            "occurrence": occurrence,
+        },
+    )
 
 
 def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
@@ -42,8 +75,9 @@ def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
 
 
 def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime) -> NewEvent:
-    return NewEvent("TournamentCancelled", {"reason": reason, "registered": registered, "minimum": minimum,
-                                            "cancelled_at": iso(at)})
+    return NewEvent(
+        "TournamentCancelled", {"reason": reason, "registered": registered, "minimum": minimum, "cancelled_at": iso(at)}
+    )
 
 
 def player_registered(*, account_id: int, at: datetime) -> NewEvent:
@@ -58,11 +92,14 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
     return NewEvent("TournamentStarted", {"registered": registered, "started_at": iso(at)})
 
 
-def wave_seated(*, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int],
-                at: datetime) -> NewEvent:
+def wave_seated(
+    *, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int], at: datetime
+) -> NewEvent:
     """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order."""
-    return NewEvent("WaveSeated", {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting,
-                                   "seated_at": iso(at)})
+    return NewEvent(
+        "WaveSeated",
+        {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting, "seated_at": iso(at)},
+    )
 
 
 def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> NewEvent:
@@ -70,12 +107,22 @@ def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> N
     return NewEvent("TablesOpened", {"wave": wave, "tables": tables, "opened_at": iso(at)})
 
 
-def table_scored(*, wave: int, table: int, round_id, reason: str, multiplier: int,
-                 results: list[dict[str, Any]], at: datetime) -> NewEvent:
+def table_scored(
+    *, wave: int, table: int, round_id, reason: str, multiplier: int, results: list[dict[str, Any]], at: datetime
+) -> NewEvent:
     """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
-    return NewEvent("TableScored", {"wave": wave, "table": table, "round_id": str(round_id) if round_id else None,
-                                    "reason": reason, "multiplier": multiplier, "results": results,
-                                    "ended_at": iso(at)})
+    return NewEvent(
+        "TableScored",
+        {
+            "wave": wave,
+            "table": table,
+            "round_id": str(round_id) if round_id else None,
+            "reason": reason,
+            "multiplier": multiplier,
+            "results": results,
+            "ended_at": iso(at),
+        },
+    )
 
 
 def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | None, at: datetime) -> NewEvent:

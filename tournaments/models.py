@@ -30,10 +30,13 @@ class RecurringSchedule(models.Model):
     title = models.CharField(max_length=120)
     kind = models.CharField(max_length=10, choices=KINDS, default="regular")
     local_time = models.TimeField(help_text="start, Romanian wall-clock time (Europe/Bucharest)")
-    weekdays = models.CharField(max_length=7, default="0123456",
-                                help_text="days of the week it runs: 0 = Monday … 6 = Sunday")
+    weekdays = models.CharField(
+        max_length=7, default="0123456", help_text="days of the week it runs: 0 = Monday … 6 = Sunday"
+    )
     duration_minutes = models.PositiveIntegerField(default=60)
-    registration_hours_before = models.PositiveIntegerField(default=24, help_text="registration opens this long before the start")
+    registration_hours_before = models.PositiveIntegerField(
+        default=24, help_text="registration opens this long before the start"
+    )
     min_players = models.PositiveIntegerField(default=2)
     prize_table = models.JSONField(default=list, help_text="points per final place, e.g. [100, 50, 25]")
     multipliers = models.JSONField(default=list, help_text="TP multiplier per wave, integers 1…6, e.g. [1, 2, 3]")
@@ -49,8 +52,7 @@ class RecurringSchedule(models.Model):
 
 
 class Tournament(models.Model):
-    STATUSES = (("scheduled", "upcoming"), ("running", "running"), ("finished", "finished"),
-                ("cancelled", "cancelled"))
+    STATUSES = (("scheduled", "upcoming"), ("running", "running"), ("finished", "finished"), ("cancelled", "cancelled"))
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     kind = models.CharField(max_length=10, choices=KINDS, default="regular")
@@ -66,8 +68,9 @@ class Tournament(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="stream version")
     registered = models.PositiveIntegerField(default=0)
     current_wave = models.PositiveIntegerField(default=0)
-    schedule = models.ForeignKey(RecurringSchedule, null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="tournaments")
+    schedule = models.ForeignKey(
+        RecurringSchedule, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
     occurrence = models.DateField(null=True, blank=True, help_text="Romanian date of a scheduled instance")
     created_at = models.DateTimeField()
     started_at = models.DateTimeField(null=True, blank=True)
@@ -78,8 +81,11 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["starts_at"]
         constraints = [
-            models.UniqueConstraint(fields=["schedule", "occurrence"], name="tournament_schedule_occurrence",
-                                    condition=Q(schedule__isnull=False)),
+            models.UniqueConstraint(
+                fields=["schedule", "occurrence"],
+                name="tournament_schedule_occurrence",
+                condition=Q(schedule__isnull=False),
+            ),
         ]
         indexes = [models.Index(fields=["status", "starts_at"], name="tournament_status_start")]
 
@@ -183,6 +189,9 @@ class TableSeat(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "account"], name="table_seat_unique")]
         indexes = [models.Index(fields=["tournament", "account"], name="table_seat_player")]
 
+    def __str__(self) -> str:
+        return f"seat {self.seat} of table {self.table_id}: account {self.account_id}"
+
 
 class Trophy(models.Model):
     """R-27 the winner's cup of a regular tournament; R-29 one counted Champions copy per win."""
@@ -199,6 +208,9 @@ class Trophy(models.Model):
         ordering = ["-awarded_at"]
         indexes = [models.Index(fields=["account", "kind"], name="trophy_account_kind")]
         verbose_name_plural = "trophies"
+
+    def __str__(self) -> str:
+        return self.title
 
 
 class Pot(models.Model):
@@ -246,3 +258,6 @@ class PotEntrant(models.Model):
     class Meta:
         ordering = ["pot", "place", "account_id"]
         constraints = [models.UniqueConstraint(fields=["pot", "account"], name="pot_entrant_unique")]
+
+    def __str__(self) -> str:
+        return f"account {self.account_id} in pot {self.pot_id}"

@@ -30,8 +30,9 @@ def _ids(model, n: int) -> list[int]:
     if not n:
         return []
     with connection.cursor() as cur:
-        cur.execute("SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
-                    [model._meta.db_table, n])
+        cur.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [model._meta.db_table, n]
+        )
         return [row[0] for row in cur.fetchall()]
 
 
@@ -68,10 +69,32 @@ def rebuild_tournaments(projection, log) -> None:
                 if one is not None:
                     done.append(one)
                 schedule_id = d.get("schedule_id")
-                fields = _settings({k: d[k] for k in ("kind", "title", "registration_opens_at", "starts_at", "ends_at",
-                                                      "min_players", "prize_table", "multipliers", "created_at")})
-                one = _One(Tournament(id=tid, seed=d["seed"], version=event.version, occurrence=d.get("occurrence"),
-                                      schedule_id=schedule_id if schedule_id in schedules else None, **fields))
+                fields = _settings(
+                    {
+                        k: d[k]
+                        for k in (
+                            "kind",
+                            "title",
+                            "registration_opens_at",
+                            "starts_at",
+                            "ends_at",
+                            "min_players",
+                            "prize_table",
+                            "multipliers",
+                            "created_at",
+                        )
+                    }
+                )
+                one = _One(
+                    Tournament(
+                        id=tid,
+                        seed=d["seed"],
+                        version=event.version,
+                        occurrence=d.get("occurrence"),
+                        schedule_id=schedule_id if schedule_id in schedules else None,
+                        **fields,
+                    )
+                )
                 continue
             if one is None or one.t.pk != tid:
                 raise ValueError(f"{event!r}: a tournament stream without TournamentCreated")
@@ -84,7 +107,8 @@ def rebuild_tournaments(projection, log) -> None:
                 t.status, t.cancel_reason, t.cancelled_at = "cancelled", d["reason"], parse_datetime(d["cancelled_at"])
             elif kind == "PlayerRegistered":
                 one.registrations[d["account_id"]] = Registration(
-                    tournament_id=tid, account_id=d["account_id"], registered_at=parse_datetime(d["registered_at"]))
+                    tournament_id=tid, account_id=d["account_id"], registered_at=parse_datetime(d["registered_at"])
+                )
                 t.registered = len(one.registrations)
             elif kind == "PlayerUnregistered":
                 one.registrations.pop(d["account_id"], None)
@@ -93,15 +117,24 @@ def rebuild_tournaments(projection, log) -> None:
                 t.status, t.started_at = "running", parse_datetime(d["started_at"])
             elif kind == "WaveSeated":
                 at = parse_datetime(d["seated_at"])
-                wave = Wave(tournament_id=tid, number=d["wave"], multiplier=d["multiplier"], seated_at=at,
-                            tables_open=len(d["tables"]), waiting=d["waiting"], ended_at=None if d["tables"] else at)
+                wave = Wave(
+                    tournament_id=tid,
+                    number=d["wave"],
+                    multiplier=d["multiplier"],
+                    seated_at=at,
+                    tables_open=len(d["tables"]),
+                    waiting=d["waiting"],
+                    ended_at=None if d["tables"] else at,
+                )
                 one.waves[d["wave"]] = wave
                 for x in d["tables"]:
-                    one.tables[(d["wave"], x["table"])] = Table(tournament_id=tid, wave=wave, number=x["table"],
-                                                                seated_at=at)
+                    one.tables[(d["wave"], x["table"])] = Table(
+                        tournament_id=tid, wave=wave, number=x["table"], seated_at=at
+                    )
                     for seat, account_id in enumerate(x["account_ids"]):
                         one.seats[(d["wave"], x["table"], account_id)] = TableSeat(
-                            tournament_id=tid, account_id=account_id, seat=seat)
+                            tournament_id=tid, account_id=account_id, seat=seat
+                        )
                 t.current_wave = d["wave"]
             elif kind == "TablesOpened":
                 for x in d["tables"]:
@@ -115,7 +148,12 @@ def rebuild_tournaments(projection, log) -> None:
                 for r in d["results"]:
                     seat = one.seats.get((d["wave"], d["table"], r["account_id"]))
                     if seat is not None:
-                        seat.place, seat.score, seat.completed, seat.tp = r["place"], r["score"], r["completed"], r["tp"]
+                        seat.place, seat.score, seat.completed, seat.tp = (
+                            r["place"],
+                            r["score"],
+                            r["completed"],
+                            r["tp"],
+                        )
                     reg = one.registrations.get(r["account_id"])
                     if reg is not None:
                         reg.tp += r["tp"]
@@ -132,8 +170,13 @@ def rebuild_tournaments(projection, log) -> None:
                         reg.place, reg.prize = p[1], p[3]
                 trophy = d.get("trophy")
                 if trophy:
-                    one.trophy = Trophy(tournament_id=tid, account_id=trophy["account_id"], kind=trophy["kind"],
-                                        title=trophy["title"], awarded_at=at)
+                    one.trophy = Trophy(
+                        tournament_id=tid,
+                        account_id=trophy["account_id"],
+                        kind=trophy["kind"],
+                        title=trophy["title"],
+                        awarded_at=at,
+                    )
                 t.status, t.finalized_at = "finished", at
             else:
                 raise ValueError(f"{event!r}: no rebuild step for {kind}")

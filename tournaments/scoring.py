@@ -35,8 +35,9 @@ def shared_split(keys: Iterable[tuple[int, tuple]], values: Sequence[int]) -> li
     entries = list(keys)
     places = competition_places([key for _, key in entries])
     shares = shared_prizes(places, list(values))
-    placed = [Placed(account_id, place, share)
-              for (account_id, _), place, share in zip(entries, places, shares, strict=True)]
+    placed = [
+        Placed(account_id, place, share) for (account_id, _), place, share in zip(entries, places, shares, strict=True)
+    ]
     return sorted(placed, key=lambda p: (p.place, p.account_id))
 
 

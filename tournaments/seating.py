@@ -42,6 +42,6 @@ def seat(players: Iterable[tuple[int, int]], *, seed: int, wave: int) -> Seating
         return Seating(tables=[], waiting=ordered)
     tables, start = [], 0
     for size in sizes:
-        tables.append(ordered[start:start + size])
+        tables.append(ordered[start : start + size])
         start += size
     return Seating(tables=tables, waiting=[])

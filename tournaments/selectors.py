@@ -26,11 +26,20 @@ def _names(ids) -> dict[int, str]:
 def tournament_summary(t: Tournament) -> dict[str, Any]:
     """R-21: everything an operator set, and the registered count."""
     return {
-        "id": str(t.id), "kind": t.kind, "title": t.title, "status": API_STATUS[t.status],
-        "registration_opens_at": t.registration_opens_at, "starts_at": t.starts_at, "ends_at": t.ends_at,
-        "min_players": t.minimum, "prize_table": t.prize_table, "multipliers": t.multipliers,
-        "registered": t.registered, "current_wave": t.current_wave,
-        "cancel_reason": t.cancel_reason or None, "finalized_at": t.finalized_at,
+        "id": str(t.id),
+        "kind": t.kind,
+        "title": t.title,
+        "status": API_STATUS[t.status],
+        "registration_opens_at": t.registration_opens_at,
+        "starts_at": t.starts_at,
+        "ends_at": t.ends_at,
+        "min_players": t.minimum,
+        "prize_table": t.prize_table,
+        "multipliers": t.multipliers,
+        "registered": t.registered,
+        "current_wave": t.current_wave,
+        "cancel_reason": t.cancel_reason or None,
+        "finalized_at": t.finalized_at,
     }
 
 
@@ -44,9 +53,11 @@ def tournament_list(*, status: str | None):
 def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
     """Places by total TP, ties by earlier registration then lower account id (R-26); the final
     places and prizes once finalized."""
-    rows = list(Registration.objects.filter(tournament=tournament)
-                .order_by("-tp", "registered_at", "account_id")
-                .values_list("account_id", "tp", "place", "prize", "tables_played")[offset:offset + limit])
+    rows = list(
+        Registration.objects.filter(tournament=tournament)
+        .order_by("-tp", "registered_at", "account_id")
+        .values_list("account_id", "tp", "place", "prize", "tables_played")[offset : offset + limit]
+    )
     names = _names(r[0] for r in rows)
     out = []
     for index, (account_id, tp, place, prize, played) in enumerate(rows, start=offset + 1):
@@ -59,11 +70,17 @@ def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> l
 
 def tables_of(*, tournament: Tournament, account_id: int) -> list[dict[str, Any]]:
     """The caller's tables, wave by wave, with the round to play and the table's result."""
-    seats = (TableSeat.objects.filter(tournament=tournament, account_id=account_id)
-             .select_related("table__wave").order_by("table__wave__number"))
+    seats = (
+        TableSeat.objects.filter(tournament=tournament, account_id=account_id)
+        .select_related("table__wave")
+        .order_by("table__wave__number")
+    )
     tables = [s.table for s in seats]
-    everyone = (TableSeat.objects.filter(table__in=tables).order_by("table_id", "seat")
-                .values_list("table_id", "account_id", "place", "score", "tp"))
+    everyone = (
+        TableSeat.objects.filter(table__in=tables)
+        .order_by("table_id", "seat")
+        .values_list("table_id", "account_id", "place", "score", "tp")
+    )
     by_table: dict[int, list] = {}
     for table_id, a, place, score, tp in everyone:
         by_table.setdefault(table_id, []).append((a, place, score, tp))
@@ -71,19 +88,28 @@ def tables_of(*, tournament: Tournament, account_id: int) -> list[dict[str, Any]
     out = []
     for s in seats:
         table = s.table
-        out.append({
-            "wave": table.wave.number, "table": table.number, "multiplier": table.wave.multiplier,
-            "status": table.status, "match_id": str(table.match_id) if table.match_id else None,
-            "round_id": str(table.round_id) if table.round_id else None,
-            "seated_at": table.seated_at, "ended_at": table.ended_at,
-            "players": [{"player": _player(a, names), "place": place, "score": score, "tp": tp}
-                        for a, place, score, tp in by_table.get(table.pk, [])],
-        })
+        out.append(
+            {
+                "wave": table.wave.number,
+                "table": table.number,
+                "multiplier": table.wave.multiplier,
+                "status": table.status,
+                "match_id": str(table.match_id) if table.match_id else None,
+                "round_id": str(table.round_id) if table.round_id else None,
+                "seated_at": table.seated_at,
+                "ended_at": table.ended_at,
+                "players": [
+                    {"player": _player(a, names), "place": place, "score": score, "tp": tp}
+                    for a, place, score, tp in by_table.get(table.pk, [])
+                ],
+            }
+        )
     return out
 
 
-def tournament_page(*, tournament: Tournament, account: Account | None, limit: int = 100,
-                    offset: int = 0) -> dict[str, Any]:
+def tournament_page(
+    *, tournament: Tournament, account: Account | None, limit: int = 100, offset: int = 0
+) -> dict[str, Any]:
     page = tournament_summary(tournament)
     page["standings"] = standings(tournament=tournament, limit=limit, offset=offset)
     me = None
@@ -107,10 +133,11 @@ def tournament_page(*, tournament: Tournament, account: Account | None, limit: i
 
 def trophies_of(*, account_id: int) -> list[dict[str, Any]]:
     """R-27 each cup with its tournament; R-29 the Champions trophy once, with its count."""
-    cups = [{"kind": "cup", "title": t.title, "tournament_id": str(t.tournament_id), "awarded_at": t.awarded_at}
-            for t in Trophy.objects.filter(account_id=account_id, kind="cup").order_by("-awarded_at")]
-    champions = (Trophy.objects.filter(account_id=account_id, kind="champions")
-                 .aggregate(n=Count("pk"))["n"])
+    cups = [
+        {"kind": "cup", "title": t.title, "tournament_id": str(t.tournament_id), "awarded_at": t.awarded_at}
+        for t in Trophy.objects.filter(account_id=account_id, kind="cup").order_by("-awarded_at")
+    ]
+    champions = Trophy.objects.filter(account_id=account_id, kind="champions").aggregate(n=Count("pk"))["n"]
     out = []
     if champions:
         last: datetime = Trophy.objects.filter(account_id=account_id, kind="champions").latest("awarded_at").awarded_at
@@ -125,18 +152,32 @@ def trophies_profile_extension(account: Account) -> dict[str, Any]:
 def pot_view(*, pot: Pot) -> dict[str, Any]:
     """P-5: the deal, the time limit, entrants with their scores; result and prizes once finished."""
     entrants = list(PotEntrant.objects.filter(pot=pot).order_by("place", "account_id"))
-    games = dict(Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id])
-                 .values_list("pk", "score"))
+    games = dict(Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id]).values_list("pk", "score"))
     names = _names(e.account_id for e in entrants)
-    rows = [{"player": _player(e.account_id, names), "entered": e.game_id is not None,
-             "game_id": str(e.game_id) if e.game_id else None,
-             "score": e.score if pot.status == "finished" else games.get(e.game_id),
-             "place": e.place, "prize": e.prize} for e in entrants]
+    rows = [
+        {
+            "player": _player(e.account_id, names),
+            "entered": e.game_id is not None,
+            "game_id": str(e.game_id) if e.game_id else None,
+            "score": e.score if pot.status == "finished" else games.get(e.game_id),
+            "place": e.place,
+            "prize": e.prize,
+        }
+        for e in entrants
+    ]
     if pot.status != "finished":
         rows.sort(key=lambda r: (r["score"] is None, -(r["score"] or 0), r["player"]["id"]))
     return {
-        "id": str(pot.id), "title": pot.title, "code": pot.code, "time_limit_s": pot.time_limit_s,
-        "open_entry": pot.open_entry, "prize_split": pot.prize_split, "counts": pot.counts,
-        "starts_at": pot.starts_at, "ends_at": pot.ends_at, "status": pot.status, "entrants": rows,
+        "id": str(pot.id),
+        "title": pot.title,
+        "code": pot.code,
+        "time_limit_s": pot.time_limit_s,
+        "open_entry": pot.open_entry,
+        "prize_split": pot.prize_split,
+        "counts": pot.counts,
+        "starts_at": pot.starts_at,
+        "ends_at": pot.ends_at,
+        "status": pot.status,
+        "entrants": rows,
         "result": [r for r in rows if r["place"] is not None] if pot.status == "finished" else None,
     }

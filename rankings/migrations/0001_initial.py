@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,73 +14,110 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='RankingClock',
+            name="RankingClock",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('window_start', models.DateField()),
-                ('rolled_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("window_start", models.DateField()),
+                ("rolled_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'verbose_name': 'ranking clock',
+                "verbose_name": "ranking clock",
             },
         ),
         migrations.CreateModel(
-            name='PointsHistogram',
+            name="PointsHistogram",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('board_key', models.CharField(help_text='"amr", "w:<monday>" or "d:<day>"', max_length=16)),
-                ('level', models.PositiveSmallIntegerField()),
-                ('value', models.IntegerField()),
-                ('n', models.IntegerField(default=0)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("board_key", models.CharField(help_text='"amr", "w:<monday>" or "d:<day>"', max_length=16)),
+                ("level", models.PositiveSmallIntegerField()),
+                ("value", models.IntegerField()),
+                ("n", models.IntegerField(default=0)),
             ],
             options={
-                'verbose_name': 'points histogram row',
-                'constraints': [models.UniqueConstraint(fields=('board_key', 'level', 'value'), name='rankings_histogram_key')],
+                "verbose_name": "points histogram row",
+                "constraints": [
+                    models.UniqueConstraint(fields=("board_key", "level", "value"), name="rankings_histogram_key")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='AmrPoints',
+            name="AmrPoints",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('points', models.IntegerField(default=0)),
-                ('reached_at', models.DateTimeField()),
-                ('account', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("points", models.IntegerField(default=0)),
+                ("reached_at", models.DateTimeField()),
+                (
+                    "account",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'AMR points',
-                'verbose_name_plural': 'AMR points',
-                'indexes': [models.Index(condition=models.Q(('points__gt', 0)), fields=['-points', 'reached_at', 'account'], name='rankings_amr_board')],
+                "verbose_name": "AMR points",
+                "verbose_name_plural": "AMR points",
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("points__gt", 0)),
+                        fields=["-points", "reached_at", "account"],
+                        name="rankings_amr_board",
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='DailyPoints',
+            name="DailyPoints",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.DateField(help_text='Romanian calendar day (Europe/Bucharest)')),
-                ('points', models.IntegerField(default=0)),
-                ('reached_at', models.DateTimeField()),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("day", models.DateField(help_text="Romanian calendar day (Europe/Bucharest)")),
+                ("points", models.IntegerField(default=0)),
+                ("reached_at", models.DateTimeField()),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'daily points bucket',
-                'indexes': [models.Index(condition=models.Q(('points__gt', 0)), fields=['day', '-points', 'reached_at', 'account'], name='rankings_daily_board')],
-                'constraints': [models.UniqueConstraint(fields=('day', 'account'), name='rankings_daily_day_account')],
+                "verbose_name": "daily points bucket",
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("points__gt", 0)),
+                        fields=["day", "-points", "reached_at", "account"],
+                        name="rankings_daily_board",
+                    )
+                ],
+                "constraints": [models.UniqueConstraint(fields=("day", "account"), name="rankings_daily_day_account")],
             },
         ),
         migrations.CreateModel(
-            name='WeeklyPoints',
+            name="WeeklyPoints",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('week', models.DateField(help_text='Monday of the Romanian week')),
-                ('points', models.IntegerField(default=0)),
-                ('reached_at', models.DateTimeField()),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("week", models.DateField(help_text="Monday of the Romanian week")),
+                ("points", models.IntegerField(default=0)),
+                ("reached_at", models.DateTimeField()),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'weekly points',
-                'verbose_name_plural': 'weekly points',
-                'indexes': [models.Index(condition=models.Q(('points__gt', 0)), fields=['week', '-points', 'reached_at', 'account'], name='rankings_weekly_board')],
-                'constraints': [models.UniqueConstraint(fields=('week', 'account'), name='rankings_weekly_week_account')],
+                "verbose_name": "weekly points",
+                "verbose_name_plural": "weekly points",
+                "indexes": [
+                    models.Index(
+                        condition=models.Q(("points__gt", 0)),
+                        fields=["week", "-points", "reached_at", "account"],
+                        name="rankings_weekly_board",
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(fields=("week", "account"), name="rankings_weekly_week_account")
+                ],
             },
         ),
     ]

@@ -6,23 +6,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rankings', '0001_initial'),
-        ('rivals', '0006_tokens_keys_suspension_jobs'),
+        ("rankings", "0001_initial"),
+        ("rivals", "0006_tokens_keys_suspension_jobs"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RankingExclusion',
+            name="RankingExclusion",
             fields=[
-                ('account', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, primary_key=True, related_name='+', serialize=False, to=settings.AUTH_USER_MODEL)),
-                ('suspended', models.BooleanField(default=False)),
-                ('closed', models.BooleanField(default=False)),
-                ('since', models.DateTimeField()),
+                (
+                    "account",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                ("suspended", models.BooleanField(default=False)),
+                ("closed", models.BooleanField(default=False)),
+                ("since", models.DateTimeField()),
             ],
             options={
-                'verbose_name': 'ranking exclusion',
+                "verbose_name": "ranking exclusion",
             },
         ),
     ]

@@ -20,8 +20,10 @@ from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 
 def _sql() -> str:
-    return (f"SELECT {select_list(Account, 'a')} FROM rivals_account a JOIN rivals_access_token t "
-            "ON t.account_id = a.id WHERE t.key = %s")
+    return (
+        f"SELECT {select_list(Account, 'a')} FROM rivals_account a JOIN rivals_access_token t "
+        "ON t.account_id = a.id WHERE t.key = %s"
+    )
 
 
 _TOKEN = re.compile(r"[0-9a-f]{40}")  # DRF's token keys; anything else is no token (and no query)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DataError, InterfaceError, OperationalError
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -59,9 +59,12 @@ def database_unavailable(exc) -> bool:
 
 def unavailable() -> tuple[dict, dict]:
     """Body and headers of the 503 answer to a database outage."""
-    return (error_body("unavailable", "the service is briefly unavailable; retry shortly",
-                       {"retry_after_s": RETRY_AFTER_S}),
-            {"Retry-After": str(RETRY_AFTER_S)})
+    return (
+        error_body(
+            "unavailable", "the service is briefly unavailable; retry shortly", {"retry_after_s": RETRY_AFTER_S}
+        ),
+        {"Retry-After": str(RETRY_AFTER_S)},
+    )
 
 
 def _message(detail) -> str:

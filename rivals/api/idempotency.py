@@ -62,8 +62,12 @@ def idempotent(view_method):
             try:
                 with transaction.atomic():
                     record = IdempotencyRecord.objects.create(
-                        owner=owner, key=key, fingerprint=fingerprint, method=request.method,
-                        path=storable_text(request.path, 500), status_code=0,
+                        owner=owner,
+                        key=key,
+                        fingerprint=fingerprint,
+                        method=request.method,
+                        path=storable_text(request.path, 500),
+                        status_code=0,
                     )
                     created = True
             except IntegrityError:

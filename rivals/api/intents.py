@@ -62,12 +62,12 @@ class IntentEndpoint(APIView):
                 raise Invalid(str(exc.detail)) from None
             bad = unsafe_character(target)
             if bad:
-                raise Invalid(f"{self.target_kwarg} contains {bad}: not an id",
-                              details={self.target_kwarg: ["not an id"]})
+                raise Invalid(
+                    f"{self.target_kwarg} contains {bad}: not an id", details={self.target_kwarg: ["not an id"]}
+                )
             accepted = self.apply(request, target, intent)
         except DomainError as exc:
-            rejected_intent_record(account=request.user, target=f"{self.target_prefix}{target}", intent=intent,
-                                   exc=exc)
+            rejected_intent_record(account=request.user, target=f"{self.target_prefix}{target}", intent=intent, exc=exc)
             fairplay_intent_refused(account=request.user, exc=exc)
             return error_response(exc.code, exc.message, exc.status_code, exc.details)
         fairplay_intent_accepted(account=request.user, events=accepted.events)

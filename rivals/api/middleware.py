@@ -36,8 +36,9 @@ class UrlSafetyMiddleware:
             if bad:
                 problems[name] = [f"character {bad} is not allowed"]
         if problems:
-            return JsonResponse(error_body("invalid", "the URL contains characters that no id or parameter has",
-                                           problems), status=400)
+            return JsonResponse(
+                error_body("invalid", "the URL contains characters that no id or parameter has", problems), status=400
+            )
         return None
 
 

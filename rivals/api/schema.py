@@ -49,7 +49,8 @@ class AutoSchema(SpectacularAutoSchema):
         for code in self._platform_codes():
             if code not in responses:
                 responses[code] = self._get_response_for_code(
-                    OpenApiResponse(ErrorOut, description=_DESCRIPTIONS[code]), code, direction=direction)
+                    OpenApiResponse(ErrorOut, description=_DESCRIPTIONS[code]), code, direction=direction
+                )
         return responses
 
     def _resolve_path_parameters(self, variables):

@@ -16,8 +16,9 @@ class CleanTextField(serializers.CharField):
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
         try:
-            return clean_text(value, field=self.field_name, max_length=self.max_length,
-                              collapse_spaces=self.collapse_spaces)
+            return clean_text(
+                value, field=self.field_name, max_length=self.max_length, collapse_spaces=self.collapse_spaces
+            )
         except Invalid as exc:
             raise serializers.ValidationError(exc.details[self.field_name]) from None
 

@@ -8,8 +8,11 @@ urlpatterns = [
     path("auth/login", views_accounts.LoginView.as_view(), name="auth-login"),
     path("auth/logout", views_accounts.LogoutView.as_view(), name="auth-logout"),
     path("auth/password-reset", views_accounts.PasswordResetView.as_view(), name="auth-password-reset"),
-    path("auth/password-reset/confirm", views_accounts.PasswordResetConfirmView.as_view(),
-         name="auth-password-reset-confirm"),
+    path(
+        "auth/password-reset/confirm",
+        views_accounts.PasswordResetConfirmView.as_view(),
+        name="auth-password-reset-confirm",
+    ),
     path("account", views_accounts.AccountView.as_view(), name="account"),
     path("account/credentials", views_accounts.CredentialsView.as_view(), name="account-credentials"),
     path("account/verify", views_accounts.VerifyView.as_view(), name="account-verify"),

@@ -110,8 +110,12 @@ class PasswordChangeView(APIView):
     @extend_schema(request=s.PasswordChangeIn, responses={200: s.PasswordChangedOut, 400: s.ErrorOut})
     def post(self, request):
         data = _body(s.PasswordChangeIn, request)
-        revoked = credentials.password_change(account=request.user, old_password=data["old_password"],
-                                              new_password=data["new_password"], keep_token=request.auth)
+        revoked = credentials.password_change(
+            account=request.user,
+            old_password=data["old_password"],
+            new_password=data["new_password"],
+            keep_token=request.auth,
+        )
         return Response({"detail": "password changed", "tokens_revoked": revoked})
 
 
@@ -167,5 +171,3 @@ class PlayerView(APIView):
     @extend_schema(responses={200: s.PlayerOut, 404: s.ErrorOut})
     def get(self, request, player_id):
         return Response(selectors.player_profile(account_id=player_id))
-
-

@@ -26,9 +26,11 @@ class DailyBonusClaimView(APIView):
     @idempotent
     def post(self, request):
         result = daily_bonus_claim(account=request.user)
-        return Response(DailyBonusClaimOut(
-            {"day": result.day, "points": result.points, "jokers": result.jokers, "date": result.date}
-        ).data)
+        return Response(
+            DailyBonusClaimOut(
+                {"day": result.day, "points": result.points, "jokers": result.jokers, "date": result.date}
+            ).data
+        )
 
 
 class DailyBonusDoubleView(APIView):

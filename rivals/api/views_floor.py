@@ -64,7 +64,9 @@ class FloorIntentView(APIView):
                 row = cur.fetchone()
             if seq != row[0]:
                 raise Conflict(f"stale seq {seq}", details={"seq": row[0]})
-            cur.execute("INSERT INTO bench_floor_event (account_id, seq, data) VALUES (%s, %s, %s)",
-                        [account, seq + 1, Jsonb(body)])
+            cur.execute(
+                "INSERT INTO bench_floor_event (account_id, seq, data) VALUES (%s, %s, %s)",
+                [account, seq + 1, Jsonb(body)],
+            )
             cur.execute("UPDATE bench_floor_head SET seq = %s WHERE account_id = %s", [seq + 1, account])
         return Response({"accepted": True, "seq": seq + 1})

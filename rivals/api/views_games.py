@@ -29,24 +29,41 @@ class IntentIn(serializers.Serializer):
     tile = serializers.IntegerField(required=False)
 
 
-AwardedOut = inline_serializer("Awarded", {
-    "points": serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)"),
-    "sources": inline_serializer("Award", {
-        "source": serializers.CharField(), "award": serializers.CharField(help_text="first_completion, first_place, top10"),
-        "points": serializers.IntegerField(), "place": serializers.IntegerField(allow_null=True),
-    }, many=True),
-})
+AwardedOut = inline_serializer(
+    "Awarded",
+    {
+        "points": serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)"),
+        "sources": inline_serializer(
+            "Award",
+            {
+                "source": serializers.CharField(),
+                "award": serializers.CharField(help_text="first_completion, first_place, top10"),
+                "points": serializers.IntegerField(),
+                "place": serializers.IntegerField(allow_null=True),
+            },
+            many=True,
+        ),
+    },
+)
 
 GameOut = inline_serializer(
     "Game",
     {
-        "id": serializers.UUIDField(), "mode": serializers.CharField(), "ruleset": serializers.CharField(),
-        "level": serializers.IntegerField(allow_null=True), "code": serializers.CharField(),
-        "layout": serializers.CharField(), "status": serializers.CharField(), "score": serializers.IntegerField(),
-        "seq": serializers.IntegerField(), "elapsed_ms": serializers.IntegerField(),
+        "id": serializers.UUIDField(),
+        "mode": serializers.CharField(),
+        "ruleset": serializers.CharField(),
+        "level": serializers.IntegerField(allow_null=True),
+        "code": serializers.CharField(),
+        "layout": serializers.CharField(),
+        "status": serializers.CharField(),
+        "score": serializers.IntegerField(),
+        "seq": serializers.IntegerField(),
+        "elapsed_ms": serializers.IntegerField(),
         "tiles": serializers.ListField(child=serializers.DictField()),
-        "removable_pairs": serializers.IntegerField(), "jokers_used": serializers.IntegerField(),
-        "hints_used": serializers.IntegerField(), "undos_used": serializers.IntegerField(),
+        "removable_pairs": serializers.IntegerField(),
+        "jokers_used": serializers.IntegerField(),
+        "hints_used": serializers.IntegerField(),
+        "undos_used": serializers.IntegerField(),
         "shuffles_used": serializers.IntegerField(),
     },
 )
@@ -71,14 +88,27 @@ class GameView(APIView):
         return Response(sel.game_view(game=game))
 
 
-@extend_schema_view(post=extend_schema(
-    request=IntentIn,
-    responses={200: inline_serializer("IntentAccepted", {"accepted": serializers.BooleanField(),
-                                                          "event": serializers.DictField(),
-                                                          "events": serializers.ListField(),
-                                                          "game": GameOut, "awarded": AwardedOut}),
-               400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
-))
+@extend_schema_view(
+    post=extend_schema(
+        request=IntentIn,
+        responses={
+            200: inline_serializer(
+                "IntentAccepted",
+                {
+                    "accepted": serializers.BooleanField(),
+                    "event": serializers.DictField(),
+                    "events": serializers.ListField(),
+                    "game": GameOut,
+                    "awarded": AwardedOut,
+                },
+            ),
+            400: ErrorOut,
+            404: ErrorOut,
+            409: ErrorOut,
+            422: ErrorOut,
+        },
+    )
+)
 class GameIntentsView(IntentEndpoint):
     target_kwarg = "game_id"
 
@@ -87,26 +117,49 @@ class GameIntentsView(IntentEndpoint):
         if result.refused:  # P-4: the time ran out — the end is recorded (committed), the intent refused
             raise result.refused
         events = [sel.event_view(e) for e in result.events]
-        return Accepted(result.events, {"accepted": True, "event": events[0], "events": events,
-                                        "game": sel.game_view(game=result.game),
-                                        "awarded": sel.awarded_view(result.awarded)})
+        return Accepted(
+            result.events,
+            {
+                "accepted": True,
+                "event": events[0],
+                "events": events,
+                "game": sel.game_view(game=result.game),
+                "awarded": sel.awarded_view(result.awarded),
+            },
+        )
 
 
 class GameEventsView(APIView):
-    @extend_schema(responses={200: inline_serializer("GameEvent", {"version": serializers.IntegerField(),
-                                                                     "type": serializers.CharField(),
-                                                                     "data": serializers.DictField(),
-                                                                     "recorded_at": serializers.DateTimeField()},
-                                                     many=True)})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "GameEvent",
+                {
+                    "version": serializers.IntegerField(),
+                    "type": serializers.CharField(),
+                    "data": serializers.DictField(),
+                    "recorded_at": serializers.DateTimeField(),
+                },
+                many=True,
+            )
+        }
+    )
     def get(self, request, game_id):
         game = svc.game_for_account(account=request.user, game_id=game_id)
         return Response(sel.game_events(game=game))
 
 
-LevelOut = inline_serializer("Level", {"level": serializers.IntegerField(), "code": serializers.CharField(),
-                                        "layout": serializers.CharField(), "hard": serializers.BooleanField(),
-                                        "difficulty": serializers.FloatField(),
-                                        "unlocked": serializers.BooleanField(allow_null=True)})
+LevelOut = inline_serializer(
+    "Level",
+    {
+        "level": serializers.IntegerField(),
+        "code": serializers.CharField(),
+        "layout": serializers.CharField(),
+        "hard": serializers.BooleanField(),
+        "difficulty": serializers.FloatField(),
+        "unlocked": serializers.BooleanField(allow_null=True),
+    },
+)
 
 
 class LevelView(APIView):
@@ -119,28 +172,55 @@ class LevelView(APIView):
     def get(self, request, number: int):
         level = svc.level_get(number=number)
         unlocked = svc.level_unlocked(account=request.user, number=number) if request.user.is_authenticated else None
-        return Response({"level": level.number, "code": level.code, "layout": level.layout, "hard": level.hard,
-                         "difficulty": level.difficulty, "unlocked": unlocked})
+        return Response(
+            {
+                "level": level.number,
+                "code": level.code,
+                "layout": level.layout,
+                "hard": level.hard,
+                "difficulty": level.difficulty,
+                "unlocked": unlocked,
+            }
+        )
 
 
 class LevelLeaderboardView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: inline_serializer("LeaderboardRow", {"place": serializers.IntegerField(),
-                                                                          "player": serializers.DictField(),
-                                                                          "time_ms": serializers.IntegerField()},
-                                                     many=True)})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "LeaderboardRow",
+                {
+                    "place": serializers.IntegerField(),
+                    "player": serializers.DictField(),
+                    "time_ms": serializers.IntegerField(),
+                },
+                many=True,
+            )
+        }
+    )
     def get(self, request, number: int):
         svc.level_get(number=number)
         return Response(sel.level_leaderboard(level=number))
 
 
 class RecordsView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("mode", str, enum=sorted(svc.MODES), default="classic")],
-                   responses={200: inline_serializer("Record", {"game_id": serializers.UUIDField(),
-                                                                 "time_ms": serializers.IntegerField(),
-                                                                 "layout": serializers.CharField(),
-                                                                 "code": serializers.CharField()}, many=True)})
+    @extend_schema(
+        parameters=[OpenApiParameter("mode", str, enum=sorted(svc.MODES), default="classic")],
+        responses={
+            200: inline_serializer(
+                "Record",
+                {
+                    "game_id": serializers.UUIDField(),
+                    "time_ms": serializers.IntegerField(),
+                    "layout": serializers.CharField(),
+                    "code": serializers.CharField(),
+                },
+                many=True,
+            )
+        },
+    )
     def get(self, request):
         mode = request.query_params.get("mode", "classic")
         if mode not in svc.MODES:
@@ -151,8 +231,14 @@ class RecordsView(APIView):
 class LayoutsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: inline_serializer("Layout", {"id": serializers.CharField(),
-                                                                 "name": serializers.CharField(),
-                                                                 "tiles": serializers.IntegerField()}, many=True)})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Layout",
+                {"id": serializers.CharField(), "name": serializers.CharField(), "tiles": serializers.IntegerField()},
+                many=True,
+            )
+        }
+    )
     def get(self, request):
         return Response(sel.layouts())

@@ -24,23 +24,43 @@ class ClubOwnerIn(serializers.Serializer):
 
 
 class ClubPageIn(PageIn):
-    q = serializers.CharField(required=False, allow_blank=True, max_length=svc.CLUB_NAME_MAX,
-                              help_text="part of the name (case-insensitive)")
+    q = serializers.CharField(
+        required=False, allow_blank=True, max_length=svc.CLUB_NAME_MAX, help_text="part of the name (case-insensitive)"
+    )
 
 
-_PLAYER = inline_serializer("ClubPlayerRef", {"id": serializers.IntegerField(),
-                                              "display_name": serializers.CharField()})
-_SUMMARY = {"id": serializers.UUIDField(), "name": serializers.CharField(),
-            "status": serializers.ChoiceField(choices=["open", "closed"]),
-            "members_count": serializers.IntegerField(), "owner": _PLAYER,
-            "created_at": serializers.DateTimeField()}
-ClubOut = inline_serializer("Club", {
-    **_SUMMARY, "closed_at": serializers.DateTimeField(allow_null=True), "points": PointsOut(),
-    "members": inline_serializer("ClubMember", {"player": _PLAYER, "joined_at": serializers.DateTimeField(),
-                                                "owner": serializers.BooleanField(), "points": PointsOut()},
-                                 many=True)})
-ClubPageOut = inline_serializer("ClubPage", {"count": serializers.IntegerField(),
-                                             "results": inline_serializer("ClubSummary", _SUMMARY, many=True)})
+_PLAYER = inline_serializer(
+    "ClubPlayerRef", {"id": serializers.IntegerField(), "display_name": serializers.CharField()}
+)
+_SUMMARY = {
+    "id": serializers.UUIDField(),
+    "name": serializers.CharField(),
+    "status": serializers.ChoiceField(choices=["open", "closed"]),
+    "members_count": serializers.IntegerField(),
+    "owner": _PLAYER,
+    "created_at": serializers.DateTimeField(),
+}
+ClubOut = inline_serializer(
+    "Club",
+    {
+        **_SUMMARY,
+        "closed_at": serializers.DateTimeField(allow_null=True),
+        "points": PointsOut(),
+        "members": inline_serializer(
+            "ClubMember",
+            {
+                "player": _PLAYER,
+                "joined_at": serializers.DateTimeField(),
+                "owner": serializers.BooleanField(),
+                "points": PointsOut(),
+            },
+            many=True,
+        ),
+    },
+)
+ClubPageOut = inline_serializer(
+    "ClubPage", {"count": serializers.IntegerField(), "results": inline_serializer("ClubSummary", _SUMMARY, many=True)}
+)
 
 
 def _club(club) -> Response:
@@ -59,7 +79,7 @@ class ClubsView(APIView):
         page.is_valid(raise_exception=True)
         limit, offset = page.validated_data["limit"], page.validated_data["offset"]
         qs = sel.clubs_search(q=page.validated_data.get("q", ""))
-        return Response({"count": qs.count(), "results": [sel.club_summary(c) for c in qs[offset:offset + limit]]})
+        return Response({"count": qs.count(), "results": [sel.club_summary(c) for c in qs[offset : offset + limit]]})
 
     @extend_schema(request=ClubCreateIn, responses={201: ClubOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut})
     @idempotent
@@ -100,5 +120,6 @@ class ClubOwnerView(APIView):
     def post(self, request, club_id):
         body = ClubOwnerIn(data=request.data)
         body.is_valid(raise_exception=True)
-        return _club(svc.club_owner_change(account=request.user, club_id=club_id,
-                                           owner_id=body.validated_data["owner"]))
+        return _club(
+            svc.club_owner_change(account=request.user, club_id=club_id, owner_id=body.validated_data["owner"])
+        )

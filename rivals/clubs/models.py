@@ -20,8 +20,9 @@ class Club(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=40)
     name_key = models.CharField(max_length=160, help_text="casefolded name: unique among open clubs")
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
-                              related_name="+")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     status = models.CharField(max_length=10, choices=STATUSES, default="open")
     members_count = models.PositiveIntegerField(default=0)
     version = models.PositiveIntegerField(default=0, help_text="stream version")
@@ -31,8 +32,9 @@ class Club(models.Model):
     class Meta:
         db_table = "clubs_club"
         ordering = ["name_key"]
-        constraints = [models.UniqueConstraint(fields=["name_key"], condition=Q(status="open"),
-                                               name="club_open_name_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["name_key"], condition=Q(status="open"), name="club_open_name_unique")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -43,8 +45,9 @@ class Club(models.Model):
 
 
 class ClubMember(models.Model):
-    account = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True,
-                                   related_name="club_membership")
+    account = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True, related_name="club_membership"
+    )
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
     joined_at = models.DateTimeField()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -28,8 +27,15 @@ class ClubsProjection(Projection):
         d = event.data
         club = Club.objects.filter(pk=d["club_id"])
         if event.type == "ClubFounded":
-            Club.objects.create(id=d["club_id"], name=d["name"], name_key=d["name_key"], owner_id=d["owner_id"],
-                                created_at=event.recorded_at, members_count=1, version=event.version)
+            Club.objects.create(
+                id=d["club_id"],
+                name=d["name"],
+                name_key=d["name_key"],
+                owner_id=d["owner_id"],
+                created_at=event.recorded_at,
+                members_count=1,
+                version=event.version,
+            )
             ClubMember.objects.create(account_id=d["owner_id"], club_id=d["club_id"], joined_at=event.recorded_at)
             return
         if event.type == "ClubJoined":

@@ -27,23 +27,38 @@ def _owner(club: Club) -> dict[str, Any] | None:
 
 
 def club_summary(club: Club) -> dict[str, Any]:
-    return {"id": str(club.pk), "name": club.name, "status": club.status, "members_count": club.members_count,
-            "owner": _owner(club), "created_at": club.created_at}
+    return {
+        "id": str(club.pk),
+        "name": club.name,
+        "status": club.status,
+        "members_count": club.members_count,
+        "owner": _owner(club),
+        "created_at": club.created_at,
+    }
 
 
 def club_view(*, club: Club) -> dict[str, Any]:
     """Members (longest-standing first) with their points, and the club's sums. Decision: a
     suspended member stays a member but adds nothing to the sums, as it is absent from the
     rankings (R-38)."""
-    members = list(ClubMember.objects.filter(club=club).select_related("account")
-                   .order_by("joined_at", "account_id"))
+    members = list(ClubMember.objects.filter(club=club).select_related("account").order_by("joined_at", "account_id"))
     totals = points_totals(m.account_id for m in members)
     summed = dict(ZERO_POINTS)
     for m in members:
         if m.account.listed:
             for board, points in totals[m.account_id].items():
                 summed[board] += points
-    return {**club_summary(club), "closed_at": club.closed_at, "points": summed, "members": [
-        {"player": {"id": m.account_id, "display_name": m.account.display_name}, "joined_at": m.joined_at,
-         "owner": m.account_id == club.owner_id, "points": totals[m.account_id]}
-        for m in members[:MEMBERS_SHOWN]]}
+    return {
+        **club_summary(club),
+        "closed_at": club.closed_at,
+        "points": summed,
+        "members": [
+            {
+                "player": {"id": m.account_id, "display_name": m.account.display_name},
+                "joined_at": m.joined_at,
+                "owner": m.account_id == club.owner_id,
+                "points": totals[m.account_id],
+            }
+            for m in members[:MEMBERS_SHOWN]
+        ],
+    }

@@ -43,8 +43,14 @@ def _lock_account(account: Account) -> None:
 
 
 def _append(club_id, version: int, events: list[NewEvent], actor: str, now: datetime | None = None) -> None:
-    event_append(stream_id=f"club-{club_id}", stream_type=STREAM_TYPE, expected_version=version, actor=actor,
-                 events=events, now=now)
+    event_append(
+        stream_id=f"club-{club_id}",
+        stream_type=STREAM_TYPE,
+        expected_version=version,
+        actor=actor,
+        events=events,
+        now=now,
+    )
 
 
 def _membership(account: Account) -> ClubMember | None:
@@ -66,8 +72,17 @@ def club_found(*, account: Account, name: str, now: datetime | None = None) -> C
     club_id = uuid.uuid4()
     try:
         with transaction.atomic():
-            _append(club_id, 0, [NewEvent("ClubFounded", {"club_id": str(club_id), "name": name, "name_key": key,
-                                                          "owner_id": account.pk})], f"account:{account.pk}", now)
+            _append(
+                club_id,
+                0,
+                [
+                    NewEvent(
+                        "ClubFounded", {"club_id": str(club_id), "name": name, "name_key": key, "owner_id": account.pk}
+                    )
+                ],
+                f"account:{account.pk}",
+                now,
+            )
     except IntegrityError:  # founded concurrently under the same name
         raise taken from None
     return Club.objects.get(pk=club_id)
@@ -85,8 +100,13 @@ def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club
         raise NotAllowed("you are already in a club: leave it first", details={"club": str(current.club_id)})
     if club.status != "open":
         raise NotAllowed("the club is closed", details={"status": club.status})
-    _append(club.pk, club.version, [NewEvent("ClubJoined", {"club_id": str(club.pk), "account_id": account.pk})],
-            f"account:{account.pk}", now)
+    _append(
+        club.pk,
+        club.version,
+        [NewEvent("ClubJoined", {"club_id": str(club.pk), "account_id": account.pk})],
+        f"account:{account.pk}",
+        now,
+    )
     club.refresh_from_db()
     return club
 
@@ -95,13 +115,22 @@ def _leave_events(club: Club, account_id: int) -> list[NewEvent]:
     """``ClubLeft``, then ``ClubClosed`` when nobody is left, or ``ClubOwnerChanged`` when the
     owner left. Decision: ownership passes to the longest-standing member (then the lowest id)."""
     events = [NewEvent("ClubLeft", {"club_id": str(club.pk), "account_id": account_id})]
-    heir = (ClubMember.objects.filter(club=club).exclude(account_id=account_id)
-            .order_by("joined_at", "account_id").values_list("account_id", flat=True).first())
+    heir = (
+        ClubMember.objects.filter(club=club)
+        .exclude(account_id=account_id)
+        .order_by("joined_at", "account_id")
+        .values_list("account_id", flat=True)
+        .first()
+    )
     if heir is None:
         events.append(NewEvent("ClubClosed", {"club_id": str(club.pk), "reason": "empty"}))
     elif club.owner_id == account_id:
-        events.append(NewEvent("ClubOwnerChanged", {"club_id": str(club.pk), "owner_id": heir,
-                                                    "previous_owner_id": account_id, "reason": "owner_left"}))
+        events.append(
+            NewEvent(
+                "ClubOwnerChanged",
+                {"club_id": str(club.pk), "owner_id": heir, "previous_owner_id": account_id, "reason": "owner_left"},
+            )
+        )
     return events
 
 
@@ -134,8 +163,21 @@ def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
         return club
     if not ClubMember.objects.filter(club=club, account_id=owner_id).exists():
         raise NotAllowed("the new owner must be a member of the club", details={"owner": owner_id})
-    _append(club.pk, club.version, [NewEvent("ClubOwnerChanged", {
-        "club_id": str(club.pk), "owner_id": owner_id, "previous_owner_id": account.pk, "reason": "handed_over"})],
-        f"account:{account.pk}")
+    _append(
+        club.pk,
+        club.version,
+        [
+            NewEvent(
+                "ClubOwnerChanged",
+                {
+                    "club_id": str(club.pk),
+                    "owner_id": owner_id,
+                    "previous_owner_id": account.pk,
+                    "reason": "handed_over",
+                },
+            )
+        ],
+        f"account:{account.pk}",
+    )
     club.refresh_from_db()
     return club

@@ -3,6 +3,9 @@
 Facade used by the service. Tile ids are position indexes into ``Layout.positions``.
 Rules: RULES.md Part T, R-1/R-2 (levels), R-8 (joker), R-15 (decisive pair).
 """
+
+from typing import TYPE_CHECKING
+
 from .assist import (
     ShuffleResult,
     hint,
@@ -19,6 +22,9 @@ from .layouts import Layout, LayoutError, all_layouts, get_layout
 from .solver import SolveResult, solve
 from .tiles import FACES, GROUPS, RULESETS, faces_match
 
+if TYPE_CHECKING:  # imported lazily below; named here for readers and type checkers
+    from .levels import LevelInfo, level_info
+
 MAX_LEVEL = 11000  # R-1 (same constant as levels.MAX_LEVEL)
 
 
@@ -34,14 +40,31 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "RULESETS", "FACES", "GROUPS", "faces_match",
-    "CodeError", "parse_code", "format_code",
-    "Layout", "LayoutError", "get_layout", "all_layouts",
-    "Deal", "deal_from_code", "random_code",
+    "RULESETS",
+    "FACES",
+    "GROUPS",
+    "faces_match",
+    "CodeError",
+    "parse_code",
+    "format_code",
+    "Layout",
+    "LayoutError",
+    "get_layout",
+    "all_layouts",
+    "Deal",
+    "deal_from_code",
+    "random_code",
     "Board",
-    "SolveResult", "solve",
-    "hint", "winning_plan", "plan_still_valid",
-    "ShuffleResult", "shuffle",
-    "is_decisive", "joker_partner",
-    "LevelInfo", "level_info", "MAX_LEVEL",
+    "SolveResult",
+    "solve",
+    "hint",
+    "winning_plan",
+    "plan_still_valid",
+    "ShuffleResult",
+    "shuffle",
+    "is_decisive",
+    "joker_partner",
+    "LevelInfo",
+    "level_info",
+    "MAX_LEVEL",
 ]

@@ -1,11 +1,12 @@
 """Player aids and scoring helpers built on the solver: hint (T-10), shuffle (T-14),
 decisive pair (R-15), joker partner (R-8)."""
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .board import Board, has_removable_pair
 from .deals import position_order
@@ -13,7 +14,7 @@ from .prng import SplitMix64
 from .solver import SolveResult
 from .solver import solve as _solve
 
-_CACHE: "OrderedDict[tuple, SolveResult]" = OrderedDict()
+_CACHE: OrderedDict[tuple, SolveResult] = OrderedDict()
 _CACHE_SIZE = 512
 _LOCK = threading.Lock()
 
@@ -73,8 +74,9 @@ def plan_still_valid(board: Board, plan: Sequence[tuple[int, int]]) -> list[tupl
     return rest if probe.present == 0 else None
 
 
-def winning_plan(board: Board, plan: Sequence[tuple[int, int]] | None = None,
-                 node_budget: int | None = HINT_NODE_BUDGET) -> list[tuple[int, int]] | None:
+def winning_plan(
+    board: Board, plan: Sequence[tuple[int, int]] | None = None, node_budget: int | None = HINT_NODE_BUDGET
+) -> list[tuple[int, int]] | None:
     """A winning plan from the current position: the given plan if it still wins, else a
     recomputed one; None if the position is unsolvable (or undecided within the budget)."""
     if plan:
@@ -137,7 +139,7 @@ def shuffle(board: Board, seed: int) -> ShuffleResult | None:
                 pairs += [(fs[k], fs[k + 1]) for k in range(0, len(fs), 2)]
             rng.shuffle(pairs)
             out: list = [None] * lay.size
-            for (a, b), (fa, fb) in zip(order, pairs):
+            for (a, b), (fa, fb) in zip(order, pairs, strict=True):
                 out[a], out[b] = fa, fb
             return ShuffleResult(out, True, list(order))
     # No clearing order found: random permutations with at least one removable pair.
@@ -146,7 +148,7 @@ def shuffle(board: Board, seed: int) -> ShuffleResult | None:
         fs = list(faces)
         rng.shuffle(fs)
         out = [None] * lay.size
-        for i, f in zip(tiles, fs):
+        for i, f in zip(tiles, fs, strict=True):
             out[i] = f
         cand = Board(lay, out, board.ruleset, board.present)
         if not cand.has_removable_pair():
@@ -158,8 +160,12 @@ def shuffle(board: Board, seed: int) -> ShuffleResult | None:
             best = out
     if best is None:
         # force a matching pair onto a removable pair of positions
-        geo = Board(lay, ["1B" if (board.present >> i) & 1 else None for i in range(lay.size)],
-                    "classic" if not board.lift else "rivals", board.present)
+        geo = Board(
+            lay,
+            ["1B" if (board.present >> i) & 1 else None for i in range(lay.size)],
+            "classic" if not board.lift else "rivals",
+            board.present,
+        )
         a, b = geo.removable_pairs()[0]
         c = next(k for k, v in sorted(by_cls.items()) if len(v) >= 2)
         fa, fb = by_cls[c][0], by_cls[c][1]

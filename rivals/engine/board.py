@@ -1,7 +1,8 @@
 """The board: an integer bitset of present tiles over a layout (T-5, T-6, T-6a, T-8, T-11)."""
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .layouts import Layout, bits
 from .tiles import check_ruleset, match_key
@@ -114,7 +115,7 @@ class Board:
             m ^= low
         return out
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         b = Board.__new__(Board)
         b.layout = self.layout
         b.faces = list(self.faces)

@@ -1,4 +1,5 @@
 """Game codes ``MJ1-Lnn-XXXXXXX`` (T-9)."""
+
 from __future__ import annotations
 
 import re

@@ -12,6 +12,7 @@ Algorithm (fixed forever, pinned by golden tests):
 4. Each group's faces are shuffled and split into two pairs; the list of face pairs is shuffled
    and assigned to the position pairs in plan order (first face to the lower position id).
 """
+
 from __future__ import annotations
 
 import os
@@ -64,8 +65,9 @@ def _free_of(layout: Layout, p: int) -> int:
     return free_mask_of(layout, p)
 
 
-def position_order(layout: Layout, rng: SplitMix64, present: int | None = None,
-                   lift: bool = False) -> list[tuple[int, int]] | None:
+def position_order(
+    layout: Layout, rng: SplitMix64, present: int | None = None, lift: bool = False
+) -> list[tuple[int, int]] | None:
     """A random full removal order of position pairs (ignoring faces) from ``present``.
 
     T-6 (both free) or, with ``lift``, T-6a. None if none was found in 64 attempts.
@@ -149,7 +151,7 @@ def deal_faces(layout: Layout, rng: SplitMix64, order: list[tuple[int, int]]) ->
             face_pairs.append((faces[2], faces[3]))
     rng.shuffle(face_pairs)
     out: list[str | None] = [None] * n
-    for (a, b), (fa, fb) in zip(order, face_pairs):
+    for (a, b), (fa, fb) in zip(order, face_pairs, strict=True):
         out[a] = fa
         out[b] = fb
     assert None not in out

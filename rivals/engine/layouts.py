@@ -4,11 +4,12 @@ Each file ``layouts/Lnn.json`` holds ``id``, ``name`` and ``positions``: ``[x, y
 half-tile grid (a tile covers cells x..x+1, y..y+1 on layer z). Position index = order in the file
 (tile ids in the API). Files are validated on load.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 _DIR = Path(__file__).with_name("layouts")
@@ -29,8 +30,19 @@ class Layout:
     """
 
     __slots__ = (
-        "id", "name", "positions", "size", "full", "left", "right", "cover",
-        "above", "below", "affect", "affect_mask", "layer_of",
+        "id",
+        "name",
+        "positions",
+        "size",
+        "full",
+        "left",
+        "right",
+        "cover",
+        "above",
+        "below",
+        "affect",
+        "affect_mask",
+        "layer_of",
     )
 
     def __init__(self, layout_id: str, name: str, positions) -> None:
@@ -131,8 +143,7 @@ def _validate(lay: Layout) -> None:
                 cells.add(c)
         by_layer[z] = pts
     cell_sets = {
-        z: {c for x, y in pts for c in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))}
-        for z, pts in by_layer.items()
+        z: {c for x, y in pts for c in ((x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1))} for z, pts in by_layer.items()
     }
     for x, y, z in P:  # every tile above layer 0 fully supported by the layer below
         if z > 0:
@@ -150,7 +161,7 @@ def load_layout_file(path: Path) -> Layout:
     return lay
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry() -> dict[str, Layout]:
     reg = {}
     for path in sorted(_DIR.glob("L*.json")):

@@ -15,14 +15,15 @@ Difficulty (R-2 Decision) is a number computed with the solver, see ``difficulty
 100 * (share of available moves that lead to an unsolvable position, sampled along the plan,
 strictest rules T-2 + T-6) + 10 * size / 144 + 3 / mean branching.
 """
+
 from __future__ import annotations
 
+from . import solver_v1
 from .board import Board
 from .codes import MAX_DEAL, format_code
 from .deals import deal_from_code
 from .layouts import get_layout
 from .levels import MAX_LEVEL, LevelInfo, is_hard
-from . import solver_v1
 from .prng import mix64
 from .solver import _core, geometry
 

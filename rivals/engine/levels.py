@@ -12,6 +12,7 @@ copies the rows it serves into its ``Level`` table (the admin and the leaderboar
 ``python -m rivals.engine.levels`` re-runs the generator (``--check`` compares it with the
 shipped table; ``--out`` writes the generated table).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -83,14 +84,16 @@ def _generated_row(n: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m rivals.engine.levels",
-                                 description="Re-run the level generator (R-1, R-2).")
+    ap = argparse.ArgumentParser(
+        prog="python -m rivals.engine.levels", description="Re-run the level generator (R-1, R-2)."
+    )
     ap.add_argument("--from", dest="start", type=int, default=1)
     ap.add_argument("--to", dest="end", type=int, default=MAX_LEVEL)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=None, help="write the generated table here (default: stdout)")
-    ap.add_argument("--check", action="store_true",
-                    help="compare the generated rows with the shipped table; exit 1 on a difference")
+    ap.add_argument(
+        "--check", action="store_true", help="compare the generated rows with the shipped table; exit 1 on a difference"
+    )
     args = ap.parse_args(argv)
     if not 1 <= args.start <= args.end <= MAX_LEVEL:
         ap.error(f"need 1 <= --from <= --to <= {MAX_LEVEL}")
@@ -104,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [_generated_row(n) for n in levels]
     if args.check:
         shipped = table()
-        bad = [n for n, row in zip(levels, rows) if row != format_row(shipped[n - 1])]
+        bad = [n for n, row in zip(levels, rows, strict=True) if row != format_row(shipped[n - 1])]
         for n in bad[:20]:
             print(f"level {n}: generated {rows[n - args.start]!r}, shipped {format_row(shipped[n - 1])!r}")
         print(f"{len(rows)} levels generated, {len(bad)} differ from the shipped table")

@@ -5,6 +5,7 @@ the constants are those of Java's SplittableRandom / Vigna's splitmix64.c.
 Pure integer arithmetic modulo 2**64, so every platform and release yields the same stream.
 Never replace it by Python's ``random``: deals are pinned by golden tests.
 """
+
 from __future__ import annotations
 
 MASK64 = (1 << 64) - 1

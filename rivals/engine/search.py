@@ -34,9 +34,10 @@ broken by the fewest removable options of its tile, then by the most tiles it fr
 Nodes = decisions (safe ones excepted) + conflicts; ``budget`` bounds them (exceeded: undecided).
 Everything is integer arithmetic and deterministic: same input, same plan, same node count.
 """
+
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .layouts import Layout, bits
 from .theory import Theory, compat_masks
@@ -75,8 +76,7 @@ def luby(i: int) -> int:
 class Search(Theory):
     """The CDCL search over pair variables (the theory's checks in ``Theory``)."""
 
-    def __init__(self, layout: Layout, cls: Sequence[int], present: int, lift: bool,
-                 budget: int | None) -> None:
+    def __init__(self, layout: Layout, cls: Sequence[int], present: int, lift: bool, budget: int | None) -> None:
         n = self.n = layout.size
         self.lift = lift
         self.budget = budget if budget is not None else 1 << 62
@@ -427,7 +427,8 @@ class Search(Theory):
             return None, [], self.nodes
 
 
-def search(layout: Layout, cls: Sequence[int], present: int, lift: bool,
-           budget: int | None = None) -> tuple[bool | None, list[tuple[int, int]], int]:
+def search(
+    layout: Layout, cls: Sequence[int], present: int, lift: bool, budget: int | None = None
+) -> tuple[bool | None, list[tuple[int, int]], int]:
     """(solvable or None when the budget ran out, winning plan, nodes)."""
     return Search(layout, cls, present, lift, budget).run()

@@ -11,11 +11,12 @@ the reference is the fallback (and what the tests compare with).
 ``node_budget`` bounds the search (decisions + conflicts); exceeding it gives
 ``solvable=None`` (undecided). The search is deterministic: same input, same plan, same nodes.
 """
+
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from .board import Board
 from .layouts import Layout
@@ -48,8 +49,15 @@ def geometry(layout: Layout):
         with _GEOMETRY_LOCK:
             g = _GEOMETRY.get(layout)
             if g is None:
-                g = _core.geometry(layout.left, layout.right, layout.cover, layout.affect_mask,
-                                   layout.above, layout.below, layout.layer_of)
+                g = _core.geometry(
+                    layout.left,
+                    layout.right,
+                    layout.cover,
+                    layout.affect_mask,
+                    layout.above,
+                    layout.below,
+                    layout.layer_of,
+                )
                 _GEOMETRY[layout] = g
     return g
 
@@ -60,12 +68,17 @@ def solve(board: Board, node_budget: int | None = None) -> SolveResult:
     return solve_position(board.layout, board.cls, board.present, board.lift, node_budget)
 
 
-def solve_position(layout: Layout, cls: Sequence[int], present: int, lift: bool,
-                   node_budget: int | None = None, impl: str | None = None) -> SolveResult:
+def solve_position(
+    layout: Layout,
+    cls: Sequence[int],
+    present: int,
+    lift: bool,
+    node_budget: int | None = None,
+    impl: str | None = None,
+) -> SolveResult:
     impl = impl or implementation
     if impl == "c":
-        ok, plan, nodes = _core.search(geometry(layout), cls, present, lift,
-                                       -1 if node_budget is None else node_budget)
+        ok, plan, nodes = _core.search(geometry(layout), cls, present, lift, -1 if node_budget is None else node_budget)
     elif impl == "python":
         ok, plan, nodes = _py_search(layout, cls, present, lift, node_budget)
     else:

@@ -41,10 +41,11 @@ is sound without them.
 The search is deterministic: same input, same plan, same node count. ``node_budget`` bounds
 the number of branching nodes; exceeding it gives ``solvable=None`` (undecided).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from .board import Board, free_mask_of
 from .layouts import Layout, bits
@@ -63,8 +64,7 @@ class _Budget(Exception):
 
 
 class _Solver:
-    def __init__(self, layout: Layout, cls: Sequence[int], present: int, lift: bool,
-                 budget: int | None) -> None:
+    def __init__(self, layout: Layout, cls: Sequence[int], present: int, lift: bool, budget: int | None) -> None:
         self.lay = layout
         self.n = layout.size
         self.cls = cls
@@ -393,7 +393,7 @@ class _Solver:
                 if not alive:
                     return False
                 if len(alive) == 1:
-                    (p1, p2), = alive
+                    ((p1, p2),) = alive
                     self.commit(*p1)
                     self.commit(*p2)
                     if not self.propagate(m) or not self.relaxed_ok():
@@ -573,7 +573,7 @@ class _Solver:
 
     def run(self) -> SolveResult:
         # odd group sizes can never be cleared
-        for c, m in self.gmask.items():
+        for m in self.gmask.values():
             if m.bit_count() % 2:
                 return SolveResult(False, [], 0)
         for c in self.gmask:
@@ -624,6 +624,7 @@ def solve(board: Board, node_budget: int | None = None) -> SolveResult:
     return solve_position(board.layout, board.cls, board.present, board.lift, node_budget)
 
 
-def solve_position(layout: Layout, cls: Sequence[int], present: int, lift: bool,
-                   node_budget: int | None = None) -> SolveResult:
+def solve_position(
+    layout: Layout, cls: Sequence[int], present: int, lift: bool, node_budget: int | None = None
+) -> SolveResult:
     return _Solver(layout, cls, present, lift, node_budget).run()

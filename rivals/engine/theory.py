@@ -10,6 +10,7 @@
 
 Masks are Python ints (bit i = tile i), exactly as the compiled core's 192-bit masks.
 """
+
 from __future__ import annotations
 
 from .deals import update_free

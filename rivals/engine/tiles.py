@@ -1,4 +1,5 @@
 """Tiles, faces and matching (T-1, T-2, T-3)."""
+
 from __future__ import annotations
 
 RULESETS = ("classic", "rivals", "pool")
@@ -26,11 +27,11 @@ _ORDINARY = SUITED + WINDS + DRAGONS
 # Match keys: two faces match iff their keys are equal.
 # T-2 (classic, rivals): same face, or both flowers, or both seasons.
 _KEY_T2 = {f: i for i, f in enumerate(_ORDINARY)}
-_KEY_T2.update({f: 34 for f in FLOWERS})
-_KEY_T2.update({f: 35 for f in SEASONS})
+_KEY_T2.update(dict.fromkeys(FLOWERS, 34))
+_KEY_T2.update(dict.fromkeys(SEASONS, 35))
 # T-3 (pool): any bonus tile (flower or season) matches any other bonus tile.
 _KEY_T3 = dict(_KEY_T2)
-_KEY_T3.update({f: 34 for f in FLOWERS + SEASONS})
+_KEY_T3.update(dict.fromkeys(FLOWERS + SEASONS, 34))
 
 MATCH_KEYS = {"classic": _KEY_T2, "rivals": _KEY_T2, "pool": _KEY_T3}
 

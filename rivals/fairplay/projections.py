@@ -23,13 +23,23 @@ class FairPlayFlagsProjection(Projection):
 
         d = event.data
         if event.type == "FairPlayFlagged":
-            FairPlayFlag.objects.create(id=d["flag_id"], account_id=d["account_id"], kind=d["kind"],
-                                        subject=d["subject"], game_id=d.get("game_id"), round_id=d.get("round_id"),
-                                        details=d.get("details") or {}, flagged_at=event.recorded_at)
+            FairPlayFlag.objects.create(
+                id=d["flag_id"],
+                account_id=d["account_id"],
+                kind=d["kind"],
+                subject=d["subject"],
+                game_id=d.get("game_id"),
+                round_id=d.get("round_id"),
+                details=d.get("details") or {},
+                flagged_at=event.recorded_at,
+            )
         else:
             FairPlayFlag.objects.filter(pk=d["flag_id"]).update(
-                status=d["decision"], review_note=d.get("note", ""), reviewed_at=event.recorded_at,
-                reviewed_by=(event.metadata or {}).get("actor") or "")
+                status=d["decision"],
+                review_note=d.get("note", ""),
+                reviewed_at=event.recorded_at,
+                reviewed_by=(event.metadata or {}).get("actor") or "",
+            )
 
 
 flags_projection = FairPlayFlagsProjection()

@@ -35,9 +35,16 @@ def _rules() -> dict[str, Any]:
     return settings.RIVALS
 
 
-def fairplay_flag(*, account_id: int, kind: str, subject: str, details: dict[str, Any],
-                  game_id: str | None = None, round_id: str | None = None,
-                  now: datetime | None = None) -> FairPlayFlag | None:
+def fairplay_flag(
+    *,
+    account_id: int,
+    kind: str,
+    subject: str,
+    details: dict[str, Any],
+    game_id: str | None = None,
+    round_id: str | None = None,
+    now: datetime | None = None,
+) -> FairPlayFlag | None:
     """Raise one flag (``FairPlayFlagged``) unless this account, kind and subject has one; ``now``
     is the server clock of the play that raised it."""
     if FairPlayFlag.objects.filter(account_id=account_id, kind=kind, subject=subject).exists():
@@ -46,9 +53,20 @@ def fairplay_flag(*, account_id: int, kind: str, subject: str, details: dict[str
     account = Account(pk=account_id)
     try:
         with transaction.atomic():
-            account_event(account, "FairPlayFlagged", {"flag_id": flag_id, "kind": kind, "subject": subject,
-                                                       "game_id": game_id, "round_id": round_id,
-                                                       "details": details}, actor="system", now=now)
+            account_event(
+                account,
+                "FairPlayFlagged",
+                {
+                    "flag_id": flag_id,
+                    "kind": kind,
+                    "subject": subject,
+                    "game_id": game_id,
+                    "round_id": round_id,
+                    "details": details,
+                },
+                actor="system",
+                now=now,
+            )
     except IntegrityError:  # raised concurrently by another request: that one stands
         return None
     return FairPlayFlag.objects.get(pk=flag_id)
@@ -65,8 +83,9 @@ _FAST_PAIRS_SQL = (
 )
 
 
-def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, extra: int = 0,
-                      now: datetime | None = None) -> None:
+def _board_fast_pairs(
+    *, account_id: int, stream_id: str, round_id: str | None, extra: int = 0, now: datetime | None = None
+) -> None:
     if stream_id in _FLAGGED_BOARDS:
         return
     threshold, needed = _rules()["FAIRPLAY_FAST_PAIR_MS"], _rules()["FAIRPLAY_FAST_PAIRS"]
@@ -75,10 +94,20 @@ def _board_fast_pairs(*, account_id: int, stream_id: str, round_id: str | None, 
         intervals = [row[0] for row in cur.fetchall()]
     if len(intervals) + extra < needed:
         return
-    fairplay_flag(account_id=account_id, kind="fast_pairs", subject=stream_id,
-                  game_id=stream_id.removeprefix("game-"), round_id=round_id, now=now,
-                  details={"fast_pairs": len(intervals) + extra, "refused_too_fast": extra,
-                           "threshold_ms": threshold, "intervals_ms": intervals[:20]})
+    fairplay_flag(
+        account_id=account_id,
+        kind="fast_pairs",
+        subject=stream_id,
+        game_id=stream_id.removeprefix("game-"),
+        round_id=round_id,
+        now=now,
+        details={
+            "fast_pairs": len(intervals) + extra,
+            "refused_too_fast": extra,
+            "threshold_ms": threshold,
+            "intervals_ms": intervals[:20],
+        },
+    )
     _FLAGGED_BOARDS[stream_id] = None
     while len(_FLAGGED_BOARDS) > _FLAGGED_BOARDS_MAX:
         _FLAGGED_BOARDS.popitem(last=False)
@@ -94,8 +123,12 @@ def fairplay_intent_accepted(*, account: Account, events) -> None:
             continue
         interval = event.data.get("interval_ms")
         if interval is not None and interval < threshold:
-            _board_fast_pairs(account_id=account.pk, stream_id=event.stream_id, round_id=event.data.get("round_id"),
-                              now=event.recorded_at)  # flagged at the instant of the pair
+            _board_fast_pairs(
+                account_id=account.pk,
+                stream_id=event.stream_id,
+                round_id=event.data.get("round_id"),
+                now=event.recorded_at,
+            )  # flagged at the instant of the pair
 
 
 def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: datetime | None = None) -> None:
@@ -108,20 +141,40 @@ def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: d
     if isinstance(exc, OutsideRoundTime):
         off = max(exc.details.get("late_ms", 0), exc.details.get("early_ms", 0))
         if off > rules["FAIRPLAY_ROUND_GRACE_MS"]:
-            fairplay_flag(account_id=account.pk, kind="outside_round_time", subject=f"round-{exc.details['round']}",
-                          round_id=exc.details["round"], game_id=exc.details.get("game_id"), now=now,
-                          details={k: v for k, v in exc.details.items() if k != "round"})
+            fairplay_flag(
+                account_id=account.pk,
+                kind="outside_round_time",
+                subject=f"round-{exc.details['round']}",
+                round_id=exc.details["round"],
+                game_id=exc.details.get("game_id"),
+                now=now,
+                details={k: v for k, v in exc.details.items() if k != "round"},
+            )
     if isinstance(exc, TooFast) and rules["FAIRPLAY_FAST_PAIR_MS"] and exc.details.get("game_id"):
-        _board_fast_pairs(account_id=account.pk, stream_id=f"game-{exc.details['game_id']}",
-                          round_id=exc.details.get("round_id"), extra=1, now=now)
+        _board_fast_pairs(
+            account_id=account.pk,
+            stream_id=f"game-{exc.details['game_id']}",
+            round_id=exc.details.get("round_id"),
+            extra=1,
+            now=now,
+        )
     window = rules["FAIRPLAY_REFUSED_WINDOW_S"]
     since = now - timedelta(seconds=window)
     refused = RejectedIntent.objects.filter(account=account, at__gte=since).count()
     if refused > rules["FAIRPLAY_REFUSED_MAX"]:
         bucket = int(now.timestamp() // window)
-        fairplay_flag(account_id=account.pk, kind="refused_intents", subject=f"window-{bucket}",
-                      details={"refused": refused, "window_s": window, "max": rules["FAIRPLAY_REFUSED_MAX"],
-                               "since": since.isoformat()}, now=now)
+        fairplay_flag(
+            account_id=account.pk,
+            kind="refused_intents",
+            subject=f"window-{bucket}",
+            details={
+                "refused": refused,
+                "window_s": window,
+                "max": rules["FAIRPLAY_REFUSED_MAX"],
+                "since": since.isoformat(),
+            },
+            now=now,
+        )
 
 
 # --- operators ---------------------------------------------------------------------------------
@@ -136,8 +189,12 @@ def fairplay_flag_review(*, flag: FairPlayFlag, decision: str, note: str, actor:
     if flag.status != "open":
         raise NotAllowed(f"the flag was already reviewed ({flag.status})")
     note = clean_text(note, field="note", max_length=300, min_length=0)
-    account_event(Account(pk=flag.account_id), "FairPlayFlagReviewed",
-                  {"flag_id": str(flag.pk), "decision": decision, "note": note}, actor=actor)
+    account_event(
+        Account(pk=flag.account_id),
+        "FairPlayFlagReviewed",
+        {"flag_id": str(flag.pk), "decision": decision, "note": note},
+        actor=actor,
+    )
     flag.refresh_from_db()
     return flag
 
@@ -148,8 +205,9 @@ def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is not None:
         raise NotAllowed("the account is already suspended")
-    account_event(account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)},
-                  actor=actor)
+    account_event(
+        account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
+    )
     account.refresh_from_db()
     return account
 
@@ -159,7 +217,8 @@ def account_suspension_lift(*, account: Account, reason: str, actor: str) -> Acc
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is None:
         raise NotAllowed("the account is not suspended")
-    account_event(account, "AccountSuspensionLifted",
-                  {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor)
+    account_event(
+        account, "AccountSuspensionLifted", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
+    )
     account.refresh_from_db()
     return account

@@ -49,8 +49,19 @@ class MatchAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "players__account__username", "players__account__display_name")
     date_hierarchy = "created_at"
     inlines = [MatchPlayerInline, RoundInline]
-    fields = ("id", "mode", "status", "rounds_total", "context", "standings", "prizes", "version", "created_at",
-              "finished_at", "events_link")
+    fields = (
+        "id",
+        "mode",
+        "status",
+        "rounds_total",
+        "context",
+        "standings",
+        "prizes",
+        "version",
+        "created_at",
+        "finished_at",
+        "events_link",
+    )
     readonly_fields = fields
 
     @admin.display(description="events")
@@ -63,8 +74,9 @@ def end_round_now(modeladmin, request, queryset):
     ended = 0
     for rnd in queryset.order_by("pk"):
         ended += round_end_now(round_id=rnd.pk, actor=f"operator:{request.user.pk}")
-    modeladmin.message_user(request, f"ended {ended} round(s); {queryset.count() - ended} had already ended",
-                            messages.SUCCESS)
+    modeladmin.message_user(
+        request, f"ended {ended} round(s); {queryset.count() - ended} had already ended", messages.SUCCESS
+    )
 
 
 class RoundPlayerFilter(PlayerFilter):
@@ -79,9 +91,27 @@ class RoundAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "=match__id")
     date_hierarchy = "starts_at"
     list_select_related = ("match",)
-    fields = ("id", "match", "index", "mode", "status", "players", "code", "layout", "starts_at", "hard_ends_at",
-              "cutoff_at", "last_pair_at", "ends_at", "ended_at", "end_reason", "result", "version", "events_link",
-              "boards")
+    fields = (
+        "id",
+        "match",
+        "index",
+        "mode",
+        "status",
+        "players",
+        "code",
+        "layout",
+        "starts_at",
+        "hard_ends_at",
+        "cutoff_at",
+        "last_pair_at",
+        "ends_at",
+        "ended_at",
+        "end_reason",
+        "result",
+        "version",
+        "events_link",
+        "boards",
+    )
     readonly_fields = fields
 
     def get_actions(self, request):
@@ -100,19 +130,31 @@ class RoundAdmin(ReadOnlyAdmin):
         games = round_boards(obj)
         if not games:
             return "—"
-        events = list(Event.objects.filter(stream_id__in=[g.stream_id for g in games]).order_by("position")
-                      .values_list("stream_id", "version", "type", "data", "recorded_at")[: EVENTS_SHOWN * len(games)])
+        events = list(
+            Event.objects.filter(stream_id__in=[g.stream_id for g in games])
+            .order_by("position")
+            .values_list("stream_id", "version", "type", "data", "recorded_at")[: EVENTS_SHOWN * len(games)]
+        )
         column = {g.stream_id: i for i, g in enumerate(games)}
-        head = format_html_join("", '<th><a href="{}">{}</a> · score {} · {}</th>',
-                                ((reverse("admin:rivals_game_change", args=[g.pk]), g.account, g.score, g.status)
-                                 for g in games))
+        head = format_html_join(
+            "",
+            '<th><a href="{}">{}</a> · score {} · {}</th>',
+            ((reverse("admin:rivals_game_change", args=[g.pk]), g.account, g.score, g.status) for g in games),
+        )
         rows = []
         for stream_id, version, type_, data, at in events:
             cells = [""] * len(games)
             cells[column[stream_id]] = format_html("<b>{}</b> v{}<br><code>{}</code>", type_, version, _short(data))
-            rows.append(format_html("<tr><td>{}</td>{}</tr>", at.strftime("%H:%M:%S.%f")[:-3],
-                                    format_html_join("", "<td>{}</td>", ((c,) for c in cells))))
-        return format_html('<table><tr><th>time</th>{}</tr>{}</table>', head, format_html_join("", "{}", ((r,) for r in rows)))
+            rows.append(
+                format_html(
+                    "<tr><td>{}</td>{}</tr>",
+                    at.strftime("%H:%M:%S.%f")[:-3],
+                    format_html_join("", "<td>{}</td>", ((c,) for c in cells)),
+                )
+            )
+        return format_html(
+            "<table><tr><th>time</th>{}</tr>{}</table>", head, format_html_join("", "{}", ((r,) for r in rows))
+        )
 
 
 @admin.register(QueueTicket)
@@ -128,7 +170,12 @@ class QueueTicketAdmin(ReadOnlyAdmin):
 class DuelAdmin(ReadOnlyAdmin):
     list_display = ("id", "challenger", "opponent", "status", "match", "created_at", "expires_at", "closed_at")
     list_filter = ("status",)
-    search_fields = ("=id", "challenger__username", "challenger__display_name", "opponent__username",
-                     "opponent__display_name")
+    search_fields = (
+        "=id",
+        "challenger__username",
+        "challenger__display_name",
+        "opponent__username",
+        "opponent__display_name",
+    )
     list_select_related = ("challenger", "opponent")
     date_hierarchy = "created_at"

@@ -43,57 +43,106 @@ class RoundIntentIn(serializers.Serializer):
     tile = serializers.IntegerField(required=False)
 
 
-_PLAYER = inline_serializer("MatchPlayerRef", {"id": serializers.IntegerField(),
-                                               "display_name": serializers.CharField()})
+_PLAYER = inline_serializer(
+    "MatchPlayerRef", {"id": serializers.IntegerField(), "display_name": serializers.CharField()}
+)
 
-TicketOut = inline_serializer("QueueTicket", {
-    "id": serializers.UUIDField(), "mode": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=["waiting", "matched", "left", "expired"]),
-    "match": serializers.UUIDField(allow_null=True), "created_at": serializers.DateTimeField(),
-    "expires_at": serializers.DateTimeField()})
+TicketOut = inline_serializer(
+    "QueueTicket",
+    {
+        "id": serializers.UUIDField(),
+        "mode": serializers.CharField(),
+        "status": serializers.ChoiceField(choices=["waiting", "matched", "left", "expired"]),
+        "match": serializers.UUIDField(allow_null=True),
+        "created_at": serializers.DateTimeField(),
+        "expires_at": serializers.DateTimeField(),
+    },
+)
 
 _DUEL_FIELDS = {
     "id": serializers.UUIDField(),
     "status": serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"]),
-    "challenger": _PLAYER, "opponent": _PLAYER, "match": serializers.UUIDField(allow_null=True),
-    "created_at": serializers.DateTimeField(), "expires_at": serializers.DateTimeField(),
-    "result": serializers.DictField(allow_null=True)}
+    "challenger": _PLAYER,
+    "opponent": _PLAYER,
+    "match": serializers.UUIDField(allow_null=True),
+    "created_at": serializers.DateTimeField(),
+    "expires_at": serializers.DateTimeField(),
+    "result": serializers.DictField(allow_null=True),
+}
 DuelOut = inline_serializer("Duel", _DUEL_FIELDS)
 
 _MATCH_FIELDS = {
-    "id": serializers.UUIDField(), "mode": serializers.CharField(),
+    "id": serializers.UUIDField(),
+    "mode": serializers.CharField(),
     "status": serializers.ChoiceField(choices=["running", "finished"]),
     "players": serializers.ListField(child=serializers.DictField()),
     "rounds_total": serializers.IntegerField(),
-    "rounds": inline_serializer("MatchRound", {
-        "id": serializers.UUIDField(), "index": serializers.IntegerField(),
-        "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
-        "starts_at": serializers.DateTimeField(), "ends_at": serializers.DateTimeField(),
-        "end_reason": serializers.CharField(allow_null=True)}, many=True),
+    "rounds": inline_serializer(
+        "MatchRound",
+        {
+            "id": serializers.UUIDField(),
+            "index": serializers.IntegerField(),
+            "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
+            "starts_at": serializers.DateTimeField(),
+            "ends_at": serializers.DateTimeField(),
+            "end_reason": serializers.CharField(allow_null=True),
+        },
+        many=True,
+    ),
     "standings": serializers.ListField(child=serializers.DictField()),
     "prizes": serializers.ListField(child=serializers.DictField()),
-    "created_at": serializers.DateTimeField(), "finished_at": serializers.DateTimeField(allow_null=True)}
+    "created_at": serializers.DateTimeField(),
+    "finished_at": serializers.DateTimeField(allow_null=True),
+}
 MatchOut = inline_serializer("Match", _MATCH_FIELDS)
 
-RoundOut = inline_serializer("Round", {
-    "id": serializers.UUIDField(), "game_id": serializers.UUIDField(), "match_id": serializers.UUIDField(),
-    "index": serializers.IntegerField(),
-    "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
-    "board_status": serializers.CharField(), "mode": serializers.CharField(), "code": serializers.CharField(),
-    "layout": serializers.CharField(), "score": serializers.IntegerField(), "seq": serializers.IntegerField(),
-    "elapsed_ms": serializers.IntegerField(), "starts_at": serializers.DateTimeField(),
-    "ends_at": serializers.DateTimeField(), "ended_at": serializers.DateTimeField(allow_null=True),
-    "end_reason": serializers.CharField(allow_null=True), "time_left_ms": serializers.IntegerField(allow_null=True),
-    "tiles": serializers.ListField(child=serializers.DictField()), "removable_pairs": serializers.IntegerField(),
-    "jokers_used": serializers.IntegerField(),
-    "opponents": inline_serializer("RoundOpponent", {
-        "player": _PLAYER, "score": serializers.IntegerField(), "pairs_left": serializers.IntegerField(),
-        "finished": serializers.BooleanField(), "stuck": serializers.BooleanField()}, many=True),
-    "result": serializers.DictField(allow_null=True)})
+RoundOut = inline_serializer(
+    "Round",
+    {
+        "id": serializers.UUIDField(),
+        "game_id": serializers.UUIDField(),
+        "match_id": serializers.UUIDField(),
+        "index": serializers.IntegerField(),
+        "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
+        "board_status": serializers.CharField(),
+        "mode": serializers.CharField(),
+        "code": serializers.CharField(),
+        "layout": serializers.CharField(),
+        "score": serializers.IntegerField(),
+        "seq": serializers.IntegerField(),
+        "elapsed_ms": serializers.IntegerField(),
+        "starts_at": serializers.DateTimeField(),
+        "ends_at": serializers.DateTimeField(),
+        "ended_at": serializers.DateTimeField(allow_null=True),
+        "end_reason": serializers.CharField(allow_null=True),
+        "time_left_ms": serializers.IntegerField(allow_null=True),
+        "tiles": serializers.ListField(child=serializers.DictField()),
+        "removable_pairs": serializers.IntegerField(),
+        "jokers_used": serializers.IntegerField(),
+        "opponents": inline_serializer(
+            "RoundOpponent",
+            {
+                "player": _PLAYER,
+                "score": serializers.IntegerField(),
+                "pairs_left": serializers.IntegerField(),
+                "finished": serializers.BooleanField(),
+                "stuck": serializers.BooleanField(),
+            },
+            many=True,
+        ),
+        "result": serializers.DictField(allow_null=True),
+    },
+)
 
-RoundIntentOut = inline_serializer("RoundIntentAccepted", {
-    "accepted": serializers.BooleanField(), "event": serializers.DictField(), "events": serializers.ListField(),
-    "game": RoundOut})
+RoundIntentOut = inline_serializer(
+    "RoundIntentAccepted",
+    {
+        "accepted": serializers.BooleanField(),
+        "event": serializers.DictField(),
+        "events": serializers.ListField(),
+        "game": RoundOut,
+    },
+)
 
 
 class DuelPageIn(PageIn):
@@ -104,7 +153,7 @@ def _page(request, qs, render) -> Response:
     page = DuelPageIn(data=request.query_params)
     page.is_valid(raise_exception=True)
     limit, offset = page.validated_data["limit"], page.validated_data["offset"]
-    return Response({"count": qs.count(), "results": [render(x) for x in qs[offset:offset + limit]]})
+    return Response({"count": qs.count(), "results": [render(x) for x in qs[offset : offset + limit]]})
 
 
 # --- the queue -----------------------------------------------------------------------------------
@@ -138,9 +187,19 @@ class QueueTicketView(APIView):
 class DuelsView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(operation_id="v1_duels_list", parameters=[DuelPageIn], responses={200: inline_serializer(
-        "DuelPage", {"count": serializers.IntegerField(),
-                     "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True)})})
+    @extend_schema(
+        operation_id="v1_duels_list",
+        parameters=[DuelPageIn],
+        responses={
+            200: inline_serializer(
+                "DuelPage",
+                {
+                    "count": serializers.IntegerField(),
+                    "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True),
+                },
+            )
+        },
+    )
     def get(self, request):
         return _page(request, sel.duels_of(account=request.user), sel.duel_view)
 
@@ -188,9 +247,19 @@ def _match_of(account, match_id) -> Match:
 
 
 class MatchesView(APIView):
-    @extend_schema(operation_id="v1_matches_list", parameters=[DuelPageIn], responses={200: inline_serializer(
-        "MatchPage", {"count": serializers.IntegerField(),
-                      "results": inline_serializer("MatchItem", _MATCH_FIELDS, many=True)})})
+    @extend_schema(
+        operation_id="v1_matches_list",
+        parameters=[DuelPageIn],
+        responses={
+            200: inline_serializer(
+                "MatchPage",
+                {
+                    "count": serializers.IntegerField(),
+                    "results": inline_serializer("MatchItem", _MATCH_FIELDS, many=True),
+                },
+            )
+        },
+    )
     def get(self, request):
         return _page(request, sel.matches_of(account=request.user), lambda m: sel.match_view(match=m))
 
@@ -201,7 +270,7 @@ class MatchView(APIView):
         match = _match_of(request.user, match_id)
         now = timezone.now()
         due = match.rounds.filter(status="running", ends_at__lte=now).values_list("pk", flat=True)
-        if any([svc.round_end_if_due(round_id=pk, now=now) for pk in due]):  # R-17 before answering
+        if any(svc.round_end_if_due(round_id=pk, now=now) for pk in due):  # R-17 before answering
             match.refresh_from_db()
         return Response(sel.match_view(match=match, now=now))
 
@@ -214,10 +283,12 @@ class RoundView(APIView):
         return Response(sel.round_view(rnd=rnd, account=request.user, boards=boards, now=now))
 
 
-@extend_schema_view(post=extend_schema(
-    request=RoundIntentIn,
-    responses={200: RoundIntentOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
-))
+@extend_schema_view(
+    post=extend_schema(
+        request=RoundIntentIn,
+        responses={200: RoundIntentOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    )
+)
 class RoundIntentsView(IntentEndpoint):
     """R-38: a refused intent (an intent after the round's end included) is recorded for review."""
 
@@ -229,15 +300,33 @@ class RoundIntentsView(IntentEndpoint):
         if result.refused:  # the deadline had passed: the end is recorded (committed), the intent refused
             raise result.refused
         events = [event_view(e) for e in result.events]
-        return Accepted(result.events, {"accepted": True, "event": events[0], "events": events,
-                                        "game": sel.round_view(rnd=result.round, account=request.user,
-                                                               boards=result.boards)})
+        return Accepted(
+            result.events,
+            {
+                "accepted": True,
+                "event": events[0],
+                "events": events,
+                "game": sel.round_view(rnd=result.round, account=request.user, boards=result.boards),
+            },
+        )
 
 
 class RoundEventsView(APIView):
-    @extend_schema(responses={200: inline_serializer("RoundBoardEvent", {
-        "version": serializers.IntegerField(), "type": serializers.CharField(), "data": serializers.DictField(),
-        "recorded_at": serializers.DateTimeField()}, many=True), 404: ErrorOut})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "RoundBoardEvent",
+                {
+                    "version": serializers.IntegerField(),
+                    "type": serializers.CharField(),
+                    "data": serializers.DictField(),
+                    "recorded_at": serializers.DateTimeField(),
+                },
+                many=True,
+            ),
+            404: ErrorOut,
+        }
+    )
     def get(self, request, round_id):
         """The caller's own board events in this round (opponents' boards stay private)."""
         return Response(game_events(game=svc.round_board_of(account=request.user, round_id=round_id)))

@@ -69,9 +69,12 @@ class MatchPlayer(models.Model):
 class Round(models.Model):
     STATUSES = (("running", "running"), ("ended", "ended"))
     REASONS = (
-        ("completed", "a player completed the board"), ("time_limit", "5 minutes"),
-        ("idle", "20 seconds without a pair"), ("cutoff", "the tournament's end time"),
-        ("all_stuck", "every player stuck"), ("operator", "ended by an operator"),
+        ("completed", "a player completed the board"),
+        ("time_limit", "5 minutes"),
+        ("idle", "20 seconds without a pair"),
+        ("cutoff", "the tournament's end time"),
+        ("all_stuck", "every player stuck"),
+        ("operator", "ended by an operator"),
     )
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -150,11 +153,13 @@ class QueueTicket(_Expiring):
         ordering = ["-created_at"]
         constraints = [
             # one waiting ticket per account (the service also serialises joins per account)
-            models.UniqueConstraint(fields=["account"], condition=models.Q(status="waiting"),
-                                    name="queue_one_waiting_ticket"),
+            models.UniqueConstraint(
+                fields=["account"], condition=models.Q(status="waiting"), name="queue_one_waiting_ticket"
+            ),
         ]
-        indexes = [models.Index(fields=["mode", "created_at"], name="queue_waiting_fifo",
-                                condition=models.Q(status="waiting"))]
+        indexes = [
+            models.Index(fields=["mode", "created_at"], name="queue_waiting_fifo", condition=models.Q(status="waiting"))
+        ]
 
     def __str__(self) -> str:
         return f"{self.mode} ticket of {self.account_id} ({self.status})"
@@ -165,8 +170,13 @@ class QueueTicket(_Expiring):
 
 
 class Duel(_Expiring):
-    STATUSES = (("pending", "pending"), ("accepted", "accepted"), ("declined", "declined"),
-                ("cancelled", "cancelled"), ("expired", "expired"))
+    STATUSES = (
+        ("pending", "pending"),
+        ("accepted", "accepted"),
+        ("declined", "declined"),
+        ("cancelled", "cancelled"),
+        ("expired", "expired"),
+    )
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="duels_sent")

@@ -24,13 +24,25 @@ def _dt(value):
 
 class MatchesProjection(Projection):
     name = "matches"
-    event_types = frozenset({
-        "MatchCreated", "MatchFinished", "RoundScheduled", "RoundEnded",
-        "QueueJoined", "QueueMatched", "QueueLeft", "QueueExpired",
-        "DuelChallenged", "DuelAccepted", "DuelDeclined", "DuelExpired",
-        # a pair removed in a round's board moves the round's idle deadline
-        "PairRemoved", "JokerUsed",
-    })
+    event_types = frozenset(
+        {
+            "MatchCreated",
+            "MatchFinished",
+            "RoundScheduled",
+            "RoundEnded",
+            "QueueJoined",
+            "QueueMatched",
+            "QueueLeft",
+            "QueueExpired",
+            "DuelChallenged",
+            "DuelAccepted",
+            "DuelDeclined",
+            "DuelExpired",
+            # a pair removed in a round's board moves the round's idle deadline
+            "PairRemoved",
+            "JokerUsed",
+        }
+    )
     uses_live = True
     tables = tuple(Table(m._meta.db_table) for m in (Match, MatchPlayer, Round, QueueTicket, Duel))
     PAIRS = frozenset({"PairRemoved", "JokerUsed"})
@@ -103,8 +115,11 @@ class MatchesProjection(Projection):
     def flush(self, live: dict) -> None:
         if live.pop("round_dirty", False):  # the hot path: sent with the board's own UPDATE
             rnd = live["round"]
-            defer_write(live, "UPDATE matches_round SET last_pair_at = %s, ends_at = %s WHERE id = %s",
-                        [rnd.last_pair_at, rnd.ends_at, rnd.pk])
+            defer_write(
+                live,
+                "UPDATE matches_round SET last_pair_at = %s, ends_at = %s WHERE id = %s",
+                [rnd.last_pair_at, rnd.ends_at, rnd.pk],
+            )
 
     # --- rounds ----------------------------------------------------------------------------------
 
@@ -128,10 +143,19 @@ class MatchesProjection(Projection):
     @staticmethod
     def _round(event: Event) -> Round:
         d = event.data
-        rnd = Round(id=d["round_id"], match_id=d["match_id"], index=d["index"], mode=d["mode"],
-                    players=d["players"], code=d["code"],
-                    layout=d["layout"], starts_at=_dt(d["starts_at"]), hard_ends_at=_dt(d["hard_ends_at"]),
-                    cutoff_at=_dt(d.get("cutoff_at")), version=event.version)
+        rnd = Round(
+            id=d["round_id"],
+            match_id=d["match_id"],
+            index=d["index"],
+            mode=d["mode"],
+            players=d["players"],
+            code=d["code"],
+            layout=d["layout"],
+            starts_at=_dt(d["starts_at"]),
+            hard_ends_at=_dt(d["hard_ends_at"]),
+            cutoff_at=_dt(d.get("cutoff_at")),
+            version=event.version,
+        )
         rnd.ends_at = rnd.deadline()[0]
         return rnd
 
@@ -150,23 +174,36 @@ class MatchesProjection(Projection):
     def _on_RoundEnded(self, event: Event, live: dict | None) -> None:
         d = event.data
         rnd = (live or {}).get("round")
-        fields = {"status": "ended", "ended_at": _dt(d["ended_at"]), "end_reason": d["reason"], "result": d,
-                  "version": event.version}
+        fields = {
+            "status": "ended",
+            "ended_at": _dt(d["ended_at"]),
+            "end_reason": d["reason"],
+            "result": d,
+            "version": event.version,
+        }
         if rnd is not None and str(rnd.pk) == d["round_id"]:
             for name, value in fields.items():
                 setattr(rnd, name, value)
         Round.objects.filter(pk=d["round_id"]).update(**fields)
         for row in d["results"]:
             MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
-                total_score=F("total_score") + row["score"])
+                total_score=F("total_score") + row["score"]
+            )
 
     # --- matches ---------------------------------------------------------------------------------
 
     @staticmethod
     def _match(event: Event) -> tuple[Match, list[MatchPlayer]]:
         d = event.data
-        match = Match(id=d["match_id"], mode=d["mode"], rounds_total=d["rounds_total"], context=d.get("context") or {},
-                      code=d.get("code") or "", version=event.version, created_at=event.recorded_at)
+        match = Match(
+            id=d["match_id"],
+            mode=d["mode"],
+            rounds_total=d["rounds_total"],
+            context=d.get("context") or {},
+            code=d.get("code") or "",
+            version=event.version,
+            created_at=event.recorded_at,
+        )
         return match, [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])]
 
     def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
@@ -176,30 +213,53 @@ class MatchesProjection(Projection):
 
     def _on_MatchFinished(self, event: Event, live: dict | None) -> None:
         d = event.data
-        Match.objects.filter(pk=d["match_id"]).update(status="finished", standings=d["standings"],
-                                                      prizes=d["prizes"], finished_at=_dt(d["finished_at"]),
-                                                      version=event.version)
+        Match.objects.filter(pk=d["match_id"]).update(
+            status="finished",
+            standings=d["standings"],
+            prizes=d["prizes"],
+            finished_at=_dt(d["finished_at"]),
+            version=event.version,
+        )
         prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
         for row in d["standings"]:
             MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
-                place=row["place"], prize=prizes.get(row["account_id"]))
+                place=row["place"], prize=prizes.get(row["account_id"])
+            )
 
     # --- the queue and duels: open requests that close once ---------------------------------------
 
     @staticmethod
     def _ticket(event: Event) -> QueueTicket:
         d = event.data
-        return QueueTicket(id=d["ticket_id"], account_id=d["account_id"], mode=d["mode"], created_at=event.recorded_at,
-                           expires_at=_dt(d["expires_at"]), version=event.version)
+        return QueueTicket(
+            id=d["ticket_id"],
+            account_id=d["account_id"],
+            mode=d["mode"],
+            created_at=event.recorded_at,
+            expires_at=_dt(d["expires_at"]),
+            version=event.version,
+        )
 
     @staticmethod
     def _duel(event: Event) -> Duel:
         d = event.data
-        return Duel(id=d["duel_id"], challenger_id=d["challenger_id"], opponent_id=d["opponent_id"],
-                    created_at=event.recorded_at, expires_at=_dt(d["expires_at"]), version=event.version)
+        return Duel(
+            id=d["duel_id"],
+            challenger_id=d["challenger_id"],
+            opponent_id=d["opponent_id"],
+            created_at=event.recorded_at,
+            expires_at=_dt(d["expires_at"]),
+            version=event.version,
+        )
 
-    _CLOSED = {"QueueMatched": "matched", "QueueLeft": "left", "QueueExpired": "expired",
-               "DuelAccepted": "accepted", "DuelDeclined": "declined", "DuelExpired": "expired"}
+    _CLOSED = {
+        "QueueMatched": "matched",
+        "QueueLeft": "left",
+        "QueueExpired": "expired",
+        "DuelAccepted": "accepted",
+        "DuelDeclined": "declined",
+        "DuelExpired": "expired",
+    }
 
     @classmethod
     def _closing(cls, event: Event) -> tuple[type, str, dict]:

@@ -34,34 +34,55 @@ def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None
     others = [g for g in boards if g.account_id != account.pk]
     players = {g.account_id: {"id": g.account_id, "display_name": g.player_name} for g in others}
     view = game_view(game=mine, now=now)
-    view.update({
-        "id": str(rnd.pk),
-        "round_id": str(rnd.pk),
-        "game_id": str(mine.pk),
-        "match_id": str(rnd.match_id),
-        "index": rnd.index,
-        "board_status": mine.status,
-        "status": rnd.shown_status(now),
-        "starts_at": iso(rnd.starts_at),
-        "ends_at": iso(rnd.ended_at if rnd.status == "ended" else rnd.ends_at),
-        "ended_at": iso(rnd.ended_at),
-        "end_reason": rnd.end_reason or None,
-        "time_left_ms": None if rnd.status == "ended" else max(0, int((rnd.ends_at - max(now, rnd.starts_at))
-                                                                      .total_seconds() * 1000)),
-        "opponents": [{"player": players[g.account_id], "score": g.score,
-                       "pairs_left": g.present_mask.bit_count() // 2, "finished": g.status == "won",
-                       "stuck": g.status == "stuck"} for g in others],
-        "result": _result_view(rnd.result) if rnd.result else None,
-    })
+    view.update(
+        {
+            "id": str(rnd.pk),
+            "round_id": str(rnd.pk),
+            "game_id": str(mine.pk),
+            "match_id": str(rnd.match_id),
+            "index": rnd.index,
+            "board_status": mine.status,
+            "status": rnd.shown_status(now),
+            "starts_at": iso(rnd.starts_at),
+            "ends_at": iso(rnd.ended_at if rnd.status == "ended" else rnd.ends_at),
+            "ended_at": iso(rnd.ended_at),
+            "end_reason": rnd.end_reason or None,
+            "time_left_ms": None
+            if rnd.status == "ended"
+            else max(0, int((rnd.ends_at - max(now, rnd.starts_at)).total_seconds() * 1000)),
+            "opponents": [
+                {
+                    "player": players[g.account_id],
+                    "score": g.score,
+                    "pairs_left": g.present_mask.bit_count() // 2,
+                    "finished": g.status == "won",
+                    "stuck": g.status == "stuck",
+                }
+                for g in others
+            ],
+            "result": _result_view(rnd.result) if rnd.result else None,
+        }
+    )
     view["started_at"] = iso(rnd.starts_at)
     return view
 
 
 def _result_view(result: dict) -> dict[str, Any]:
     players = _players([r["account_id"] for r in result["results"]])
-    return {"reason": result["reason"], "ended_at": result["ended_at"],
-            "places": [{"place": r["place"], "player": players[r["account_id"]], "score": r["score"],
-                        "completed": r["completed"], "pairs_left": r["pairs_left"]} for r in result["results"]]}
+    return {
+        "reason": result["reason"],
+        "ended_at": result["ended_at"],
+        "places": [
+            {
+                "place": r["place"],
+                "player": players[r["account_id"]],
+                "score": r["score"],
+                "completed": r["completed"],
+                "pairs_left": r["pairs_left"],
+            }
+            for r in result["results"]
+        ],
+    }
 
 
 def match_view(*, match: Match, now=None) -> dict[str, Any]:
@@ -76,11 +97,21 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
         "status": match.status,
         "players": [players[a] for a in ids],
         "rounds_total": match.rounds_total,
-        "rounds": [{"id": str(r.pk), "index": r.index, "status": r.shown_status(now), "starts_at": iso(r.starts_at),
-                    "ends_at": iso(r.ended_at if r.status == "ended" else r.ends_at), "end_reason": r.end_reason or None}
-                   for r in rounds],
-        "standings": [{"place": s["place"], "player": players[s["account_id"]], "score": s["score"],
-                       "completed": s["completed"]} for s in match.standings],
+        "rounds": [
+            {
+                "id": str(r.pk),
+                "index": r.index,
+                "status": r.shown_status(now),
+                "starts_at": iso(r.starts_at),
+                "ends_at": iso(r.ended_at if r.status == "ended" else r.ends_at),
+                "end_reason": r.end_reason or None,
+            }
+            for r in rounds
+        ],
+        "standings": [
+            {"place": s["place"], "player": players[s["account_id"]], "score": s["score"], "completed": s["completed"]}
+            for s in match.standings
+        ],
         "prizes": [{"player": players[a], "points": prizes[a]} for a in ids if a in prizes],
         "created_at": iso(match.created_at),
         "finished_at": iso(match.finished_at),
@@ -88,31 +119,52 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
 
 
 def ticket_view(ticket: QueueTicket) -> dict[str, Any]:
-    return {"id": str(ticket.pk), "mode": ticket.mode, "status": ticket.status,
-            "match": str(ticket.match_id) if ticket.match_id else None,
-            "created_at": iso(ticket.created_at), "expires_at": iso(ticket.expires_at)}
+    return {
+        "id": str(ticket.pk),
+        "mode": ticket.mode,
+        "status": ticket.status,
+        "match": str(ticket.match_id) if ticket.match_id else None,
+        "created_at": iso(ticket.created_at),
+        "expires_at": iso(ticket.expires_at),
+    }
 
 
 def duel_view(duel: Duel) -> dict[str, Any]:
     players = _players([duel.challenger_id, duel.opponent_id])
-    out = {"id": str(duel.pk), "status": duel.status, "challenger": players[duel.challenger_id],
-           "opponent": players[duel.opponent_id], "match": str(duel.match_id) if duel.match_id else None,
-           "created_at": iso(duel.created_at), "expires_at": iso(duel.expires_at), "result": None}
+    out = {
+        "id": str(duel.pk),
+        "status": duel.status,
+        "challenger": players[duel.challenger_id],
+        "opponent": players[duel.opponent_id],
+        "match": str(duel.match_id) if duel.match_id else None,
+        "created_at": iso(duel.created_at),
+        "expires_at": iso(duel.expires_at),
+        "result": None,
+    }
     if duel.match_id:
         match = duel.match
         out["match_status"] = match.status
         if match.status == "finished":
             winner = [s for s in match.standings if s["place"] == 1]
-            out["result"] = {"standings": [{"place": s["place"], "player": players[s["account_id"]],
-                                            "score": s["score"], "completed": s["completed"]}
-                                           for s in match.standings],
-                             "winner": players[winner[0]["account_id"]] if len(winner) == 1 else None}
+            out["result"] = {
+                "standings": [
+                    {
+                        "place": s["place"],
+                        "player": players[s["account_id"]],
+                        "score": s["score"],
+                        "completed": s["completed"],
+                    }
+                    for s in match.standings
+                ],
+                "winner": players[winner[0]["account_id"]] if len(winner) == 1 else None,
+            }
     return out
 
 
 def duels_of(*, account: Account):
-    return Duel.objects.filter(Q(challenger=account) | Q(opponent=account)).select_related("match")\
-        .order_by("-created_at")
+    return (
+        Duel.objects.filter(Q(challenger=account) | Q(opponent=account)).select_related("match").order_by("-created_at")
+    )
 
 
 def matches_of(*, account: Account):

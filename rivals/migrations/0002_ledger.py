@@ -6,49 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rivals', '0001_initial'),
+        ("rivals", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DailyBonusClaim',
+            name="DailyBonusClaim",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('day', models.DateField(help_text='Romanian calendar day (Europe/Bucharest)')),
-                ('streak', models.PositiveIntegerField()),
-                ('points', models.PositiveIntegerField()),
-                ('jokers', models.PositiveSmallIntegerField(default=0)),
-                ('doubled', models.BooleanField(default=False)),
-                ('claimed_at', models.DateTimeField()),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='daily_bonus_claims', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("day", models.DateField(help_text="Romanian calendar day (Europe/Bucharest)")),
+                ("streak", models.PositiveIntegerField()),
+                ("points", models.PositiveIntegerField()),
+                ("jokers", models.PositiveSmallIntegerField(default=0)),
+                ("doubled", models.BooleanField(default=False)),
+                ("claimed_at", models.DateTimeField()),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="daily_bonus_claims",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'db_table': 'rivals_daily_bonus_claim',
-                'ordering': ['-day'],
-                'constraints': [models.UniqueConstraint(fields=('account', 'day'), name='daily_bonus_once_per_day')],
+                "db_table": "rivals_daily_bonus_claim",
+                "ordering": ["-day"],
+                "constraints": [models.UniqueConstraint(fields=("account", "day"), name="daily_bonus_once_per_day")],
             },
         ),
         migrations.CreateModel(
-            name='PointsLedgerEntry',
+            name="PointsLedgerEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event_position', models.BigIntegerField(unique=True)),
-                ('amount', models.IntegerField()),
-                ('source', models.CharField(max_length=40)),
-                ('counts', models.BooleanField(help_text='counts for AMR / weekly / daily (R-33)')),
-                ('award_key', models.CharField(max_length=200, unique=True)),
-                ('awarded_at', models.DateTimeField(db_index=True)),
-                ('ref', models.JSONField(blank=True, default=dict)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='points', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("event_position", models.BigIntegerField(unique=True)),
+                ("amount", models.IntegerField()),
+                ("source", models.CharField(max_length=40)),
+                ("counts", models.BooleanField(help_text="counts for AMR / weekly / daily (R-33)")),
+                ("award_key", models.CharField(max_length=200, unique=True)),
+                ("awarded_at", models.DateTimeField(db_index=True)),
+                ("ref", models.JSONField(blank=True, default=dict)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="points", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'points ledger entry',
-                'verbose_name_plural': 'points ledger',
-                'db_table': 'rivals_points_ledger',
-                'ordering': ['-awarded_at', '-event_position'],
-                'indexes': [models.Index(fields=['account', 'awarded_at'], name='ledger_account_time')],
+                "verbose_name": "points ledger entry",
+                "verbose_name_plural": "points ledger",
+                "db_table": "rivals_points_ledger",
+                "ordering": ["-awarded_at", "-event_position"],
+                "indexes": [models.Index(fields=["account", "awarded_at"], name="ledger_account_time")],
             },
         ),
     ]

@@ -4,24 +4,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rivals', '0003_games'),
+        ("rivals", "0003_games"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='round_id',
+            model_name="game",
+            name="round_id",
             field=models.UUIDField(blank=True, null=True),
         ),
         migrations.AlterField(
-            model_name='game',
-            name='mode',
-            field=models.CharField(choices=[('single', 'single player'), ('classic', 'classic'), ('pool_practice', 'pool practice'), ('quick', 'quick match round'), ('duel', 'duel round'), ('arena', 'arena round'), ('tournament', 'tournament round')], max_length=20),
+            model_name="game",
+            name="mode",
+            field=models.CharField(
+                choices=[
+                    ("single", "single player"),
+                    ("classic", "classic"),
+                    ("pool_practice", "pool practice"),
+                    ("quick", "quick match round"),
+                    ("duel", "duel round"),
+                    ("arena", "arena round"),
+                    ("tournament", "tournament round"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(condition=models.Q(('round_id__isnull', False)), fields=('round_id', 'account'), name='game_round_player'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("round_id__isnull", False)),
+                fields=("round_id", "account"),
+                name="game_round_player",
+            ),
         ),
     ]

@@ -9,9 +9,8 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('rivals', '0004_game_round'),
+        ("rivals", "0004_game_round"),
     ]
 
     operations = [
@@ -35,32 +34,32 @@ class Migration(migrations.Migration):
             """,
         ),
         migrations.CreateModel(
-            name='Heartbeat',
+            name="Heartbeat",
             fields=[
-                ('source', models.CharField(max_length=40, primary_key=True, serialize=False)),
-                ('beat_at', models.DateTimeField()),
-                ('host', models.CharField(max_length=200)),
-                ('pid', models.IntegerField()),
-                ('beats', models.BigIntegerField(default=1)),
+                ("source", models.CharField(max_length=40, primary_key=True, serialize=False)),
+                ("beat_at", models.DateTimeField()),
+                ("host", models.CharField(max_length=200)),
+                ("pid", models.IntegerField()),
+                ("beats", models.BigIntegerField(default=1)),
             ],
             options={
-                'db_table': 'rivals_heartbeat',
+                "db_table": "rivals_heartbeat",
             },
         ),
         pgtrigger.migrations.RemoveTrigger(
-            model_name='event',
-            name='protect_event_update_delete',
+            model_name="event",
+            name="protect_event_update_delete",
         ),
         pgtrigger.migrations.RemoveTrigger(
-            model_name='event',
-            name='protect_event_truncate',
+            model_name="event",
+            name="protect_event_truncate",
         ),
         migrations.AddIndex(
-            model_name='idempotencyrecord',
-            index=models.Index(fields=['created_at'], name='idempotency_created_at'),
+            model_name="idempotencyrecord",
+            index=models.Index(fields=["created_at"], name="idempotency_created_at"),
         ),
         migrations.AddIndex(
-            model_name='rejectedintent',
-            index=models.Index(fields=['at'], name='rejected_at'),
+            model_name="rejectedintent",
+            index=models.Index(fields=["at"], name="rejected_at"),
         ),
     ]

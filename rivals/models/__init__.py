@@ -4,4 +4,19 @@ from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
 from .ledger import DailyBonusClaim, PointsLedgerEntry
 
-__all__ = ["AccessToken", "Account", "AccountKey", "JobRun", "Game", "Level", "LevelBest", "RejectedIntent", "DailyBonusClaim", "Event", "Heartbeat", "IdempotencyRecord", "PointsLedgerEntry", "Stream"]
+__all__ = [
+    "AccessToken",
+    "Account",
+    "AccountKey",
+    "JobRun",
+    "Game",
+    "Level",
+    "LevelBest",
+    "RejectedIntent",
+    "DailyBonusClaim",
+    "Event",
+    "Heartbeat",
+    "IdempotencyRecord",
+    "PointsLedgerEntry",
+    "Stream",
+]

@@ -42,9 +42,13 @@ class Account(AbstractBaseUser, PermissionsMixin):
 
     username = models.CharField(max_length=150, unique=True)
     device_id = models.CharField(max_length=200, unique=True, null=True, blank=True)
-    email = models.EmailField(unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)")
+    email = models.EmailField(  # noqa: DJ001 - NULL, not "": unique must allow any number of accounts without one
+        unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)"
+    )
     email_verified = models.BooleanField(default=False)
-    pending_email = models.EmailField(null=True, blank=True, help_text="added, waiting for its verification")
+    pending_email = models.EmailField(  # noqa: DJ001 - NULL: none pending (as email above)
+        null=True, blank=True, help_text="added, waiting for its verification"
+    )
     is_staff = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
@@ -108,3 +112,6 @@ class AccountKey(models.Model):
 
     class Meta:
         db_table = "rivals_account_key"
+
+    def __str__(self) -> str:
+        return f"personal-data key of account {self.account_id}"

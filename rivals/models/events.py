@@ -74,6 +74,9 @@ class IdempotencyRecord(models.Model):
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="idempotency_owner_key_unique")]
         indexes = [models.Index(fields=["created_at"], name="idempotency_created_at")]  # retention job
 
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} → {self.status_code}"
+
 
 class Heartbeat(models.Model):
     """The last proof that beat → broker → worker → database works, one row per source.
@@ -89,3 +92,6 @@ class Heartbeat(models.Model):
 
     class Meta:
         db_table = "rivals_heartbeat"
+
+    def __str__(self) -> str:
+        return f"{self.source} at {self.beat_at:%Y-%m-%d %H:%M:%S}"

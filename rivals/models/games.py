@@ -33,9 +33,13 @@ class Level(models.Model):
 
 class Game(models.Model):
     MODES = (
-        ("single", "single player"), ("classic", "classic"), ("pool_practice", "pool practice"),
+        ("single", "single player"),
+        ("classic", "classic"),
+        ("pool_practice", "pool practice"),
         # a player's board in a competitive round (rivals.matches): one Game per player and round
-        ("quick", "quick match round"), ("duel", "duel round"), ("arena", "arena round"),
+        ("quick", "quick match round"),
+        ("duel", "duel round"),
+        ("arena", "arena round"),
         ("tournament", "tournament round"),
     )
     STATUSES = (("playing", "playing"), ("paused", "paused"), ("won", "won"), ("stuck", "stuck"), ("ended", "ended"))
@@ -82,8 +86,9 @@ class Game(models.Model):
         ]
         constraints = [
             # one board per player and round (rivals.matches)
-            models.UniqueConstraint(fields=["round_id", "account"], condition=models.Q(round_id__isnull=False),
-                                    name="game_round_player"),
+            models.UniqueConstraint(
+                fields=["round_id", "account"], condition=models.Q(round_id__isnull=False), name="game_round_player"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -112,6 +117,9 @@ class LevelBest(models.Model):
         constraints = [models.UniqueConstraint(fields=["level", "account"], name="level_best_unique")]
         indexes = [models.Index(fields=["level", "best_ms", "achieved_at"], name="level_best_rank")]
 
+    def __str__(self) -> str:
+        return f"level {self.level}: account {self.account_id} in {self.best_ms / 1000:.1f} s"
+
 
 class RejectedIntent(models.Model):
     """R-38: every refused intent, for fair-play review. Never changes a game."""
@@ -129,5 +137,10 @@ class RejectedIntent(models.Model):
     class Meta:
         db_table = "rivals_rejected_intent"
         ordering = ["-at"]
-        indexes = [models.Index(fields=["account", "at"], name="rejected_account_at"),
-                   models.Index(fields=["at"], name="rejected_at")]  # retention job
+        indexes = [
+            models.Index(fields=["account", "at"], name="rejected_account_at"),
+            models.Index(fields=["at"], name="rejected_at"),
+        ]  # retention job
+
+    def __str__(self) -> str:
+        return f"{self.code} on {self.target}"

@@ -58,3 +58,6 @@ class DailyBonusClaim(models.Model):
         db_table = "rivals_daily_bonus_claim"
         constraints = [models.UniqueConstraint(fields=["account", "day"], name="daily_bonus_once_per_day")]
         ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"account {self.account_id} on {self.day}: day {self.streak} of the streak"

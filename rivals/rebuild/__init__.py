@@ -87,8 +87,9 @@ def _build(projs, shapes, live: str, log: EventLog, *, progress: bool) -> int:
     copies.create_copies(shapes, live)
     types = sorted({t for p in projs for t in p.event_types})
     total = sum(log.count(p.rebuild_types) for p in projs)
-    with tqdm(total=total, unit="ev", desc="rebuild", disable=not progress or None, leave=True,
-              mininterval=0.5, smoothing=0.1) as bar:
+    with tqdm(
+        total=total, unit="ev", desc="rebuild", disable=not progress or None, leave=True, mininterval=0.5, smoothing=0.1
+    ) as bar:
         log.tick = bar.update
         with copies.writing_copies():
             for p in projs:
@@ -106,8 +107,9 @@ def _catch_up(projs, *, high: int, seen: set[int]) -> list[int]:
 
     types = sorted({t for p in projs for t in p.event_types})
     with connection.cursor() as cur:
-        cur.execute("SELECT position FROM rivals_event WHERE position > %s AND type = ANY(%s)",
-                    [max(0, high - TAIL), types])
+        cur.execute(
+            "SELECT position FROM rivals_event WHERE position > %s AND type = ANY(%s)", [max(0, high - TAIL), types]
+        )
         positions = [row[0] for row in cur.fetchall() if row[0] not in seen]
     missed = EventLog.at(positions) if positions else []
     if missed:
@@ -177,10 +179,10 @@ def _beside_traffic(report: Report, projs, *, verify_only: bool, progress: bool,
                 cur.execute("SELECT pg_advisory_unlock(%s, %s)", list(REBUILD_LOCK))
 
 
-def _swap_with_retries(report: Report, projs, shapes, live: str, *, high: int, seen: set[int],
-                       verify_only: bool) -> None:
-    locked = ", ".join(f"{connection.ops.quote_name(live)}.{connection.ops.quote_name(s.table.name)}"
-                       for s in shapes)
+def _swap_with_retries(
+    report: Report, projs, shapes, live: str, *, high: int, seen: set[int], verify_only: bool
+) -> None:
+    locked = ", ".join(f"{connection.ops.quote_name(live)}.{connection.ops.quote_name(s.table.name)}" for s in shapes)
     # First without the lock: catch up and compare every table. A table found equal stays equal
     # while the lock is taken — every event since is applied to both sides by the same projection
     # code — so under the lock only the tables that differed (and those that jobs write without

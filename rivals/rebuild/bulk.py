@@ -13,11 +13,15 @@ def update_columns(table: str, key: str, columns: list[str], rows: list[tuple]) 
     q = connection.ops.quote_name
     names = [key, *columns]
     with connection.cursor() as cur:
-        cur.execute(f"CREATE TEMP TABLE _rebuild_rows ON COMMIT DROP AS SELECT {', '.join(q(c) for c in names)} "
-                    f"FROM {q(table)} WITH NO DATA")
+        cur.execute(
+            f"CREATE TEMP TABLE _rebuild_rows ON COMMIT DROP AS SELECT {', '.join(q(c) for c in names)} "
+            f"FROM {q(table)} WITH NO DATA"
+        )
         with cur.cursor.copy(f"COPY _rebuild_rows ({', '.join(q(c) for c in names)}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
         sets = ", ".join(f"{q(c)} = r.{q(c)}" for c in columns)
-        cur.execute(f"UPDATE {q(table)} t SET {sets} FROM _rebuild_rows r WHERE t.{q(key)} = r.{q(key)}; "
-                    "DROP TABLE _rebuild_rows")
+        cur.execute(
+            f"UPDATE {q(table)} t SET {sets} FROM _rebuild_rows r WHERE t.{q(key)} = r.{q(key)}; "
+            "DROP TABLE _rebuild_rows"
+        )

@@ -89,7 +89,8 @@ def shapes(tables: list[Table], live: str) -> list[Shape]:
                 "LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum "
                 "LEFT JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary "
                 "WHERE n.nspname = %s AND c.relname = %s AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
-                [live, t.name])
+                [live, t.name],
+            )
             rows = cur.fetchall()
             if not rows:
                 raise LookupError(f"no table {live}.{t.name}")
@@ -102,10 +103,13 @@ def shapes(tables: list[Table], live: str) -> list[Shape]:
                 "SELECT a.attname, cf.relname FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_class cf ON cf.oid = k.confrelid "
                 "JOIN pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] "
-                "WHERE k.contype = 'f' AND n.nspname = %s AND c.relname = %s", [live, t.name])
+                "WHERE k.contype = 'f' AND n.nspname = %s AND c.relname = %s",
+                [live, t.name],
+            )
             fks = dict(cur.fetchall())
-            out.append(Shape(table=t, columns=columns, key=key, identity_key=identity_key, compared=compared,
-                             id_refs=fks))
+            out.append(
+                Shape(table=t, columns=columns, key=key, identity_key=identity_key, compared=compared, id_refs=fks)
+            )
     # only references to copied tables whose ids the database assigns (they differ in a rebuild)
     assigned = {s.table.name for s in out if s.identity_key and s.table.columns is None}
     family = {s.table.name: s.table.name for s in out}
@@ -131,14 +135,18 @@ def create_copies(shapes_: list[Shape], live: str) -> None:
         cur.execute(f"DROP SCHEMA IF EXISTS {SCHEMA} CASCADE; CREATE SCHEMA {SCHEMA}")
         for s in shapes_:
             name = _q(s.table.name)
-            cur.execute(f"CREATE TABLE {SCHEMA}.{name} (LIKE {_q(live)}.{name} INCLUDING DEFAULTS INCLUDING IDENTITY "
-                        "INCLUDING INDEXES INCLUDING CONSTRAINTS INCLUDING GENERATED)")
+            cur.execute(
+                f"CREATE TABLE {SCHEMA}.{name} (LIKE {_q(live)}.{name} INCLUDING DEFAULTS INCLUDING IDENTITY "
+                "INCLUDING INDEXES INCLUDING CONSTRAINTS INCLUDING GENERATED)"
+            )
             if s.table.columns is not None:
                 cur.execute(f"INSERT INTO {SCHEMA}.{name} SELECT * FROM {_q(live)}.{name}")
             elif s.identity_key:  # the copy's ids come after every id live has handed out
                 pk = s.key[0]
-                cur.execute(f"SELECT GREATEST((SELECT COALESCE(max({_q(pk)}), 0) FROM {_q(live)}.{name}), "
-                            f"(SELECT last_value FROM {_sequence(cur, live, s)}))")
+                cur.execute(
+                    f"SELECT GREATEST((SELECT COALESCE(max({_q(pk)}), 0) FROM {_q(live)}.{name}), "
+                    f"(SELECT last_value FROM {_sequence(cur, live, s)}))"
+                )
                 cur.execute(f"ALTER TABLE {SCHEMA}.{name} ALTER COLUMN {_q(pk)} RESTART WITH {cur.fetchone()[0] + 1}")
 
 
@@ -192,20 +200,29 @@ def compare(shapes_: list[Shape], live: str) -> list[Difference]:
                 where = f" WHERE {s.table.where}" if s.table.where else ""
                 cur.execute(
                     f"SELECT (SELECT count(*) FROM (SELECT {cols} FROM {L}{where} EXCEPT ALL SELECT {cols} FROM {C}{where}) x),"
-                    f" (SELECT count(*) FROM (SELECT {cols} FROM {C}{where} EXCEPT ALL SELECT {cols} FROM {L}{where}) y)")
+                    f" (SELECT count(*) FROM (SELECT {cols} FROM {C}{where} EXCEPT ALL SELECT {cols} FROM {L}{where}) y)"
+                )
                 only_live, only_rebuilt = cur.fetchone()
                 out.append(Difference(s.table.name, only_live, only_rebuilt, 0))
                 continue
             match = _key_match(s.key)
-            changed_sql = (f"SELECT count(*) FROM {C} c JOIN {L} l ON {match} "
-                           f"WHERE {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)}") if s.compared else "SELECT 0"
+            changed_sql = (
+                (
+                    f"SELECT count(*) FROM {C} c JOIN {L} l ON {match} "
+                    f"WHERE {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)}"
+                )
+                if s.compared
+                else "SELECT 0"
+            )
             if s.table.columns is not None:  # rows are not the projection's: only its columns count
                 cur.execute(changed_sql)
                 out.append(Difference(s.table.name, 0, 0, cur.fetchone()[0]))
                 continue
-            cur.execute(f"SELECT (SELECT count(*) FROM {L} l WHERE NOT EXISTS (SELECT 1 FROM {C} c WHERE {match})), "
-                        f"(SELECT count(*) FROM {C} c WHERE NOT EXISTS (SELECT 1 FROM {L} l WHERE {match})), "
-                        f"({changed_sql})")
+            cur.execute(
+                f"SELECT (SELECT count(*) FROM {L} l WHERE NOT EXISTS (SELECT 1 FROM {C} c WHERE {match})), "
+                f"(SELECT count(*) FROM {C} c WHERE NOT EXISTS (SELECT 1 FROM {L} l WHERE {match})), "
+                f"({changed_sql})"
+            )
             out.append(Difference(s.table.name, *cur.fetchone()))
     for s, d in zip(shapes_, out, strict=True):
         if d.changed:
@@ -219,14 +236,19 @@ def _examples(s: Shape, live: str, limit: int = 3) -> list[str]:
     cols = ", ".join(f"l.{_q(c)}, c.{_q(c)}" for c in s.compared)
     keys = ", ".join(f"l.{_q(c)}" for c in s.key)
     with connection.cursor() as cur:
-        cur.execute(f"SELECT {keys}, {cols} FROM {C} c JOIN {L} l ON {_key_match(s.key)} "
-                    f"WHERE {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)} LIMIT {limit}")
+        cur.execute(
+            f"SELECT {keys}, {cols} FROM {C} c JOIN {L} l ON {_key_match(s.key)} "
+            f"WHERE {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)} LIMIT {limit}"
+        )
         rows = cur.fetchall()
     out = []
     for row in rows:
-        key, values = row[:len(s.key)], row[len(s.key):]
-        diffs = [f"{c} {values[2 * i]!r:.60}→{values[2 * i + 1]!r:.60}" for i, c in enumerate(s.compared)
-                 if values[2 * i] != values[2 * i + 1]]
+        key, values = row[: len(s.key)], row[len(s.key) :]
+        diffs = [
+            f"{c} {values[2 * i]!r:.60}→{values[2 * i + 1]!r:.60}"
+            for i, c in enumerate(s.compared)
+            if values[2 * i] != values[2 * i + 1]
+        ]
         out.append(f"{'/'.join(map(str, key))}: {', '.join(diffs)}")
     return out
 
@@ -254,8 +276,11 @@ def swap(shapes_: list[Shape], differences: list[Difference], live: str) -> int:
                 if s.identity_key:
                     pk = _q(s.key[0])
                     seq = _sequence(cur, live, s)
-                    cur.execute(f"SELECT setval(%s, GREATEST((SELECT COALESCE(max({pk}), 0) FROM {L}), "
-                                f"(SELECT last_value FROM {seq})))", [seq])
+                    cur.execute(
+                        f"SELECT setval(%s, GREATEST((SELECT COALESCE(max({pk}), 0) FROM {L}), "
+                        f"(SELECT last_value FROM {seq})))",
+                        [seq],
+                    )
                 continue
             if not d.any:
                 continue
@@ -265,12 +290,16 @@ def swap(shapes_: list[Shape], differences: list[Difference], live: str) -> int:
                 written += cur.rowcount
             if s.compared:
                 sets = ", ".join(_q(c) for c in s.compared)
-                cur.execute(f"UPDATE {L} l SET ({sets}) = {_row('c', s.compared)} FROM {C} c "
-                            f"WHERE {match} AND {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)}")
+                cur.execute(
+                    f"UPDATE {L} l SET ({sets}) = {_row('c', s.compared)} FROM {C} c "
+                    f"WHERE {match} AND {_row('l', s.compared)} IS DISTINCT FROM {_row('c', s.compared)}"
+                )
                 written += cur.rowcount
             if s.table.columns is None:
                 cols = ", ".join(_q(c) for c in s.columns)
-                cur.execute(f"INSERT INTO {L} ({cols}) SELECT {', '.join('c.' + _q(x) for x in s.columns)} FROM {C} c "
-                            f"WHERE NOT EXISTS (SELECT 1 FROM {L} l WHERE {match})")
+                cur.execute(
+                    f"INSERT INTO {L} ({cols}) SELECT {', '.join('c.' + _q(x) for x in s.columns)} FROM {C} c "
+                    f"WHERE NOT EXISTS (SELECT 1 FROM {L} l WHERE {match})"
+                )
                 written += cur.rowcount
     return written

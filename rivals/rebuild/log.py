@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.db import connection
 
 PAGE = 5000
 
 # the instant as UTC text: ``fromisoformat`` reads it ~20 times faster than the driver's loader
-_COLUMNS = ("position, stream_id, stream_type, version, type, data::text, metadata::text, "
-            "(recorded_at AT TIME ZONE 'UTC')::text")
+_COLUMNS = (
+    "position, stream_id, stream_type, version, type, data::text, metadata::text, "
+    "(recorded_at AT TIME ZONE 'UTC')::text"
+)
 
 
 class LogEvent:
@@ -27,8 +29,9 @@ class LogEvent:
     def __init__(self, position, stream_id, stream_type, version, type, data, metadata, recorded_at):  # noqa: A002
         self.position, self.stream_id, self.stream_type, self.version = position, stream_id, stream_type, version
         self.type = type
-        self.recorded_at = (datetime.fromisoformat(recorded_at).replace(tzinfo=timezone.utc)
-                            if isinstance(recorded_at, str) else recorded_at)
+        self.recorded_at = (
+            datetime.fromisoformat(recorded_at).replace(tzinfo=UTC) if isinstance(recorded_at, str) else recorded_at
+        )
         # Django loads jsonb as text (its JSONField decodes it); a bare cursor gets the same text
         self.data = json.loads(data) if isinstance(data, str) else data
         self._metadata = metadata  # decoded when read (few projections do)
@@ -71,8 +74,9 @@ class EventLog:
             cur.execute(f"SELECT count(*) FROM rivals_event WHERE {where}", params)
             return cur.fetchone()[0]
 
-    def pages(self, types: Iterable[str], *, by_stream: bool = False, stream_type: str | None = None,
-              where: str = "") -> Iterator[list[LogEvent]]:
+    def pages(
+        self, types: Iterable[str], *, by_stream: bool = False, stream_type: str | None = None, where: str = ""
+    ) -> Iterator[list[LogEvent]]:
         """Lists of up to ``PAGE`` events of ``types``: in position order, or (``by_stream``) a
         stream's events together in version order, stream after stream — for projections whose
         rows each depend on one stream only, so that a page's finished rows can be written at once.
@@ -95,16 +99,20 @@ class EventLog:
         expression ``key`` among the events of ``types`` (e.g. each round's last pair)."""
         where, params = self._where(types, None, where)
         with connection.cursor() as cur:
-            cur.execute(f"SELECT DISTINCT ON ({key}) {key}, recorded_at FROM rivals_event WHERE {where} "
-                        f"ORDER BY {key}, position DESC", params)
+            cur.execute(
+                f"SELECT DISTINCT ON ({key}) {key}, recorded_at FROM rivals_event WHERE {where} "
+                f"ORDER BY {key}, position DESC",
+                params,
+            )
             return dict(cur.fetchall())
 
     @staticmethod
     def at(positions: Iterable[int]) -> list[LogEvent]:
         """The events at ``positions``, in position order."""
         with connection.cursor() as cur:
-            cur.execute(f"SELECT {_COLUMNS} FROM rivals_event WHERE position = ANY(%s) ORDER BY position",
-                        [sorted(positions)])
+            cur.execute(
+                f"SELECT {_COLUMNS} FROM rivals_event WHERE position = ANY(%s) ORDER BY position", [sorted(positions)]
+            )
             return [LogEvent(*row) for row in cur.fetchall()]
 
     def events(self, types: Iterable[str], **kwargs) -> Iterator[LogEvent]:

@@ -33,13 +33,25 @@ def token_issue(*, account: Account, kind: str) -> AccessToken:
     return AccessToken.objects.create(key=secrets.token_hex(20), account=account, kind=kind)
 
 
-def account_event(account: Account, type_: str, data: dict | None = None, *, actor: str | None = None,
-                  schema_version: int = 1, now: datetime | None = None):
+def account_event(
+    account: Account,
+    type_: str,
+    data: dict | None = None,
+    *,
+    actor: str | None = None,
+    schema_version: int = 1,
+    now: datetime | None = None,
+):
     """Append one event to the account's stream (actor: the account itself unless given;
     ``now``: the server clock, for jobs and the demo world's simulated clock)."""
-    return event_append(stream_id=account.stream_id, stream_type="account", expected_version=ANY_VERSION,
-                        actor=actor or f"account:{account.pk}", now=now,
-                        events=[NewEvent(type_, {"account_id": account.pk, **(data or {})}, schema_version)])
+    return event_append(
+        stream_id=account.stream_id,
+        stream_type="account",
+        expected_version=ANY_VERSION,
+        actor=actor or f"account:{account.pk}",
+        now=now,
+        events=[NewEvent(type_, {"account_id": account.pk, **(data or {})}, schema_version)],
+    )
 
 
 @transaction.atomic
@@ -55,8 +67,9 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
             with transaction.atomic():
                 account = Account.objects.create_user(_guest_username(device_id), None, device_id=device_id)
                 personal.account_key_create(account_id=account.pk)
-                account_event(account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2,
-                              now=now)
+                account_event(
+                    account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2, now=now
+                )
                 created = True
         except IntegrityError:  # the same device signed in concurrently: return that account
             account = Account.objects.get(device_id=device_id)
@@ -74,8 +87,13 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
     """A name the player chose is personal data: sealed in the event with the account's key."""
     name = clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX)
     if name != account.display_name:
-        account_event(account, "DisplayNameChanged",
-                      personal.seal(account_id=account.pk, field="display_name", value=name), schema_version=2, now=now)
+        account_event(
+            account,
+            "DisplayNameChanged",
+            personal.seal(account_id=account.pk, field="display_name", value=name),
+            schema_version=2,
+            now=now,
+        )
         account.refresh_from_db(fields=["display_name"])
     return account
 
@@ -126,4 +144,3 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     account.save(update_fields=fields)
     account.refresh_from_db()
     return account
-

@@ -75,8 +75,11 @@ def email_verify(*, token: str) -> Account:
         raise Invalid(BAD_TOKEN, details={"token": [BAD_TOKEN]}) from None
     account = Account.objects.select_for_update().filter(pk=data.get("a"), closed_at__isnull=True).first()
     email = data.get("e")
-    if account is None or account.pending_email != email or \
-            Account.objects.filter(email=email).exclude(pk=account.pk).exists():
+    if (
+        account is None
+        or account.pending_email != email
+        or Account.objects.filter(email=email).exclude(pk=account.pk).exists()
+    ):
         raise Invalid(BAD_TOKEN, details={"token": [BAD_TOKEN]})
     account.email, account.email_verified, account.pending_email = email, True, None
     account.save(update_fields=["email", "email_verified", "pending_email"])
@@ -101,8 +104,9 @@ def login(*, email: str, password: str) -> tuple[Account, str]:
     """A new token of the account whose verified email this is (``SignedIn``); one 401 for an
     unknown email, an unverified one, a closed account or a wrong password. A wrong password
     for a known account is kept as ``SignInFailed`` (committed, then refused)."""
-    account = Account.objects.filter(email=email_normalised(email), email_verified=True, is_active=True,
-                                     closed_at__isnull=True).first()
+    account = Account.objects.filter(
+        email=email_normalised(email), email_verified=True, is_active=True, closed_at__isnull=True
+    ).first()
     if account is None:
         _burn_hash(password)
         raise Unauthenticated(WRONG)
@@ -144,8 +148,9 @@ def password_change(*, account: Account, old_password: str, new_password: str, k
 def password_reset_request(*, email: str) -> None:
     """Send a reset code if the address signs in to an account (``PasswordResetRequested``);
     the caller's answer is the same either way."""
-    account = Account.objects.filter(email=email_normalised(email), email_verified=True, is_active=True,
-                                     closed_at__isnull=True).first()
+    account = Account.objects.filter(
+        email=email_normalised(email), email_verified=True, is_active=True, closed_at__isnull=True
+    ).first()
     if account is None:
         return
     token = signing.dumps({"a": account.pk, "t": default_token_generator.make_token(account)}, salt=RESET_SALT)
@@ -161,8 +166,9 @@ def password_reset_confirm(*, token: str, password: str) -> Account:
         data = signing.loads(token, salt=RESET_SALT, max_age=settings.PASSWORD_RESET_TIMEOUT)
     except signing.BadSignature:
         raise Invalid(BAD_TOKEN, details={"token": [BAD_TOKEN]}) from None
-    account = Account.objects.select_for_update().filter(pk=data.get("a"), is_active=True,
-                                                         closed_at__isnull=True).first()
+    account = (
+        Account.objects.select_for_update().filter(pk=data.get("a"), is_active=True, closed_at__isnull=True).first()
+    )
     if account is None or not default_token_generator.check_token(account, data.get("t", "")):
         raise Invalid(BAD_TOKEN, details={"token": [BAD_TOKEN]})
     _password_checked(password, account)

@@ -78,18 +78,35 @@ def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> Daily
         events=[
             NewEvent(
                 "DailyBonusClaimed",
-                {"account_id": account.pk, "day": today.isoformat(), "streak": streak, "points": points,
-                 "jokers": jokers, "claimed_at": now.isoformat()},
+                {
+                    "account_id": account.pk,
+                    "day": today.isoformat(),
+                    "streak": streak,
+                    "points": points,
+                    "jokers": jokers,
+                    "claimed_at": now.isoformat(),
+                },
             )
         ],
     )
     points_award(
-        account=account.pk, amount=points, source="daily_bonus", key=f"daily_bonus:{account.pk}:{today.isoformat()}",
-        at=now, actor=actor, ref={"day": today.isoformat(), "streak": streak},
+        account=account.pk,
+        amount=points,
+        source="daily_bonus",
+        key=f"daily_bonus:{account.pk}:{today.isoformat()}",
+        at=now,
+        actor=actor,
+        ref={"day": today.isoformat(), "streak": streak},
     )
     if jokers:
-        account_jokers_change(account=account, delta=jokers, reason="daily_bonus", actor=actor,
-                              ref={"day": today.isoformat(), "streak": streak}, now=now)
+        account_jokers_change(
+            account=account,
+            delta=jokers,
+            reason="daily_bonus",
+            actor=actor,
+            ref={"day": today.isoformat(), "streak": streak},
+            now=now,
+        )
     return DailyBonusClaimResult(day=streak, date=today, points=points, jokers=jokers)
 
 
@@ -118,14 +135,22 @@ def daily_bonus_double(*, account: Account, now: datetime | None = None) -> int:
         events=[
             NewEvent(
                 "DailyBonusDoubled",
-                {"account_id": account.pk, "day": today.isoformat(), "points": claim.points,
-                 "doubled_at": now.isoformat()},
+                {
+                    "account_id": account.pk,
+                    "day": today.isoformat(),
+                    "points": claim.points,
+                    "doubled_at": now.isoformat(),
+                },
             )
         ],
     )
     points_award(
-        account=account.pk, amount=claim.points, source="daily_bonus_double",
-        key=f"daily_bonus_double:{account.pk}:{today.isoformat()}", at=now, actor=actor,
+        account=account.pk,
+        amount=claim.points,
+        source="daily_bonus_double",
+        key=f"daily_bonus_double:{account.pk}:{today.isoformat()}",
+        at=now,
+        actor=actor,
         ref={"day": today.isoformat()},
     )
     return claim.points
@@ -167,9 +192,15 @@ class DailyBonusProjection(Projection):
 
     @staticmethod
     def _claim(d: dict) -> DailyBonusClaim:
-        return DailyBonusClaim(account_id=d["account_id"], day=parse_date(d["day"]), streak=d["streak"],
-                               points=d["points"], jokers=d["jokers"], doubled=False,
-                               claimed_at=parse_datetime(d["claimed_at"]))
+        return DailyBonusClaim(
+            account_id=d["account_id"],
+            day=parse_date(d["day"]),
+            streak=d["streak"],
+            points=d["points"],
+            jokers=d["jokers"],
+            doubled=False,
+            claimed_at=parse_datetime(d["claimed_at"]),
+        )
 
     def apply(self, event: Event) -> None:
         d = event.data

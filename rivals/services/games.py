@@ -50,7 +50,16 @@ MAX_JOKERS_PER_GAME = 2  # R-9
 FINISHED = ("won", "ended")
 
 INTENT_TYPES = (
-    "remove_pair", "click_blocked", "joker", "hint", "undo", "shuffle", "pause", "resume", "restart", "end",
+    "remove_pair",
+    "click_blocked",
+    "joker",
+    "hint",
+    "undo",
+    "shuffle",
+    "pause",
+    "resume",
+    "restart",
+    "end",
 )
 # the boards of competitive rounds (rivals.matches): one Game per player and round
 ROUND_MODES = ("quick", "duel", "arena", "tournament")
@@ -86,8 +95,12 @@ def level_get(*, number: int) -> Level:
         info = engine.level_info(number)
         level, _ = Level.objects.get_or_create(
             number=number,
-            defaults={"code": info.code, "layout": info.layout, "hard": info.hard,
-                      "difficulty": float(info.difficulty)},
+            defaults={
+                "code": info.code,
+                "layout": info.layout,
+                "hard": info.hard,
+                "difficulty": float(info.difficulty),
+            },
         )
     return level
 
@@ -111,7 +124,12 @@ def _parse_code(code: str) -> tuple[str, int]:
 
 @transaction.atomic
 def game_create(
-    *, account: Account, mode: str, level: int | None = None, code: str | None = None, now: datetime | None = None,
+    *,
+    account: Account,
+    mode: str,
+    level: int | None = None,
+    code: str | None = None,
+    now: datetime | None = None,
     time_limit_s: int | None = None,
 ) -> Game:
     """``time_limit_s``: a pool game's server time (P-4), default ``RIVALS["POOL_TIME_LIMIT_S"]``."""
@@ -123,8 +141,9 @@ def game_create(
             raise Invalid("a single player game needs a level", details={"level": ["required"]})
         lvl = level_get(number=level)
         if not level_unlocked(account=account, number=level):
-            raise NotAllowed(f"level {level} is locked: win level {level - 1} first",
-                             details={"level": level, "requires": level - 1})
+            raise NotAllowed(
+                f"level {level} is locked: win level {level - 1} first", details={"level": level, "requires": level - 1}
+            )
         code = lvl.code
     elif code:
         layout_id, number = _parse_code(code)
@@ -132,22 +151,40 @@ def game_create(
     else:
         code = engine.random_code()
     deal = engine.deal_from_code(code)
-    return game_start(account=account, mode=mode, deal=deal, now=now, level=level if mode == "single" else None,
-                      time_limit_ms=(time_limit_s or _rules()["POOL_TIME_LIMIT_S"]) * 1000 if ruleset == "pool" else None,
-                      plan=True)
+    return game_start(
+        account=account,
+        mode=mode,
+        deal=deal,
+        now=now,
+        level=level if mode == "single" else None,
+        time_limit_ms=(time_limit_s or _rules()["POOL_TIME_LIMIT_S"]) * 1000 if ruleset == "pool" else None,
+        plan=True,
+    )
 
 
-def game_started(*, account_id: int, mode: str, deal: engine.Deal, level: int | None = None,
-                 time_limit_ms: int | None = None, round_id=None, starts_at: datetime | None = None,
-                 ) -> tuple[str, NewEvent]:
+def game_started(
+    *,
+    account_id: int,
+    mode: str,
+    deal: engine.Deal,
+    level: int | None = None,
+    time_limit_ms: int | None = None,
+    round_id=None,
+    starts_at: datetime | None = None,
+) -> tuple[str, NewEvent]:
     """The stream id and ``GameStarted`` of a new board of ``deal`` (a solo game, or one player's
     board of a competitive round: ``round_id`` and the round's ``starts_at``, from which its clock
     runs)."""
     game_id = uuid.uuid4()
     data = {
-        "game_id": str(game_id), "account_id": account_id, "mode": mode,
+        "game_id": str(game_id),
+        "account_id": account_id,
+        "mode": mode,
         "ruleset": MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
-        "level": level, "code": deal.code, "layout": deal.layout.id, "faces": list(deal.faces),
+        "level": level,
+        "code": deal.code,
+        "layout": deal.layout.id,
+        "faces": list(deal.faces),
         "time_limit_ms": time_limit_ms,
     }
     if round_id is not None:
@@ -155,13 +192,28 @@ def game_started(*, account_id: int, mode: str, deal: engine.Deal, level: int | 
     return f"game-{game_id}", NewEvent("GameStarted", data)
 
 
-def game_start(*, account: Account, mode: str, deal: engine.Deal, now: datetime | None = None,
-               level: int | None = None, time_limit_ms: int | None = None, plan: bool = False) -> Game:
+def game_start(
+    *,
+    account: Account,
+    mode: str,
+    deal: engine.Deal,
+    now: datetime | None = None,
+    level: int | None = None,
+    time_limit_ms: int | None = None,
+    plan: bool = False,
+) -> Game:
     """Append ``GameStarted`` for one solo board of ``deal``."""
-    stream_id, started = game_started(account_id=account.pk, mode=mode, deal=deal, level=level,
-                                      time_limit_ms=time_limit_ms)
-    event_append(stream_id=stream_id, stream_type="game", expected_version=0, now=now,
-                 actor=f"account:{account.pk}", events=[started])
+    stream_id, started = game_started(
+        account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms
+    )
+    event_append(
+        stream_id=stream_id,
+        stream_type="game",
+        expected_version=0,
+        now=now,
+        actor=f"account:{account.pk}",
+        events=[started],
+    )
     game_id = started.data["game_id"]
     if plan:  # the winning plan is a cache for hints (T-10)
         Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
@@ -175,15 +227,14 @@ def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
         # a raw SELECT: this runs on every intent, and the ORM would compile it each time (and
         # RawQuerySet costs more CPU than the row's own conversion)
         sql = f"SELECT {select_list(Game)} FROM rivals_game WHERE id = %s AND account_id = %s" + (
-            " FOR UPDATE" if lock else "")
+            " FOR UPDATE" if lock else ""
+        )
         with connection.cursor() as django_cursor:
             cur = execute_prepared(django_cursor, sql, [str(game_id), account.pk])
             games = models_from_rows(Game, cur, cur.fetchall())
     if not games:
         raise NotFound("no such game")
     return games[0]
-
-
 
 
 def game_board(game: Game) -> engine.Board:
@@ -202,13 +253,13 @@ class IntentResult:
 
 
 def _time_up_event(game: Game) -> NewEvent:
-    return NewEvent("GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms, "score": game.score,
-                                  "status": "ended"})
+    return NewEvent(
+        "GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms, "score": game.score, "status": "ended"}
+    )
 
 
 def _is_time_up(game: Game, now: datetime) -> bool:
-    return (game.time_limit_ms is not None and game.status not in FINISHED
-            and play_ms(game, now) >= game.time_limit_ms)
+    return game.time_limit_ms is not None and game.status not in FINISHED and play_ms(game, now) >= game.time_limit_ms
 
 
 @transaction.atomic
@@ -220,8 +271,15 @@ def game_expire_if_due(*, game: Game, now: datetime | None = None) -> bool:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if not _is_time_up(game, now):
         return False
-    event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version, actor="system",
-                 now=now, events=[_time_up_event(game)], live={"game": game})
+    event_append(
+        stream_id=game.stream_id,
+        stream_type="game",
+        expected_version=game.version,
+        actor="system",
+        now=now,
+        events=[_time_up_event(game)],
+        live={"game": game},
+    )
     return True
 
 
@@ -230,11 +288,17 @@ def games_expire_due(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     # only the games whose running clock has passed their limit (the database picks them; the
     # locked re-check in game_expire_if_due decides)
-    due_at = RawSQL("running_since + (time_limit_ms - elapsed_before_ms) * interval '1 millisecond'", [],
-                    output_field=DateTimeField())
-    due = (Game.objects.filter(time_limit_ms__isnull=False, running_since__isnull=False,
-                               status__in=("playing", "stuck"))
-           .annotate(due_at=due_at).filter(due_at__lte=now).order_by("pk"))
+    due_at = RawSQL(
+        "running_since + (time_limit_ms - elapsed_before_ms) * interval '1 millisecond'",
+        [],
+        output_field=DateTimeField(),
+    )
+    due = (
+        Game.objects.filter(time_limit_ms__isnull=False, running_since__isnull=False, status__in=("playing", "stuck"))
+        .annotate(due_at=due_at)
+        .filter(due_at__lte=now)
+        .order_by("pk")
+    )
     return sum(game_expire_if_due(game=game, now=now) for game in due)
 
 
@@ -263,24 +327,44 @@ def _pairs_on_table(board: engine.Board) -> int:
 
 
 @transaction.atomic
-def game_intent_apply(*, account: Account, game_id, intent: dict[str, Any], now: datetime | None = None) -> IntentResult:
+def game_intent_apply(
+    *, account: Account, game_id, intent: dict[str, Any], now: datetime | None = None
+) -> IntentResult:
     """Validate and apply one intent. Raises a ``DomainError`` (and writes nothing) when refused."""
     kind, seq = intent_envelope(intent, INTENT_TYPES)
     game = game_for_account(account=account, game_id=game_id, lock=True)
     if game.round_id is not None:  # the round's clock decides: only its endpoint may play it
-        raise NotAllowed("this board belongs to a competitive round: send its intents to the round",
-                         details={"round": str(game.round_id)})
+        raise NotAllowed(
+            "this board belongs to a competitive round: send its intents to the round",
+            details={"round": str(game.round_id)},
+        )
     now = now or timezone.now()
     if _is_time_up(game, now):  # P-4: end it (committed) and refuse the intent
-        events = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
-                              actor="system", now=now, events=[_time_up_event(game)], live={"game": game})
-        return IntentResult(game=game, events=events,
-                            refused=NotAllowed("the game's time is up", details={"status": "ended"}))
+        events = event_append(
+            stream_id=game.stream_id,
+            stream_type="game",
+            expected_version=game.version,
+            actor="system",
+            now=now,
+            events=[_time_up_event(game)],
+            live={"game": game},
+        )
+        return IntentResult(
+            game=game, events=events, refused=NotAllowed("the game's time is up", details={"status": "ended"})
+        )
     return game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
 
 
-def game_intent_run(*, game: Game, account: Account, kind: str, seq: int, intent: dict[str, Any], now: datetime,
-                    live: dict[str, Any] | None = None) -> IntentResult:
+def game_intent_run(
+    *,
+    game: Game,
+    account: Account,
+    kind: str,
+    seq: int,
+    intent: dict[str, Any],
+    now: datetime,
+    live: dict[str, Any] | None = None,
+) -> IntentResult:
     """The checks and rules every board shares (solo games and the boards of competitive rounds).
 
     ``game`` is locked by the caller, who has checked everything outside the board (a solo game's
@@ -296,11 +380,17 @@ def game_intent_run(*, game: Game, account: Account, kind: str, seq: int, intent
     if game.status == "paused" and kind not in ("resume", "end"):
         raise NotAllowed("the game is paused: resume it first", details={"status": "paused"})
     handler = _HANDLERS[kind]
-    ctx = _Ctx(game=game, account=account, board=game_board(game), now=now, at_ms=play_ms(game, now),
-               seq=game.seq + 1)
+    ctx = _Ctx(game=game, account=account, board=game_board(game), now=now, at_ms=play_ms(game, now), seq=game.seq + 1)
     events, after = handler(ctx, intent)
-    stored = event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version,
-                          actor=f"account:{account.pk}", now=now, events=events, live={**(live or {}), "game": game})
+    stored = event_append(
+        stream_id=game.stream_id,
+        stream_type="game",
+        expected_version=game.version,
+        actor=f"account:{account.pk}",
+        now=now,
+        events=events,
+        live={**(live or {}), "game": game},
+    )
     awarded = (after(game, stored) or []) if after else []
     return IntentResult(game=game, events=stored, awarded=awarded)
 
@@ -329,9 +419,18 @@ def _set_plan(game: Game, plan) -> None:
 
 def _end_events(ctx: _Ctx, status: str, score: int) -> list[NewEvent]:
     if status == "won":
-        return [NewEvent("GameWon", {"play_ms": ctx.at_ms, "score": score, "account_id": ctx.account.pk,
-                                     "level": ctx.game.level if ctx.game.mode == "single" else None,
-                                     "status": "won"})]
+        return [
+            NewEvent(
+                "GameWon",
+                {
+                    "play_ms": ctx.at_ms,
+                    "score": score,
+                    "account_id": ctx.account.pk,
+                    "level": ctx.game.level if ctx.game.mode == "single" else None,
+                    "status": "won",
+                },
+            )
+        ]
     if status == "stuck":
         return [NewEvent("GameStuck", {"play_ms": ctx.at_ms, "status": "stuck"})]
     return []
@@ -349,27 +448,37 @@ def _intent_remove_pair(ctx: _Ctx, intent):
     _present(board, b)
     if not board.can_remove(a, b):
         if not engine.faces_match(board.faces[a], board.faces[b], board.ruleset):
-            raise NotAllowed(f"tiles {a} ({board.faces[a]}) and {b} ({board.faces[b]}) do not match",
-                             details={"tiles": [a, b], "reason": "no_match"})
-        raise NotAllowed("tile not free", details={"tiles": [a, b], "reason": "not_free",
-                                                   "free": [t for t in (a, b) if board.is_free(t)]})
+            raise NotAllowed(
+                f"tiles {a} ({board.faces[a]}) and {b} ({board.faces[b]}) do not match",
+                details={"tiles": [a, b], "reason": "no_match"},
+            )
+        raise NotAllowed(
+            "tile not free",
+            details={"tiles": [a, b], "reason": "not_free", "free": [t for t in (a, b) if board.is_free(t)]},
+        )
     minimum = _rules()["MIN_PAIR_INTERVAL_MS"]
     if minimum and game.last_pair_ms is not None and ctx.at_ms - game.last_pair_ms < minimum:
-        raise TooFast("pairs faster than humanly possible are refused (R-38)",
-                      details={"interval_ms": ctx.at_ms - game.last_pair_ms, "minimum_ms": minimum,
-                               "game_id": str(game.pk)})
+        raise TooFast(
+            "pairs faster than humanly possible are refused (R-38)",
+            details={"interval_ms": ctx.at_ms - game.last_pair_ms, "minimum_ms": minimum, "game_id": str(game.pk)},
+        )
     # R-13…R-15 (and R-38's plausibility check, every ruleset): the interval runs from the
     # previous pair (or joker pair), else from the start.
     interval = ctx.at_ms - (game.last_pair_ms if game.last_pair_ms is not None else 0)
-    data: dict[str, Any] = {"tiles": [a, b], "faces": [board.faces[a], board.faces[b]], "play_ms": ctx.at_ms,
-                            "interval_ms": interval}
+    data: dict[str, Any] = {
+        "tiles": [a, b],
+        "faces": [board.faces[a], board.faces[b]],
+        "play_ms": ctx.at_ms,
+        "interval_ms": interval,
+    }
     if game.ruleset == "rivals":
         decisive = engine.is_decisive(board, (a, b))
         score = scoring.rivals_pair_score(interval_ms=interval, record_ms=game.record_ms, decisive=decisive)
         data.update(points=score.points, record_ms=score.record_ms, record=score.is_record, decisive=decisive)
     elif game.ruleset == "pool":
-        data.update(points=scoring.pool_pair_points(board.faces[a], board.faces[b], _pairs_on_table(board)),
-                    record_ms=None)
+        data.update(
+            points=scoring.pool_pair_points(board.faces[a], board.faces[b], _pairs_on_table(board)), record_ms=None
+        )
     else:
         data.update(points=0, record_ms=None)
     board.remove(a, b)
@@ -415,16 +524,28 @@ def _intent_joker(ctx: _Ctx, intent):
         raise NotAllowed(f"tile {tile} has no matching tile left on the board", details={"tile": tile})
     board.remove(tile, partner)
     status = _status_after(board)
-    data = ctx.primary({"tiles": [tile, partner], "faces": [board.faces[tile], board.faces[partner]],
-                        "points": scoring.JOKER_PAIR_POINTS, "play_ms": ctx.at_ms,
-                        "status": status})
+    data = ctx.primary(
+        {
+            "tiles": [tile, partner],
+            "faces": [board.faces[tile], board.faces[partner]],
+            "points": scoring.JOKER_PAIR_POINTS,
+            "play_ms": ctx.at_ms,
+            "status": status,
+        }
+    )
     events = [NewEvent("JokerUsed", data), *_end_events(ctx, status, game.score)]
 
     _set_plan(game, None)
 
     def after(g: Game, stored):
-        account_jokers_change(account=account, delta=-1, reason="joker_used", actor=f"account:{account.pk}",
-                              ref={"game_id": str(g.pk)}, now=ctx.now)
+        account_jokers_change(
+            account=account,
+            delta=-1,
+            reason="joker_used",
+            actor=f"account:{account.pk}",
+            ref={"game_id": str(g.pk)},
+            now=ctx.now,
+        )
         if status == "won" and g.mode == "single":
             return _single_player_awards(game=g, account=account, now=ctx.now)
         return []
@@ -434,8 +555,9 @@ def _intent_joker(ctx: _Ctx, intent):
 
 def _pool_limit(game: Game, used: int, what: str) -> None:
     if used >= scoring.POOL_OPTION_USES:
-        raise LimitReached(f"{what} can be used {scoring.POOL_OPTION_USES} times per game (P-3)",
-                           details={f"{what}s_used": used})
+        raise LimitReached(
+            f"{what} can be used {scoring.POOL_OPTION_USES} times per game (P-3)", details={f"{what}s_used": used}
+        )
 
 
 def _intent_hint(ctx: _Ctx, intent):
@@ -448,8 +570,9 @@ def _intent_hint(ctx: _Ctx, intent):
         if not pairs:
             data = {"tiles": None, "message": "no free pair", "cost": 0, "counted": False}
         else:
-            best = max(pairs, key=lambda p: (scoring.pool_pair_points(board.faces[p[0]], board.faces[p[1]], 1),
-                                             -p[0], -p[1]))
+            best = max(
+                pairs, key=lambda p: (scoring.pool_pair_points(board.faces[p[0]], board.faces[p[1]], 1), -p[0], -p[1])
+            )
             data = {"tiles": list(best), "cost": scoring.pool_option_cost(_pairs_on_table(board))}
     else:
         winning = engine.winning_plan(board, [tuple(p) for p in plan] if plan else None)
@@ -478,8 +601,9 @@ def _intent_undo(ctx: _Ctx, intent):
         cost = scoring.pool_option_cost(_pairs_on_table(board))  # P-3: pairs on the table when used
     a, b, points, _kind = game.removed[-1]
     board.restore(a, b)
-    data = ctx.primary({"tiles": [a, b], "points_reverted": points, "cost": cost, "play_ms": ctx.at_ms,
-                        "status": _status_after(board)})
+    data = ctx.primary(
+        {"tiles": [a, b], "points_reverted": points, "cost": cost, "play_ms": ctx.at_ms, "status": _status_after(board)}
+    )
     _set_plan(game, None)
     return [NewEvent("PairRestored", data)], None
 
@@ -497,10 +621,20 @@ def _intent_shuffle(ctx: _Ctx, intent):
     # The engine deals faces to the remaining positions only; removed tiles keep theirs (T-11: an
     # undo after the shuffle puts a removed pair back as it was — without this it came back
     # faceless and the game answered 500 from then on)
-    faces = [new if (board.present >> i) & 1 else old for i, (new, old) in enumerate(zip(result.faces, board.faces))]
+    faces = [
+        new if (board.present >> i) & 1 else old
+        for i, (new, old) in enumerate(zip(result.faces, board.faces, strict=True))
+    ]
     new_board = engine.Board(board.layout, faces, board.ruleset, present=board.present)
-    data = ctx.primary({"faces": faces, "solvable": bool(result.solvable), "cost": cost,
-                        "play_ms": ctx.at_ms, "status": _status_after(new_board)})
+    data = ctx.primary(
+        {
+            "faces": faces,
+            "solvable": bool(result.solvable),
+            "cost": cost,
+            "play_ms": ctx.at_ms,
+            "status": _status_after(new_board),
+        }
+    )
     _set_plan(game, [list(p) for p in result.plan] if result.solvable else None)
     return [NewEvent("TilesShuffled", data)], None
 
@@ -508,15 +642,17 @@ def _intent_shuffle(ctx: _Ctx, intent):
 def _intent_pause(ctx: _Ctx, intent):
     if ctx.game.status == "paused":
         raise NotAllowed("the game is already paused")
-    return [NewEvent("GamePaused", ctx.primary({"play_ms": ctx.at_ms, "status": "paused",
-                                                "resume_status": ctx.game.status}))], None
+    return [
+        NewEvent(
+            "GamePaused", ctx.primary({"play_ms": ctx.at_ms, "status": "paused", "resume_status": ctx.game.status})
+        )
+    ], None
 
 
 def _intent_resume(ctx: _Ctx, intent):
     if ctx.game.status != "paused":
         raise NotAllowed("the game is not paused")
-    return [NewEvent("GameResumed", ctx.primary({"play_ms": ctx.at_ms,
-                                                 "status": _status_after(ctx.board)}))], None
+    return [NewEvent("GameResumed", ctx.primary({"play_ms": ctx.at_ms, "status": _status_after(ctx.board)}))], None
 
 
 def _intent_restart(ctx: _Ctx, intent):
@@ -528,8 +664,12 @@ def _intent_restart(ctx: _Ctx, intent):
 
 
 def _intent_end(ctx: _Ctx, intent):
-    return [NewEvent("GameEnded", ctx.primary({"reason": "player", "play_ms": ctx.at_ms, "score": ctx.game.score,
-                                               "status": "ended"}))], None
+    return [
+        NewEvent(
+            "GameEnded",
+            ctx.primary({"reason": "player", "play_ms": ctx.at_ms, "score": ctx.game.score, "status": "ended"}),
+        )
+    ], None
 
 
 _HANDLERS = {
@@ -567,8 +707,14 @@ def _single_player_awards(*, game: Game, account: Account, now: datetime) -> lis
     level, time_ms = game.level, game.completion_ms
     awards = []
     ref = {"game_id": str(game.pk), "level": level, "time_ms": time_ms}
-    first = points_award(account=account, amount=FIRST_COMPLETION_POINTS, source="single_player",
-                         key=_award_key("first_completion", account.pk, level), at=now, ref=ref)
+    first = points_award(
+        account=account,
+        amount=FIRST_COMPLETION_POINTS,
+        source="single_player",
+        key=_award_key("first_completion", account.pk, level),
+        at=now,
+        ref=ref,
+    )
     if first:
         awards.append(first)
     earned = set(
@@ -579,15 +725,32 @@ def _single_player_awards(*, game: Game, account: Account, now: datetime) -> lis
     if _award_key("first_place", account.pk, level) in earned:
         return awards  # R-5: after the 10, no further time bonus on this level
     # Decision (R-38): suspended and closed accounts are off the leaderboard, so they take no place
-    place = 1 + (LevelBest.objects.filter(level=level, best_ms__lt=time_ms, account__suspended_at__isnull=True,
-                                          account__closed_at__isnull=True).exclude(account=account).count())
+    place = 1 + (
+        LevelBest.objects.filter(
+            level=level, best_ms__lt=time_ms, account__suspended_at__isnull=True, account__closed_at__isnull=True
+        )
+        .exclude(account=account)
+        .count()
+    )
     bonus = None
     if place == 1:
-        bonus = points_award(account=account, amount=FIRST_PLACE_BONUS, source="single_player",
-                             key=_award_key("first_place", account.pk, level), at=now, ref={**ref, "place": 1})
+        bonus = points_award(
+            account=account,
+            amount=FIRST_PLACE_BONUS,
+            source="single_player",
+            key=_award_key("first_place", account.pk, level),
+            at=now,
+            ref={**ref, "place": 1},
+        )
     elif place <= 10 and _award_key("top10", account.pk, level) not in earned:
-        bonus = points_award(account=account, amount=TOP10_BONUS, source="single_player",
-                             key=_award_key("top10", account.pk, level), at=now, ref={**ref, "place": place})
+        bonus = points_award(
+            account=account,
+            amount=TOP10_BONUS,
+            source="single_player",
+            key=_award_key("top10", account.pk, level),
+            at=now,
+            ref={**ref, "place": place},
+        )
     if bonus:
         awards.append(bonus)
     return awards

@@ -8,8 +8,14 @@ from rivals import engine
 from rivals.models import Level
 
 
-def levels_generate(*, start: int = 1, end: int = engine.MAX_LEVEL, chunk: int = 200, jobs: int = 1,
-                    progress: Callable[[int], None] | None = None) -> int:
+def levels_generate(
+    *,
+    start: int = 1,
+    end: int = engine.MAX_LEVEL,
+    chunk: int = 200,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> int:
     """Store levels ``start…end`` that are not stored yet, from the engine's shipped table (the
     levels ship with the package: nothing is generated). Idempotent; returns how many were added.
     ``jobs`` is accepted for older callers and not needed (reading the table takes milliseconds)."""
@@ -19,10 +25,12 @@ def levels_generate(*, start: int = 1, end: int = engine.MAX_LEVEL, chunk: int =
     todo = [n for n in range(start, end + 1) if n not in have]
     added = 0
     for i in range(0, len(todo), chunk):
-        rows = [engine.level_info(n) for n in todo[i:i + chunk]]
+        rows = [engine.level_info(n) for n in todo[i : i + chunk]]
         Level.objects.bulk_create(
-            [Level(number=li.level, code=li.code, layout=li.layout, hard=li.hard, difficulty=li.difficulty)
-             for li in rows],
+            [
+                Level(number=li.level, code=li.code, layout=li.layout, hard=li.hard, difficulty=li.difficulty)
+                for li in rows
+            ],
             ignore_conflicts=True,
         )
         added += len(rows)

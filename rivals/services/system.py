@@ -35,8 +35,13 @@ def heartbeat_status(*, source: str = "celery", now: datetime | None = None) -> 
         return {"status": "none", "at": None, "age_s": None}
     age = ((now or timezone.now()) - beat.beat_at).total_seconds()
     fresh = age <= 3 * settings.RIVALS["HEARTBEAT_INTERVAL_S"]
-    return {"status": "ok" if fresh else "stale", "at": beat.beat_at.isoformat(), "age_s": round(age, 1),
-            "host": beat.host, "pid": beat.pid}
+    return {
+        "status": "ok" if fresh else "stale",
+        "at": beat.beat_at.isoformat(),
+        "age_s": round(age, 1),
+        "host": beat.host,
+        "pid": beat.pid,
+    }
 
 
 def _prune(queryset, field: str, before: datetime) -> int:

@@ -23,8 +23,23 @@ class SichuanTableAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "=account__username", "account__display_name")
     list_select_related = ("account",)
     ordering = ("-created_at",)
-    fields = ("id", "account", "human_seat", "seed", "dealer", "status", "seq", "version", "scores", "end_reason",
-              "created_at", "updated_at", "finished_at", "events_link", "event_list")
+    fields = (
+        "id",
+        "account",
+        "human_seat",
+        "seed",
+        "dealer",
+        "status",
+        "seq",
+        "version",
+        "scores",
+        "end_reason",
+        "created_at",
+        "updated_at",
+        "finished_at",
+        "events_link",
+        "event_list",
+    )
     readonly_fields = fields
 
     @admin.display(description="events")
@@ -33,12 +48,18 @@ class SichuanTableAdmin(ReadOnlyAdmin):
 
     @admin.display(description="event stream")
     def event_list(self, obj: SichuanTable):
-        rows = Event.objects.filter(stream_id=obj.stream_id).order_by("version").values_list(
-            "position", "version", "type", "data")[:EVENTS_SHOWN]
+        rows = (
+            Event.objects.filter(stream_id=obj.stream_id)
+            .order_by("version")
+            .values_list("position", "version", "type", "data")[:EVENTS_SHOWN]
+        )
         body = format_html_join(
-            "", '<tr><td><a href="{}">{}</a></td><td>{}</td><td><code>{}</code></td></tr>',
-            ((reverse("admin:rivals_event_change", args=[pos]), version, type_, _short(data))
-             for pos, version, type_, data in rows),
+            "",
+            '<tr><td><a href="{}">{}</a></td><td>{}</td><td><code>{}</code></td></tr>',
+            (
+                (reverse("admin:rivals_event_change", args=[pos]), version, type_, _short(data))
+                for pos, version, type_, data in rows
+            ),
         )
         return format_html("<table><tr><th>version</th><th>type</th><th>data</th></tr>{}</table>", body)
 

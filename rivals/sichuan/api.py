@@ -36,12 +36,18 @@ TileOut = inline_serializer("SichuanTile", {"id": serializers.IntegerField(), "f
 TableOut = inline_serializer(
     "SichuanTable",
     {
-        "id": serializers.UUIDField(), "status": serializers.CharField(), "seq": serializers.IntegerField(),
+        "id": serializers.UUIDField(),
+        "status": serializers.CharField(),
+        "seq": serializers.IntegerField(),
         "seat": serializers.IntegerField(),
-        "seed": serializers.IntegerField(allow_null=True), "dealer": serializers.IntegerField(),
-        "phase": serializers.CharField(), "turn": serializers.IntegerField(allow_null=True),
-        "to_act": serializers.BooleanField(), "hand": serializers.ListField(child=serializers.DictField()),
-        "drawn": serializers.DictField(allow_null=True), "wall_count": serializers.IntegerField(),
+        "seed": serializers.IntegerField(allow_null=True),
+        "dealer": serializers.IntegerField(),
+        "phase": serializers.CharField(),
+        "turn": serializers.IntegerField(allow_null=True),
+        "to_act": serializers.BooleanField(),
+        "hand": serializers.ListField(child=serializers.DictField()),
+        "drawn": serializers.DictField(allow_null=True),
+        "wall_count": serializers.IntegerField(),
         "missing": serializers.ListField(child=serializers.CharField(allow_null=True)),
         "claim": serializers.DictField(allow_null=True),
         "legal_actions": serializers.ListField(child=serializers.DictField()),
@@ -49,30 +55,44 @@ TableOut = inline_serializer(
         "scores": serializers.ListField(child=serializers.IntegerField()),
         "payments": serializers.ListField(child=serializers.DictField()),
         "result": serializers.DictField(allow_null=True),
-        "created_at": serializers.DateTimeField(), "finished_at": serializers.DateTimeField(allow_null=True),
+        "created_at": serializers.DateTimeField(),
+        "finished_at": serializers.DateTimeField(allow_null=True),
     },
 )
 
-_EVENT_FIELDS = {"index": serializers.IntegerField(help_text="1-based place among the events you see"), "type": serializers.CharField(),
-                 "data": serializers.DictField(), "recorded_at": serializers.DateTimeField()}
+_EVENT_FIELDS = {
+    "index": serializers.IntegerField(help_text="1-based place among the events you see"),
+    "type": serializers.CharField(),
+    "data": serializers.DictField(),
+    "recorded_at": serializers.DateTimeField(),
+}
 
 _SUMMARY_FIELDS = {
-    "id": serializers.UUIDField(), "status": serializers.CharField(), "seq": serializers.IntegerField(),
-    "scores": serializers.ListField(child=serializers.IntegerField()), "created_at": serializers.DateTimeField(),
+    "id": serializers.UUIDField(),
+    "status": serializers.CharField(),
+    "seq": serializers.IntegerField(),
+    "scores": serializers.ListField(child=serializers.IntegerField()),
+    "created_at": serializers.DateTimeField(),
     "finished_at": serializers.DateTimeField(allow_null=True),
 }
 
 
-TablePageOut = inline_serializer("SichuanTablePage", {
-    "count": serializers.IntegerField(),
-    "results": inline_serializer("SichuanTableSummary", _SUMMARY_FIELDS, many=True),
-})
+TablePageOut = inline_serializer(
+    "SichuanTablePage",
+    {
+        "count": serializers.IntegerField(),
+        "results": inline_serializer("SichuanTableSummary", _SUMMARY_FIELDS, many=True),
+    },
+)
 
-IntentAcceptedOut = inline_serializer("SichuanIntentAccepted", {
-    "accepted": serializers.BooleanField(),
-    "events": inline_serializer("SichuanIntentEvent", _EVENT_FIELDS, many=True),
-    "table": TableOut,
-})
+IntentAcceptedOut = inline_serializer(
+    "SichuanIntentAccepted",
+    {
+        "accepted": serializers.BooleanField(),
+        "events": inline_serializer("SichuanIntentEvent", _EVENT_FIELDS, many=True),
+        "table": TableOut,
+    },
+)
 
 
 class TablePageIn(PageIn):
@@ -93,7 +113,7 @@ class TablesView(APIView):
         page.is_valid(raise_exception=True)
         limit, offset = page.validated_data["limit"], page.validated_data["offset"]
         qs = sel.tables_of(account=request.user)
-        return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset:offset + limit]]})
+        return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset : offset + limit]]})
 
     @extend_schema(request=SichuanTableCreateIn, responses={201: TableOut, 400: ErrorOut})
     @idempotent
@@ -113,10 +133,12 @@ class TableView(APIView):
         return Response(sel.table_view(table=table, state=svc.table_engine_state(table=table)))
 
 
-@extend_schema_view(post=extend_schema(
-    request=SichuanIntentIn,
-    responses={200: IntentAcceptedOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
-))
+@extend_schema_view(
+    post=extend_schema(
+        request=SichuanIntentIn,
+        responses={200: IntentAcceptedOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    )
+)
 class TableIntentsView(IntentEndpoint):
     target_kwarg = "table_id"
     target_prefix = "sichuan:"
@@ -124,11 +146,14 @@ class TableIntentsView(IntentEndpoint):
     def apply(self, request, table_id, intent):
         with transaction.atomic():
             result = svc.sichuan_intent_apply(account=request.user, table_id=table_id, intent=intent)
-        return Accepted(result.events, {
-            "accepted": True,
-            "events": sel.table_events(table=result.table, after_version=result.events[0].version - 1),
-            "table": sel.table_view(table=result.table, state=result.state),
-        })
+        return Accepted(
+            result.events,
+            {
+                "accepted": True,
+                "events": sel.table_events(table=result.table, after_version=result.events[0].version - 1),
+                "table": sel.table_view(table=result.table, state=result.state),
+            },
+        )
 
 
 class TableEventsView(APIView):

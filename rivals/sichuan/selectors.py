@@ -52,20 +52,32 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
     seats = []
     for s in range(4):
         win = state.wins[s]
-        seats.append({
-            "seat": s,
-            "player": "you" if s == seat else "ai",
-            "hand_size": view.hand_sizes[s],
-            "hand": _tiles(view.hand) if s == seat else (_tiles(view.revealed_hands[s]) if over else None),
-            "melds": [{"type": m.type, "kong": m.kong, "tiles": _tiles(m.tiles), "from": m.from_seat}
-                      for m in view.melds[s]],
-            "discards": _tiles(view.discards[s]),
-            "missing": view.missing[s],
-            "active": view.active[s],
-            "win": None if win is None else {"by": win["by"], "from": win["from"], "tile": tile_view(win["tile"]),
-                                              "fan": win["fan"], "fans": win["fans"], "value": win["value"]},
-            "score": view.scores[s],
-        })
+        seats.append(
+            {
+                "seat": s,
+                "player": "you" if s == seat else "ai",
+                "hand_size": view.hand_sizes[s],
+                "hand": _tiles(view.hand) if s == seat else (_tiles(view.revealed_hands[s]) if over else None),
+                "melds": [
+                    {"type": m.type, "kong": m.kong, "tiles": _tiles(m.tiles), "from": m.from_seat}
+                    for m in view.melds[s]
+                ],
+                "discards": _tiles(view.discards[s]),
+                "missing": view.missing[s],
+                "active": view.active[s],
+                "win": None
+                if win is None
+                else {
+                    "by": win["by"],
+                    "from": win["from"],
+                    "tile": tile_view(win["tile"]),
+                    "fan": win["fan"],
+                    "fans": win["fans"],
+                    "value": win["value"],
+                },
+                "score": view.scores[s],
+            }
+        )
     payments = [dict(p) for p in state.payments]
     return {
         "id": str(table.id),
@@ -81,8 +93,9 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
         "drawn": tile_view(view.drawn),
         "wall_count": view.wall_count,
         "missing": list(view.missing),
-        "claim": None if view.claim is None else {"kind": view.claim[0], "from": view.claim[1],
-                                                   "tile": tile_view(view.claim[2])},
+        "claim": None
+        if view.claim is None
+        else {"kind": view.claim[0], "from": view.claim[1], "tile": tile_view(view.claim[2])},
         "legal_actions": [_action_view(a) for a in view.legal],
         "seats": seats,
         "scores": list(view.scores),
@@ -92,7 +105,9 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
             "scores": list(view.scores),
             "payments": payments,
             "hands": [_tiles(h) for h in view.revealed_hands],
-        } if over else None,
+        }
+        if over
+        else None,
         "created_at": iso(table.created_at),
         "finished_at": iso(table.finished_at),
     }
@@ -103,8 +118,9 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
 _AI_DECISIONS = frozenset({"Passed", "ClaimDeclared"})
 
 
-def visible_events(events: list[Event], *, seat: int = HUMAN_SEAT, over: bool,
-                   after_version: int = 0) -> list[dict[str, Any]]:
+def visible_events(
+    events: list[Event], *, seat: int = HUMAN_SEAT, over: bool, after_version: int = 0
+) -> list[dict[str, Any]]:
     """The stream's events as one seat may see them (``events_for_seat`` plus the module's rules).
 
     ``events`` is the whole stream in version order. Each visible event carries ``index``, its
@@ -114,7 +130,7 @@ def visible_events(events: list[Event], *, seat: int = HUMAN_SEAT, over: bool,
     redacted = engine.events_for_seat([{**e.data, "type": e.type} for e in events], seat)
     out = []
     index = 0
-    for event, ev in zip(events, redacted):
+    for event, ev in zip(events, redacted, strict=True):
         kind = ev["type"]
         if kind in _AI_DECISIONS and ev["seat"] != seat:
             continue
@@ -127,8 +143,14 @@ def visible_events(events: list[Event], *, seat: int = HUMAN_SEAT, over: bool,
             ev = {**ev, "seed": None}
         index += 1
         if event.version > after_version:
-            out.append({"index": index, "type": kind, "data": {k: v for k, v in ev.items() if k != "type"},
-                        "recorded_at": iso(event.recorded_at)})
+            out.append(
+                {
+                    "index": index,
+                    "type": kind,
+                    "data": {k: v for k, v in ev.items() if k != "type"},
+                    "recorded_at": iso(event.recorded_at),
+                }
+            )
     return out
 
 
@@ -142,5 +164,11 @@ def tables_of(*, account) -> QuerySet[SichuanTable]:
 
 
 def table_summary(table: SichuanTable) -> dict[str, Any]:
-    return {"id": str(table.id), "status": table.status, "seq": table.seq, "scores": table.scores,
-            "created_at": iso(table.created_at), "finished_at": iso(table.finished_at)}
+    return {
+        "id": str(table.id),
+        "status": table.status,
+        "seq": table.seq,
+        "scores": table.scores,
+        "created_at": iso(table.created_at),
+        "finished_at": iso(table.finished_at),
+    }

@@ -48,7 +48,7 @@ OPENED = "SichuanTableOpened"
 INTENT_ACCEPTED = "SichuanIntentAccepted"
 SERVICE_EVENT_TYPES = frozenset({OPENED, INTENT_ACCEPTED})
 # every event type the engine folds (``Table._on_<Type>``)
-ENGINE_EVENT_TYPES = frozenset(n[len("_on_"):] for n in dir(engine.Table) if n.startswith("_on_"))
+ENGINE_EVENT_TYPES = frozenset(n[len("_on_") :] for n in dir(engine.Table) if n.startswith("_on_"))
 
 
 def stream_id_of(table_id) -> str:
@@ -70,8 +70,6 @@ class TableState:
 
 
 # --- reads used by writes -----------------------------------------------------------------------
-
-
 
 
 def table_for_account(*, account: Account, table_id, lock: bool = False) -> SichuanTable:
@@ -117,8 +115,14 @@ def sichuan_table_create(*, account: Account, seed: int | None = None, now: date
     engine.run_ai_turns(state, human_seat=HUMAN_SEAT)
     events = [NewEvent(OPENED, {"table_id": str(table_id), "account_id": account.pk, "human_seat": HUMAN_SEAT})]
     events += _engine_events(state.events)
-    stored = event_append(stream_id=stream_id_of(table_id), stream_type=STREAM_TYPE, expected_version=0,
-                          actor=f"account:{account.pk}", now=now, events=events)
+    stored = event_append(
+        stream_id=stream_id_of(table_id),
+        stream_type=STREAM_TYPE,
+        expected_version=0,
+        actor=f"account:{account.pk}",
+        now=now,
+        events=events,
+    )
     return TableState(table=SichuanTable.objects.get(pk=table_id), state=state, events=stored)
 
 
@@ -166,9 +170,15 @@ def sichuan_intent_apply(*, account: Account, table_id, intent: Any, now: dateti
     ai = engine.run_ai_turns(state, human_seat=HUMAN_SEAT)
     events = [NewEvent(INTENT_ACCEPTED, {"seq": seq + 1, "seat": HUMAN_SEAT, "action": action})]
     events += _engine_events(human + ai)
-    stored = event_append(stream_id=table.stream_id, stream_type=STREAM_TYPE, expected_version=table.version,
-                          actor=f"account:{account.pk}", now=now or timezone.now(), events=events,
-                          live={"sichuan_table": table})
+    stored = event_append(
+        stream_id=table.stream_id,
+        stream_type=STREAM_TYPE,
+        expected_version=table.version,
+        actor=f"account:{account.pk}",
+        now=now or timezone.now(),
+        events=events,
+        live={"sichuan_table": table},
+    )
     return TableState(table=table, state=state, events=stored)
 
 
@@ -210,15 +220,20 @@ class SichuanTableProjection(Projection):
     @staticmethod
     def _opened(event) -> SichuanTable:
         d = event.data
-        return SichuanTable(id=d["table_id"], account_id=d["account_id"], human_seat=d.get("human_seat", HUMAN_SEAT),
-                            version=event.version, created_at=event.recorded_at, updated_at=event.recorded_at)
+        return SichuanTable(
+            id=d["table_id"],
+            account_id=d["account_id"],
+            human_seat=d.get("human_seat", HUMAN_SEAT),
+            version=event.version,
+            created_at=event.recorded_at,
+            updated_at=event.recorded_at,
+        )
 
     uses_live = True  # an intent's events (often 20+) change the locked row once, in flush()
 
     def apply(self, event: Event, live: dict | None = None) -> None:
         if event.stream_type != STREAM_TYPE:
             return  # generic type names (``Settled`` …) may be used by other streams
-        d = event.data
         if event.type == OPENED:
             self._opened(event).save(force_insert=True)
             return

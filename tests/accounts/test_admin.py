@@ -33,17 +33,25 @@ def player(db):
     from rivals.services.games import game_intent_apply
 
     for seq, pair in enumerate(plan_of(game)[:3]):
-        game_intent_apply(account=account, game_id=game.pk, intent={"seq": seq, "type": "remove_pair",
-                                                                    "tiles": list(pair)})
+        game_intent_apply(
+            account=account, game_id=game.pk, intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)}
+        )
     return Account.objects.get(pk=account.pk), Game.objects.get(pk=game.pk)
 
 
 def test_the_account_page_is_the_hub(operator, player):
     account, game = player
     page = operator.get(reverse("admin:rivals_account_change", args=[account.pk])).content.decode()
-    for target in ("rivals/game/?account__id__exact", "matches/round/?player=", "sichuan/sichuantable/?account__id__exact",
-                   "rivals/event/?player=", "rivals/pointsledgerentry/?player=", "type__exact=JokersChanged",
-                   "rivals/rejectedintent/?player=", "fairplay/fairplayflag/?account__id__exact"):
+    for target in (
+        "rivals/game/?account__id__exact",
+        "matches/round/?player=",
+        "sichuan/sichuantable/?account__id__exact",
+        "rivals/event/?player=",
+        "rivals/pointsledgerentry/?player=",
+        "type__exact=JokersChanged",
+        "rivals/rejectedintent/?player=",
+        "fairplay/fairplayflag/?account__id__exact",
+    ):
         assert target in page, target
     events = operator.get(reverse("admin:rivals_event_changelist") + f"?player={account.pk}").content.decode()
     assert f"game-{game.pk}" in events and f"account-{account.pk}" in events
@@ -66,8 +74,16 @@ def test_accounts_are_closed_not_deleted_and_the_rebuild_keeps_them(operator, pl
     assert operator.get(reverse("admin:rivals_account_delete", args=[account.pk])).status_code == 403
     form = operator.post(url, {"action": "close_account", "_selected_action": [account.pk]}).content.decode()
     assert form.count("<h1>Close accounts</h1>") == 1 and 'id="site-name"' in form  # the admin's frame
-    res = operator.post(url, {"action": "close_account", "_selected_action": [account.pk], "apply": "1",
-                              "reason": "the player asked for erasure", "erase": "on"})
+    res = operator.post(
+        url,
+        {
+            "action": "close_account",
+            "_selected_action": [account.pk],
+            "apply": "1",
+            "reason": "the player asked for erasure",
+            "erase": "on",
+        },
+    )
     assert res.status_code == 302
     closed = Account.objects.get(pk=account.pk)
     assert (closed.is_active, closed.email, closed.device_id, closed.display_name) == (False, None, None, ERASED_NAME)
@@ -85,8 +101,10 @@ def test_grant_jokers_keeps_the_admin_frame_and_one_title(operator, player):
     url = reverse("admin:rivals_account_changelist")
     page = operator.post(url, {"action": "grant_jokers", "_selected_action": [account.pk]}).content.decode()
     assert page.count("Grant jokers</h1>") == 1 and 'id="site-name"' in page and "breadcrumbs" in page
-    operator.post(url, {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2",
-                        "reason": "apology"})
+    operator.post(
+        url,
+        {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2", "reason": "apology"},
+    )
     assert Account.objects.get(pk=account.pk).jokers == 2
     assert Event.objects.get(type="JokersChanged").metadata["actor"].startswith("operator:")
 

@@ -13,12 +13,21 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 # as on this machine's probe: no background traffic (the network is closed), a fresh profile
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-    pytest.skip("Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)",
-                allow_module_level=True)
+    pytest.skip(
+        "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)", allow_module_level=True
+    )
 
 
 def _artifacts() -> Path:
@@ -46,8 +55,9 @@ def flagged_player(transactional_db, django_user_model):
     game_id = client.post("/api/v1/games", {"mode": "classic", "code": CODE}, format="json").json()["id"]
     plan = plan_of(Game.objects.get(pk=game_id))
     for seq, pair in enumerate(plan[:4]):
-        res = client.post(f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair",
-                                                               "tiles": list(pair)}, format="json")
+        res = client.post(
+            f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": list(pair)}, format="json"
+        )
         assert res.status_code == 200
     return {"account_id": signin["account_id"], "game_id": game_id, "pairs": plan[:4]}
 
@@ -98,13 +108,18 @@ def test_operator_finds_a_player_and_replays_the_flagged_game(live_server, flagg
             assert svg.locator("g.tile").count() == size - 2 * (step - 1)  # two tiles fewer per pair
             removed = svg.locator("g.removed")
             assert sorted(int(removed.nth(i).get_attribute("data-tile")) for i in range(2)) == sorted(pair)
-            assert sorted(removed.nth(i).get_attribute("data-face") for i in range(2)) == \
-                sorted(faces[t] for t in pair)
+            assert sorted(removed.nth(i).get_attribute("data-face") for i in range(2)) == sorted(faces[t] for t in pair)
             for t in pair:  # the pair is no longer drawn as a tile
                 assert svg.locator(f"g.tile[data-tile='{t}']").count() == 0
             assert page.locator("table.replay-events tr.current td").first.inner_text() == str(step)
             page.screenshot(path=shots / f"0{step + 3}-replay-event-{step}.png", full_page=True)
         browser.close()
     assert sorted(x.name for x in shots.iterdir()) == [
-        "01-admin-home.png", "02-player-found-by-name.png", "03-account-hub.png", "04-replay-event-1-the-deal.png",
-        "05-replay-event-2.png", "06-replay-event-3.png", "07-replay-event-4.png"]
+        "01-admin-home.png",
+        "02-player-found-by-name.png",
+        "03-account-hub.png",
+        "04-replay-event-1-the-deal.png",
+        "05-replay-event-2.png",
+        "06-replay-event-3.png",
+        "07-replay-event-4.png",
+    ]

@@ -71,8 +71,8 @@ def world(db):
     from rivals.services.games import game_create
     from rivals.sichuan.services import sichuan_table_create
     from tests.factories import AccountFactory
-    from tournaments.services.pots import pot_create
     from tests.tournaments.helpers import new_tournament
+    from tournaments.services.pots import pot_create
 
     a, b, c, d = (AccountFactory.create(device_id=f"authz-{n}") for n in "abcd")
     game = game_create(account=a, mode="classic")
@@ -82,14 +82,32 @@ def world(db):
     table = sichuan_table_create(account=a, seed=7).table
     club = club_found(account=a, name="Authz Club")
     now = timezone.now()
-    tournament = new_tournament(now=now, registration_opens_at=now, starts_at=now + timedelta(hours=1),
-                                ends_at=now + timedelta(hours=2))
-    pot = pot_create(actor="operator:test", entrants=[a.pk], now=now, title="Authz Pot", code=CODE,
-                     open_entry=False, starts_at=now - timedelta(minutes=1), ends_at=now + timedelta(hours=1))
+    tournament = new_tournament(
+        now=now, registration_opens_at=now, starts_at=now + timedelta(hours=1), ends_at=now + timedelta(hours=2)
+    )
+    pot = pot_create(
+        actor="operator:test",
+        entrants=[a.pk],
+        now=now,
+        title="Authz Pot",
+        code=CODE,
+        open_entry=False,
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(hours=1),
+    )
     examples = {
-        "game_id": game.pk, "round_id": match.rounds.get().pk, "match_id": match.pk, "ticket_id": ticket.pk,
-        "duel_id": duel.pk, "table_id": table.pk, "club_id": club.pk, "player_id": a.pk, "number": 1,
-        "board": "amr", "tournament_id": tournament.pk, "pot_id": pot.pk,
+        "game_id": game.pk,
+        "round_id": match.rounds.get().pk,
+        "match_id": match.pk,
+        "ticket_id": ticket.pk,
+        "duel_id": duel.pk,
+        "table_id": table.pk,
+        "club_id": club.pk,
+        "player_id": a.pk,
+        "number": 1,
+        "board": "amr",
+        "tournament_id": tournament.pk,
+        "pot_id": pot.pk,
     }
     clients = {}
     for who, account in (("owner", a), ("other", b)):
@@ -139,8 +157,9 @@ def test_every_object_route_checks_ownership(world):
                 # 404 — or, when the body is refused before the lookup, exactly the answer a
                 # non-existent object gets: either way nothing tells the object exists
                 if other.status_code != 404:
-                    ghost = _call(world.other, method, reverse(name, kwargs={p: _ghost(world.examples[p])
-                                                                             for p in params}))
+                    ghost = _call(
+                        world.other, method, reverse(name, kwargs={p: _ghost(world.examples[p]) for p in params})
+                    )
                     assert (other.status_code, other.json()) == (ghost.status_code, ghost.json()), where
                 assert other.status_code in (400, 404), f"{where} as another account: {other.status_code}"
                 assert Event.objects.count() == before, f"{where} appended events for another account"

@@ -31,9 +31,14 @@ def test_r37_public_profile_shows_name_club_trophies_totals_and_places_never_per
     res = api.get(f"/api/v1/players/{owner_id}")
     assert res.status_code == 200
     body = res.json()
-    assert body == {"id": owner_id, "display_name": "Jade Dragon", "club": {"id": club["id"], "name": "Bamboo Grove"},
-                    "trophies": [], "points": {"amr": 40, "weekly": 40, "daily": 40},
-                    "places": {"amr": 2, "weekly": 2, "daily": 2}}
+    assert body == {
+        "id": owner_id,
+        "display_name": "Jade Dragon",
+        "club": {"id": club["id"], "name": "Bamboo Grove"},
+        "trophies": [],
+        "points": {"amr": 40, "weekly": 40, "daily": 40},
+        "places": {"amr": 2, "weekly": 2, "daily": 2},
+    }
     text = json.dumps(body)
     token = owner._credentials["HTTP_AUTHORIZATION"].split()[1]
     for secret in ("jade@example.org", "device-secret-1", token, "127.0.0.1"):
@@ -84,8 +89,18 @@ def test_r37_clubs_found_join_leave_hand_over_and_close(guest, api):
     assert cy.post("/api/v1/clubs", {"name": "lotus COURT"}, format="json").status_code == 201  # name freed
 
     types = list(Event.objects.filter(stream_id=f"club-{club['id']}").values_list("type", flat=True))
-    assert types == ["ClubFounded", "ClubJoined", "ClubJoined", "ClubOwnerChanged", "ClubLeft", "ClubOwnerChanged",
-                     "ClubLeft", "ClubOwnerChanged", "ClubLeft", "ClubClosed"]
+    assert types == [
+        "ClubFounded",
+        "ClubJoined",
+        "ClubJoined",
+        "ClubOwnerChanged",
+        "ClubLeft",
+        "ClubOwnerChanged",
+        "ClubLeft",
+        "ClubOwnerChanged",
+        "ClubLeft",
+        "ClubClosed",
+    ]
 
 
 @pytest.mark.django_db

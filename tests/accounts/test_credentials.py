@@ -17,8 +17,7 @@ def _credentials(client, email, password=PASSWORD):
 
 
 def _login(email, password=PASSWORD, ip="10.0.0.1"):
-    return APIClient().post("/api/v1/auth/login", {"email": email, "password": password}, format="json",
-                            REMOTE_ADDR=ip)
+    return APIClient().post("/api/v1/auth/login", {"email": email, "password": password}, format="json", REMOTE_ADDR=ip)
 
 
 def _verified(guest, device, email, console_email, capture):
@@ -26,19 +25,18 @@ def _verified(guest, device, email, console_email, capture):
     console_email()
     with capture(execute=True):
         assert _credentials(client, email).status_code == 202
-    assert client.post("/api/v1/account/verify", {"token": code_in(console_email())},
-                       format="json").status_code == 200
+    assert client.post("/api/v1/account/verify", {"token": code_in(console_email())}, format="json").status_code == 200
     return client, account_id
 
 
 @pytest.mark.production_hasher
 @pytest.mark.django_db
-def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(guest, console_email,
-                                                                     django_capture_on_commit_callbacks):
-    from tests.games.helpers import new_game, play_to_win
-
+def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(
+    guest, console_email, django_capture_on_commit_callbacks
+):
     from rivals.models import Account
     from rivals.services.accounts import account_jokers_change
+    from tests.games.helpers import new_game, play_to_win
 
     phone, account_id = guest("phone-ann")
     assert phone.post("/api/v1/daily-bonus/claim").status_code == 200  # points on the phone
@@ -64,8 +62,11 @@ def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(guest, conso
     tablet = signed_in(res.json()["token"])
     after = tablet.get("/api/v1/account").json()
     assert after["account_id"] == account_id and after["email"] == "ann@example.org"
-    assert (after["jokers"], after["points"], after["display_name"]) == \
-        (before["jokers"], before["points"], before["display_name"])
+    assert (after["jokers"], after["points"], after["display_name"]) == (
+        before["jokers"],
+        before["points"],
+        before["display_name"],
+    )
     assert tablet.get(f"/api/v1/games/{game.pk}").json()["status"] == "won"
     assert tablet.get("/api/v1/levels/2").json()["unlocked"] is True
 
@@ -83,8 +84,9 @@ def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(guest, conso
 
 
 @pytest.mark.django_db
-def test_r36_no_enumeration_same_answer_for_a_known_and_an_unknown_email(guest, console_email,
-                                                                          django_capture_on_commit_callbacks):
+def test_r36_no_enumeration_same_answer_for_a_known_and_an_unknown_email(
+    guest, console_email, django_capture_on_commit_callbacks
+):
     _verified(guest, "d-owner", "owner@example.org", console_email, django_capture_on_commit_callbacks)
     other, _ = guest("d-other")
 
@@ -108,8 +110,7 @@ def test_r36_no_enumeration_same_answer_for_a_known_and_an_unknown_email(guest, 
 
 
 @pytest.mark.django_db
-def test_r36_login_is_throttled_per_account_and_per_ip(guest, console_email, rates,
-                                                       django_capture_on_commit_callbacks):
+def test_r36_login_is_throttled_per_account_and_per_ip(guest, console_email, rates, django_capture_on_commit_callbacks):
     _verified(guest, "d-t", "t@example.org", console_email, django_capture_on_commit_callbacks)
     rates(login_account="3/hour", login_ip="5/minute")
     for i in range(3):  # three wrong passwords, each from another IP
@@ -132,37 +133,44 @@ def test_r36_password_change_and_reset_by_email(guest, console_email, django_cap
     phone, account_id = _verified(guest, "d-p", "p@example.org", console_email, django_capture_on_commit_callbacks)
     tablet = signed_in(_login("p@example.org").json()["token"])
 
-    res = tablet.post("/api/v1/account/password", {"old_password": "nope", "new_password": "brand-new-99"},
-                      format="json")
+    res = tablet.post(
+        "/api/v1/account/password", {"old_password": "nope", "new_password": "brand-new-99"}, format="json"
+    )
     assert res.status_code == 400 and "old_password" in res.json()["error"]["details"]
     res = tablet.post("/api/v1/account/password", {"old_password": PASSWORD, "new_password": "123"}, format="json")
     assert res.status_code == 400 and "new_password" in res.json()["error"]["details"]  # Django's validators
-    res = tablet.post("/api/v1/account/password", {"old_password": PASSWORD, "new_password": "brand-new-99"},
-                      format="json")
+    res = tablet.post(
+        "/api/v1/account/password", {"old_password": PASSWORD, "new_password": "brand-new-99"}, format="json"
+    )
     assert res.status_code == 200 and res.json()["tokens_revoked"] == 1  # the phone's token
     assert phone.get("/api/v1/account").status_code == 401 and tablet.get("/api/v1/account").status_code == 200
     assert _login("p@example.org").status_code == 401 and _login("p@example.org", "brand-new-99").status_code == 200
 
     console_email()
     with django_capture_on_commit_callbacks(execute=True):
-        assert APIClient().post("/api/v1/auth/password-reset", {"email": "P@example.org"},
-                                format="json").status_code == 202
+        assert (
+            APIClient().post("/api/v1/auth/password-reset", {"email": "P@example.org"}, format="json").status_code
+            == 202
+        )
     code = code_in(console_email())
-    res = APIClient().post("/api/v1/auth/password-reset/confirm", {"token": code, "password": "third-one-42"},
-                           format="json")
+    res = APIClient().post(
+        "/api/v1/auth/password-reset/confirm", {"token": code, "password": "third-one-42"}, format="json"
+    )
     assert res.status_code == 200
     assert tablet.get("/api/v1/account").status_code == 401  # a reset revokes every token
     assert _login("p@example.org", "third-one-42").json()["account_id"] == account_id
-    again = APIClient().post("/api/v1/auth/password-reset/confirm", {"token": code, "password": "fourth-one-42"},
-                             format="json")
+    again = APIClient().post(
+        "/api/v1/auth/password-reset/confirm", {"token": code, "password": "fourth-one-42"}, format="json"
+    )
     assert again.status_code == 400 and again.json()["error"]["code"] == "invalid"  # single use
     types = set(Event.objects.filter(stream_id=f"account-{account_id}").values_list("type", flat=True))
     assert {"PasswordChanged", "PasswordResetRequested", "PasswordReset", "SignInFailed"} <= types
 
 
 @pytest.mark.django_db
-def test_r36_verification_codes_are_signed_and_expire(guest, console_email, settings,
-                                                      django_capture_on_commit_callbacks):
+def test_r36_verification_codes_are_signed_and_expire(
+    guest, console_email, settings, django_capture_on_commit_callbacks
+):
     from django.core import signing
 
     client, account_id = guest("d-v")

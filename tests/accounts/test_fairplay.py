@@ -23,8 +23,9 @@ def _game(client):
 
 
 def _pair(client, game_id, seq, pair):
-    return client.post(f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": list(pair)},
-                       format="json")
+    return client.post(
+        f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": list(pair)}, format="json"
+    )
 
 
 def _play(client, game_id, pairs: int, pause_s: float = 0.0):
@@ -44,8 +45,12 @@ def test_r38_a_bot_speed_game_is_flagged_and_a_human_speed_game_is_not(guest):
     _play(human, human_game, 4, pause_s=0.3)  # 300 ms between pairs: humanly possible
 
     (flag,) = FairPlayFlag.objects.all()
-    assert (flag.account_id, flag.kind, flag.subject, str(flag.game_id)) == \
-        (bot_id, "fast_pairs", f"game-{bot_game}", bot_game)
+    assert (flag.account_id, flag.kind, flag.subject, str(flag.game_id)) == (
+        bot_id,
+        "fast_pairs",
+        f"game-{bot_game}",
+        bot_game,
+    )
     assert flag.details["fast_pairs"] == 3 and flag.details["threshold_ms"] == 250  # flagged once, at the 3rd
     assert all(i < 250 for i in flag.details["intervals_ms"])
     event = Event.objects.get(type="FairPlayFlagged")
@@ -64,8 +69,12 @@ def test_r38_more_than_n_refused_intents_in_a_window_are_flagged_once(guest, set
     for _ in range(3):
         _pair(client, game_id, 7, (0, 1))
     (flag,) = FairPlayFlag.objects.all()
-    assert (flag.account_id, flag.kind, flag.details["refused"], flag.details["max"]) == \
-        (account_id, "refused_intents", 4, 3)
+    assert (flag.account_id, flag.kind, flag.details["refused"], flag.details["max"]) == (
+        account_id,
+        "refused_intents",
+        4,
+        3,
+    )
     assert RejectedIntent.objects.filter(account_id=account_id).count() == 6
 
 
@@ -81,13 +90,18 @@ def test_r38_round_intents_outside_the_round_time_are_flagged_beyond_network_lat
     just_over = msvc.match_create(mode="quick", account_ids=[near_id, other.pk], now=now - timedelta(seconds=21))
     for client, match in ((late, long_over), (near, just_over)):
         rnd = match.rounds.get()
-        res = client.post(f"/api/v1/rounds/{rnd.pk}/intents", {"seq": 0, "type": "click_blocked", "tile": 0},
-                          format="json")
+        res = client.post(
+            f"/api/v1/rounds/{rnd.pk}/intents", {"seq": 0, "type": "click_blocked", "tile": 0}, format="json"
+        )
         assert res.status_code == 422 and res.json()["error"]["details"]["late_ms"] > 0
     (flag,) = FairPlayFlag.objects.all()  # 10 minutes late is flagged; one second (latency) is not
     rnd = long_over.rounds.get()
-    assert (flag.account_id, flag.kind, flag.subject, flag.round_id) == \
-        (late_id, "outside_round_time", f"round-{rnd.pk}", rnd.pk)
+    assert (flag.account_id, flag.kind, flag.subject, flag.round_id) == (
+        late_id,
+        "outside_round_time",
+        f"round-{rnd.pk}",
+        rnd.pk,
+    )
     assert flag.details["late_ms"] > 9 * 60 * 1000
 
 
@@ -111,8 +125,13 @@ def test_r38_a_suspended_account_is_refused_and_absent_from_rankings_until_lifte
     _award(c, 20, "k3")
     for account, ms in ((cheat, 1000), (b, 5000)):
         LevelBest.objects.create(level=1, account=account, best_ms=ms, achieved_at=timezone.now())
-    board = lambda: [(r["place"], r["player"]["id"], r["points"])  # noqa: E731
-                     for r in api.get("/api/v1/rankings/amr").json()["results"]]
+
+    def board():
+        return [
+            (r["place"], r["player"]["id"], r["points"])  # noqa: E731
+            for r in api.get("/api/v1/rankings/amr").json()["results"]
+        ]
+
     assert board() == [(1, cheat_id, 30), (2, b.pk, 20), (2, c.pk, 20)]
     game_id = _game(client)
 

@@ -3,8 +3,7 @@ job or the demo world (``manage.py simulate``) records them at its own instant."
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,7 +13,7 @@ from rivals.models import Event
 from rivals.services.accounts import account_guest_signin, account_rename
 
 pytestmark = pytest.mark.django_db
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
@@ -34,9 +33,9 @@ def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
 
 
 def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
+    from rivals.models import DailyBonusClaim
     from rivals.services.accounts import account_jokers_change
     from rivals.services.daily_bonus import daily_bonus_claim
-    from rivals.models import DailyBonusClaim
 
     a, _, _ = account_guest_signin(device_id="clock-j", now=T0)
     account_jokers_change(account=a, delta=2, reason="operator_grant", actor="operator:test", now=T0)
@@ -59,8 +58,9 @@ def test_r38_a_fast_pairs_flag_is_raised_at_the_instant_of_the_pair_that_raised_
     now = T0
     for seq, pair in enumerate(engine.winning_plan(game_board(game))[:3]):
         now += timedelta(milliseconds=100)  # bot speed: under FAIRPLAY_FAST_PAIR_MS
-        result = game_intent_apply(account=a, game_id=game.pk, now=now,
-                                   intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)})
+        result = game_intent_apply(
+            account=a, game_id=game.pk, now=now, intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)}
+        )
         fairplay_intent_accepted(account=a, events=result.events)
     flag = FairPlayFlag.objects.get(account=a, kind="fast_pairs")
     assert flag.flagged_at == now == T0 + timedelta(milliseconds=300)

@@ -30,7 +30,9 @@ def _live():
         "claims": sorted(DailyBonusClaim.objects.values_list("account_id", "day", "streak", "doubled")),
         "flags": sorted(FairPlayFlag.objects.values_list("account_id", "kind", "subject")),
         "members": sorted(ClubMember.objects.values_list("account_id", "club_id")),
-        "matches": matches_snapshot(), "tournaments": tournaments_snapshot(), "rankings": rankings_state(),
+        "matches": matches_snapshot(),
+        "tournaments": tournaments_snapshot(),
+        "rankings": rankings_state(),
     }
 
 

@@ -1,4 +1,5 @@
 """Engine tests run against both implementations of the solver (compiled core and pure Python)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Shared helpers for the engine tests (no Django)."""
+
 from __future__ import annotations
 
 from rivals.engine import Board, deal_from_code, get_layout
@@ -22,8 +23,6 @@ def board_with_pairs(layout_id: str, ruleset: str, wanted: dict[int, str], code:
         faces[pos], faces[j] = faces[j], faces[pos]
     assert all(faces[p] == f for p, f in wanted.items())
     return Board(lay, faces, ruleset)
-
-
 
 
 def brute_solvable(board: Board) -> bool:

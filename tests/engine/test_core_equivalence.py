@@ -3,6 +3,7 @@ the pure-Python reference give the same verdict, plan and node count, position b
 corpus of several hundred positions (every layout and ruleset; dealt, scrambled and played
 positions; within and beyond the node budget). Likewise the core's copy of the version-1 trap
 probe and ``solver_v1``, on the probes the level generator makes."""
+
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
@@ -13,6 +14,7 @@ from rivals.engine.prng import SplitMix64
 from rivals.engine.tiles import GROUPS
 
 from .helpers import play_random
+
 
 def test_the_compiled_core_is_built():
     """The core is required (R-15: one verdict on every machine): a missing build fails, never skips."""
@@ -77,8 +79,9 @@ def test_trap_probe_core_and_solver_v1_agree():
                 probe = board.copy()
                 probe.remove(*q)
                 v1 = solver_v1.solve(probe, level_generator.TRAP_NODE_BUDGET)
-                c = solver._core.trap_probe(solver.geometry(probe.layout), probe.cls, probe.present,
-                                            level_generator.TRAP_NODE_BUDGET)
+                c = solver._core.trap_probe(
+                    solver.geometry(probe.layout), probe.cls, probe.present, level_generator.TRAP_NODE_BUDGET
+                )
                 assert (v1.solvable, v1.nodes) == c, (n, q)
                 verdicts.add(v1.solvable)
                 probes += 1
@@ -93,9 +96,15 @@ def test_trap_probe_core_and_solver_v1_agree():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([lay.id for lay in all_layouts()]), st.integers(0, 2**35 - 1),
-       st.sampled_from(["classic", "rivals", "pool"]), st.booleans(), st.integers(0, 2**32),
-       st.integers(0, 144), st.sampled_from([None, 0, 1, 7, 200]))
+@given(
+    st.sampled_from([lay.id for lay in all_layouts()]),
+    st.integers(0, 2**35 - 1),
+    st.sampled_from(["classic", "rivals", "pool"]),
+    st.booleans(),
+    st.integers(0, 2**32),
+    st.integers(0, 144),
+    st.sampled_from([None, 0, 1, 7, 200]),
+)
 def test_core_and_reference_agree_on_any_position(layout_id, number, ruleset, scramble, seed, keep, budget):
     """Property: any position (dealt or scrambled, after random play), any budget."""
     deal = deal_from_code(format_code(layout_id, number))

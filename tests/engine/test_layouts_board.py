@@ -1,4 +1,5 @@
 """T-4 layouts, T-5 free tiles, T-6 / T-6a removal, T-8 end states, T-11 undo."""
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """R-1 / R-2: the shipped level table and the generator that made it."""
+
 from __future__ import annotations
 
 import gzip
@@ -7,8 +8,7 @@ import statistics
 
 import pytest
 
-from rivals.engine import MAX_LEVEL, deal_from_code, level_info, parse_code
-from rivals.engine import level_generator
+from rivals.engine import MAX_LEVEL, deal_from_code, level_generator, level_info, parse_code
 from rivals.engine import levels as levels_mod
 
 # sha256 of the rows of levels 1..200 (TSV, one "\n"-terminated line each) as the release before
@@ -105,8 +105,12 @@ def test_r1_table_rejects_a_damaged_file():
     good = levels_mod.HEADER + "\n" + "".join(levels_mod.format_row(r) + "\n" for r in levels_mod.table())
     assert levels_mod.parse_table(good) == levels_mod.table()
     lines = good.splitlines()
-    for bad in (lines[:-1], [lines[0], lines[2], lines[1], *lines[3:]],
-                [lines[0], lines[1].replace("\t0\t", "\t1\t"), *lines[2:]], ["level,code", *lines[1:]]):
+    for bad in (
+        lines[:-1],
+        [lines[0], lines[2], lines[1], *lines[3:]],
+        [lines[0], lines[1].replace("\t0\t", "\t1\t"), *lines[2:]],
+        ["level,code", *lines[1:]],
+    ):
         with pytest.raises(ValueError):
             levels_mod.parse_table("\n".join(bad))
 

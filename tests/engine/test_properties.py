@@ -1,4 +1,5 @@
 """Property-based tests (hypothesis): legal play, undo, solver plans, codes, deals."""
+
 from __future__ import annotations
 
 import pytest

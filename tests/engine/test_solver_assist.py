@@ -1,4 +1,5 @@
 """Solver, T-10 hint, T-14 shuffle, R-15 decisive pair, R-8 joker partner."""
+
 from __future__ import annotations
 
 import pytest
@@ -150,8 +151,11 @@ def test_r15_not_decisive_when_another_pair_keeps_board_solvable():
 def test_r15_only_saving_pair_is_decisive():
     # two rows of four, a tile on top of each row; pairs (0,8), (0,9), (8,9) are removable,
     # only (0, 8) leaves the board solvable
-    lay = Layout("L95", "trap", [(0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0), (0, 4, 0), (2, 4, 0),
-                                 (4, 4, 0), (6, 4, 0), (2, 0, 1), (4, 4, 1)])
+    lay = Layout(
+        "L95",
+        "trap",
+        [(0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0), (0, 4, 0), (2, 4, 0), (4, 4, 0), (6, 4, 0), (2, 0, 1), (4, 4, 1)],
+    )
     faces = ["1B", "1B", "4B", "2B", "3B", "2B", "3B", "4B", "1B", "1B"]
     board = Board(lay, faces, "classic")
     assert board.removable_pairs() == [(0, 8), (0, 9), (8, 9)]

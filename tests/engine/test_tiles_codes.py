@@ -1,4 +1,5 @@
 """T-1, T-2, T-3 (tiles, matching) and T-9 (game codes, deals)."""
+
 from __future__ import annotations
 
 import collections
@@ -109,8 +110,7 @@ def test_t9_format_code_rejects_out_of_range():
 def test_t9_splitmix64_reference_values():
     # Vigna's splitmix64.c with seed 0: first outputs
     r = SplitMix64(0)
-    assert [r.next64() for _ in range(3)] == [
-        0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert [r.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 
 GOLDEN = {

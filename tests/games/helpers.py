@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from rivals import engine
 from rivals.models import Account, Game
 from rivals.services import games as svc
 
-T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 
 
 def at(seconds: float) -> datetime:
@@ -24,8 +23,9 @@ def account(name: str, jokers: int = 0) -> Account:
 
 def intent(game: Game, acc: Account, kind: str, now: datetime | None = None, **fields):
     game.refresh_from_db()
-    return svc.game_intent_apply(account=acc, game_id=game.pk, intent={"seq": game.seq, "type": kind, **fields},
-                                 now=now)
+    return svc.game_intent_apply(
+        account=acc, game_id=game.pk, intent={"seq": game.seq, "type": kind, **fields}, now=now
+    )
 
 
 def board_of(game: Game) -> engine.Board:

@@ -16,8 +16,11 @@ def test_r11_operator_grants_jokers_in_the_admin_as_an_event(admin_client, admin
     url = "/admin/rivals/account/"
     res = admin_client.post(url, {"action": "grant_jokers", "_selected_action": [acc.pk]})
     assert res.status_code == 200 and b"Grant jokers" in res.content  # the form
-    res = admin_client.post(url, {"action": "grant_jokers", "_selected_action": [acc.pk], "apply": "1",
-                                  "amount": "3", "reason": "compensation"}, follow=True)
+    res = admin_client.post(
+        url,
+        {"action": "grant_jokers", "_selected_action": [acc.pk], "apply": "1", "amount": "3", "reason": "compensation"},
+        follow=True,
+    )
     assert res.status_code == 200
     assert Account.objects.get(pk=acc.pk).jokers == 3
     grant = Event.objects.get(stream_id=f"account-{acc.pk}", type="JokersChanged")

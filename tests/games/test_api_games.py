@@ -40,9 +40,13 @@ def test_full_game_of_level_1_won_through_the_http_api(guest):
         assert body["awarded"] == {"points": 0, "sources": []}
     # the winning intent says what it awarded (R-3 first completion, R-5 first place), and its
     # last pair says "won" like the GameWon after it
-    assert body["awarded"] == {"points": 20, "sources": [
-        {"source": "single_player", "award": "first_completion", "points": 10, "place": None},
-        {"source": "single_player", "award": "first_place", "points": 10, "place": 1}]}
+    assert body["awarded"] == {
+        "points": 20,
+        "sources": [
+            {"source": "single_player", "award": "first_completion", "points": 10, "place": None},
+            {"source": "single_player", "award": "first_place", "points": 10, "place": 1},
+        ],
+    }
     assert [(e["type"], e["data"]["status"]) for e in body["events"]] == [("PairRemoved", "won"), ("GameWon", "won")]
     final = client.get(f"/api/v1/games/{game['id']}").json()
     assert final["tiles"] == [] and final["status"] == "won" and final["hints_used"] == seq // 2
@@ -170,16 +174,25 @@ def test_bad_intents_are_4xx_recorded_and_change_nothing(guest):
     version = Game.objects.get(pk=gid).version
     blocked = next(t for t in game["tiles"] if not t["free"])
     free = [t for t in game["tiles"] if t["free"]]
-    mismatch = next((a, b) for a in free for b in free if a["face"] != b["face"]
-                    and not engine.faces_match(a["face"], b["face"], "rivals"))
+    mismatch = next(
+        (a, b)
+        for a in free
+        for b in free
+        if a["face"] != b["face"] and not engine.faces_match(a["face"], b["face"], "rivals")
+    )
     cases = [
         (client, gid, {"seq": 5, "type": "hint"}, 409, "conflict"),
         (client, gid, {"seq": 0, "type": "fly"}, 400, "invalid"),
         (client, gid, {"type": "hint"}, 400, "invalid"),
         (client, gid, {"seq": 0, "type": "remove_pair", "tiles": [0]}, 400, "invalid"),
         (client, gid, {"seq": 0, "type": "remove_pair", "tiles": [9999, 1]}, 400, "invalid"),
-        (client, gid, {"seq": 0, "type": "remove_pair", "tiles": [mismatch[0]["id"], mismatch[1]["id"]]}, 422,
-         "not_allowed"),
+        (
+            client,
+            gid,
+            {"seq": 0, "type": "remove_pair", "tiles": [mismatch[0]["id"], mismatch[1]["id"]]},
+            422,
+            "not_allowed",
+        ),
         (client, gid, {"seq": 0, "type": "click_blocked", "tile": free[0]["id"]}, 422, "not_allowed"),
         (client, gid, {"seq": 0, "type": "joker", "tile": blocked["id"]}, 422, "not_allowed"),
         (other, gid, {"seq": 0, "type": "hint"}, 404, "not_found"),  # another account's game
@@ -192,8 +205,11 @@ def test_bad_intents_are_4xx_recorded_and_change_nothing(guest):
         assert res.json()["error"]["code"] == code, body
     res = client.post(f"/api/v1/games/{gid}/intents", data="[1, 2", content_type="application/json")
     assert res.status_code == 400
-    res = client.post(f"/api/v1/games/{gid}/intents", data='{"seq": 0, "type": "hint", "pad": "' + "x" * 100_000
-                      + '"}', content_type="application/json")
+    res = client.post(
+        f"/api/v1/games/{gid}/intents",
+        data='{"seq": 0, "type": "hint", "pad": "' + "x" * 100_000 + '"}',
+        content_type="application/json",
+    )
     assert res.status_code == 413
     assert post_intent(client, gid, {"seq": 5, "type": "hint"}).json()["error"]["details"]["seq"] == 0
     assert Game.objects.get(pk=gid).version == version  # nothing written to the game
@@ -260,8 +276,15 @@ def test_rebuild_projections_reproduces_games_leaderboards_ledger_and_balances()
     acc = account("x", jokers=2)
     game = new_game(acc, level=1, created_s=0)
     intent(game, acc, "joker", now=at(1), tile=svc.game_board(game).free_tiles()[0])
-    intent(game, acc, "click_blocked", now=at(2), tile=next(
-        i for i in range(144) if (svc.game_board(game).present >> i) & 1 and not svc.game_board(game).is_free(i)))
+    intent(
+        game,
+        acc,
+        "click_blocked",
+        now=at(2),
+        tile=next(
+            i for i in range(144) if (svc.game_board(game).present >> i) & 1 and not svc.game_board(game).is_free(i)
+        ),
+    )
     play_to_win(game, acc, 2, 100)
     pool = new_game(acc, "pool_practice", created_s=0)
     intent(pool, acc, "hint", now=at(1))
@@ -291,8 +314,12 @@ def test_t7_selection_reaches_the_server_as_remove_pair_and_click_blocked_only(g
     res = post_intent(client, game["id"], {"seq": 0, "type": "click_blocked", "tile": blocked["id"]})
     assert res.status_code == 200 and res.json()["event"]["type"] == "BlockedTileClicked"
     assert len(res.json()["game"]["tiles"]) == len(game["tiles"])  # nothing removed
-    a, b = next((a, b) for a in free for b in free if a["id"] < b["id"]
-                and not engine.faces_match(a["face"], b["face"], "classic"))
+    a, b = next(
+        (a, b)
+        for a in free
+        for b in free
+        if a["id"] < b["id"] and not engine.faces_match(a["face"], b["face"], "classic")
+    )
     res = post_intent(client, game["id"], {"seq": 1, "type": "remove_pair", "tiles": [a["id"], b["id"]]})
     assert res.status_code == 422
     pair = svc.game_board(Game.objects.get(pk=game["id"])).removable_pairs()[0]

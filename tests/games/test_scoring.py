@@ -297,11 +297,13 @@ def test_r38_pairs_faster_than_the_human_minimum_are_refused_and_recorded(settin
     gid = client.post("/api/v1/games", {"mode": "classic"}, format="json").json()["id"]
     board = svc.game_board(Game.objects.get(pk=gid))
     pairs = board.removable_pairs()
-    client.post(f"/api/v1/games/{gid}/intents", {"seq": 0, "type": "remove_pair", "tiles": list(pairs[0])},
-                format="json")
+    client.post(
+        f"/api/v1/games/{gid}/intents", {"seq": 0, "type": "remove_pair", "tiles": list(pairs[0])}, format="json"
+    )
     second = next(p for p in svc.game_board(Game.objects.get(pk=gid)).removable_pairs())
-    res = client.post(f"/api/v1/games/{gid}/intents", {"seq": 1, "type": "remove_pair", "tiles": list(second)},
-                      format="json")
+    res = client.post(
+        f"/api/v1/games/{gid}/intents", {"seq": 1, "type": "remove_pair", "tiles": list(second)}, format="json"
+    )
     assert res.status_code == 422 and "R-38" in res.json()["error"]["message"]
     assert RejectedIntent.objects.filter(target=gid, code="not_allowed").exists()
 

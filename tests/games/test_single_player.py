@@ -10,7 +10,9 @@ from tests.games.helpers import account, new_game, play_to_win
 
 
 def points(acc) -> list[int]:
-    return list(PointsLedgerEntry.objects.filter(account=acc).order_by("event_position").values_list("amount", flat=True))
+    return list(
+        PointsLedgerEntry.objects.filter(account=acc).order_by("event_position").values_list("amount", flat=True)
+    )
 
 
 def complete(acc, seconds: float, created_s: float = 0):
@@ -44,7 +46,12 @@ def test_r1_level_get_serves_the_shipped_table(api):
         row = levels.table()[n - 1]
         got = svc.level_get(number=n)
         assert (got.number, got.code, got.layout, got.hard, got.difficulty) == (
-            row.level, row.code, row.layout, row.hard, row.difficulty)
+            row.level,
+            row.code,
+            row.layout,
+            row.hard,
+            row.difficulty,
+        )
         body = api.get(f"/api/v1/levels/{n}").json()
         assert (body["level"], body["code"], body["hard"]) == (n, row.code, row.hard)
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from rivals import engine
 from rivals.matches import services as svc
@@ -11,7 +10,7 @@ from rivals.matches.models import Match, Round
 from rivals.models import Account, Game
 from rivals.services.games import game_board
 
-T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=dt_timezone.utc)
+T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 
 
 def at(seconds: float) -> datetime:
@@ -43,8 +42,9 @@ def board(rnd: Round, acc: Account) -> Game:
 
 def play(rnd: Round, acc: Account, kind: str, t: float, **fields):
     game = board(rnd, acc)
-    return svc.round_intent_apply(account=acc, round_id=rnd.pk, intent={"seq": game.seq, "type": kind, **fields},
-                                  now=at(t))
+    return svc.round_intent_apply(
+        account=acc, round_id=rnd.pk, intent={"seq": game.seq, "type": kind, **fields}, now=at(t)
+    )
 
 
 def plan(rnd: Round, acc: Account) -> list[tuple[int, int]]:
@@ -125,8 +125,13 @@ def steady_all(rnd: Round, counts: dict, step_s: float = 1.0, after_s: float = 0
         for k, acc in enumerate(players):
             if i >= counts[acc]:
                 continue
-            play(rnd, acc, "remove_pair", start + (k + 1) * step_s / (len(players) + 1) + i * step_s,
-                 tiles=list(lines[acc][i]))
+            play(
+                rnd,
+                acc,
+                "remove_pair",
+                start + (k + 1) * step_s / (len(players) + 1) + i * step_s,
+                tiles=list(lines[acc][i]),
+            )
 
 
 def _keeps_going(b, p) -> bool:

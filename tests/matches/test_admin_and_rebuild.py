@@ -57,15 +57,20 @@ def test_operator_ends_a_round_now_as_an_event_with_the_operator_as_actor(admin_
 
 def _snapshot():
     def rows(model, order):
-        return [{k: v for k, v in model_to_dict(o).items() if k != "id"} | {"pk": str(o.pk)}
-                for o in model.objects.order_by(*order)]
+        return [
+            {k: v for k, v in model_to_dict(o).items() if k != "id"} | {"pk": str(o.pk)}
+            for o in model.objects.order_by(*order)
+        ]
 
     return {
-        "matches": rows(Match, ["pk"]), "players": [model_to_dict(p, exclude=["id"]) for p in
-                                                    MatchPlayer.objects.order_by("match_id", "seat")],
-        "rounds": rows(Round, ["pk"]), "tickets": rows(QueueTicket, ["pk"]), "duels": rows(Duel, ["pk"]),
-        "boards": [model_to_dict(g, exclude=["plan"]) for g in Game.objects.filter(round_id__isnull=False)
-                   .order_by("pk")],
+        "matches": rows(Match, ["pk"]),
+        "players": [model_to_dict(p, exclude=["id"]) for p in MatchPlayer.objects.order_by("match_id", "seat")],
+        "rounds": rows(Round, ["pk"]),
+        "tickets": rows(QueueTicket, ["pk"]),
+        "duels": rows(Duel, ["pk"]),
+        "boards": [
+            model_to_dict(g, exclude=["plan"]) for g in Game.objects.filter(round_id__isnull=False).order_by("pk")
+        ],
     }
 
 
@@ -92,8 +97,12 @@ def test_matches_create_opens_many_tables_at_once():
 
     players = accounts(10)
     ids = [p.pk for p in players]
-    created = matches_create(mode="tournament", tables=[(ids[0:4], {"table": 1}), (ids[4:7], {"table": 2}),
-                                                        (ids[7:10], {"table": 3})], now=at(0), cutoff_at=at(100))
+    created = matches_create(
+        mode="tournament",
+        tables=[(ids[0:4], {"table": 1}), (ids[4:7], {"table": 2}), (ids[7:10], {"table": 3})],
+        now=at(0),
+        cutoff_at=at(100),
+    )
     assert len(created) == 3
     for (match_id, round_id), size, table in zip(created, (4, 3, 3), (1, 2, 3), strict=True):
         m = Match.objects.get(pk=match_id)

@@ -33,15 +33,25 @@ def test_a_quick_match_between_two_api_clients_to_its_points(guest):
     view = alice.get(f"/api/v1/rounds/{round_ref['id']}").json()
     assert view["status"] == "running" and view["board_status"] == "playing" and view["mode"] == "quick"
     assert view["seq"] == 0 and view["score"] == 0 and view["tiles"]
-    assert view["opponents"] == [{"player": {"id": bob_id, "display_name": f"Player {bob_id}"}, "score": 0,
-                                  "pairs_left": len(view["tiles"]) // 2, "finished": False, "stuck": False}]
+    assert view["opponents"] == [
+        {
+            "player": {"id": bob_id, "display_name": f"Player {bob_id}"},
+            "score": 0,
+            "pairs_left": len(view["tiles"]) // 2,
+            "finished": False,
+            "stuck": False,
+        }
+    ]
     assert view["ends_at"] and view["starts_at"]
 
     plan = engine.deal_from_code(view["code"]).plan  # a winning plan of the deal (T-9)
     res = None
     for seq, pair in enumerate(plan):
-        res = alice.post(f"/api/v1/rounds/{round_ref['id']}/intents",
-                         {"seq": seq, "type": "remove_pair", "tiles": list(pair)}, format="json")
+        res = alice.post(
+            f"/api/v1/rounds/{round_ref['id']}/intents",
+            {"seq": seq, "type": "remove_pair", "tiles": list(pair)},
+            format="json",
+        )
         assert res.status_code == 200, res.json()
     final = res.json()["game"]
     assert final["status"] == "ended" and final["board_status"] == "won" and final["end_reason"] == "completed"
@@ -50,15 +60,18 @@ def test_a_quick_match_between_two_api_clients_to_its_points(guest):
     bob_view = bob.get(f"/api/v1/rounds/{round_ref['id']}").json()
     assert bob_view["status"] == "ended" and bob_view["opponents"][0]["finished"] is True
     assert bob_view["opponents"][0]["pairs_left"] == 0
-    late = bob.post(f"/api/v1/rounds/{round_ref['id']}/intents", {"seq": 0, "type": "remove_pair", "tiles": [0, 1]},
-                    format="json")
+    late = bob.post(
+        f"/api/v1/rounds/{round_ref['id']}/intents", {"seq": 0, "type": "remove_pair", "tiles": [0, 1]}, format="json"
+    )
     assert late.status_code == 422 and late.json()["error"]["code"] == "not_allowed"
     assert RejectedIntent.objects.filter(account_id=bob_id, target=f"round:{round_ref['id']}").count() == 1
 
     done = alice.get(f"/api/v1/matches/{ticket['match']}").json()
     assert done["status"] == "finished"
-    assert done["prizes"] == [{"player": {"id": alice_id, "display_name": f"Player {alice_id}"}, "points": 20},
-                              {"player": {"id": bob_id, "display_name": f"Player {bob_id}"}, "points": 0}]
+    assert done["prizes"] == [
+        {"player": {"id": alice_id, "display_name": f"Player {alice_id}"}, "points": 20},
+        {"player": {"id": bob_id, "display_name": f"Player {bob_id}"}, "points": 0},
+    ]
     assert PointsLedgerEntry.objects.get(account_id=alice_id).amount == 20
     assert alice.get("/api/v1/account").json()["points"] == {"amr": 20, "weekly": 20, "daily": 20}
     assert alice.get("/api/v1/rankings/daily/me").json()["points"] == 20
@@ -73,9 +86,12 @@ def test_round_errors_in_the_api_format(guest):
     round_id = alice.get(f"/api/v1/matches/{match_id}").json()["rounds"][0]["id"]
     url = f"/api/v1/rounds/{round_id}/intents"
 
-    for who in (stranger.get(f"/api/v1/rounds/{round_id}"), stranger.post(url, {"seq": 0, "type": "hint"},
-                                                                         format="json"),
-                stranger.get(f"/api/v1/matches/{match_id}"), alice.get("/api/v1/rounds/not-a-uuid")):
+    for who in (
+        stranger.get(f"/api/v1/rounds/{round_id}"),
+        stranger.post(url, {"seq": 0, "type": "hint"}, format="json"),
+        stranger.get(f"/api/v1/matches/{match_id}"),
+        alice.get("/api/v1/rounds/not-a-uuid"),
+    ):
         assert who.status_code == 404 and who.json()["error"]["code"] == "not_found"
     hint = alice.post(url, {"seq": 0, "type": "hint"}, format="json")
     assert hint.status_code == 422 and hint.json()["error"]["code"] == "not_allowed"

@@ -66,11 +66,19 @@ def test_r20_an_arena_of_three_rounds_with_breaks_to_its_prizes():
     m.refresh_from_db()
     assert m.status == "finished"
     assert [(s["account_id"], s["place"], s["score"]) for s in m.standings] == [
-        (a.pk, 1, 2400), (b.pk, 1, 2400), (c.pk, 3, 1800), (d.pk, 3, 1800)]
+        (a.pk, 1, 2400),
+        (b.pk, 1, 2400),
+        (c.pk, 3, 1800),
+        (d.pk, 3, 1800),
+    ]
     prizes = dict(PointsLedgerEntry.objects.filter(source="arena").values_list("account_id", "amount"))
     assert prizes == {a.pk: 60, b.pk: 60, c.pk: 10, d.pk: 10}
-    assert list(MatchPlayer.objects.filter(match=m).order_by("seat").values_list("total_score", "place", "prize")) \
-        == [(2400, 1, 60), (2400, 1, 60), (1800, 3, 10), (1800, 3, 10)]
+    assert list(MatchPlayer.objects.filter(match=m).order_by("seat").values_list("total_score", "place", "prize")) == [
+        (2400, 1, 60),
+        (2400, 1, 60),
+        (1800, 3, 10),
+        (1800, 3, 10),
+    ]
     svc.rounds_end_due(now=at(10_000))  # nothing left to end, nothing awarded twice
     assert PointsLedgerEntry.objects.filter(source="arena").count() == 4
 

@@ -11,16 +11,16 @@ import time
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.core.management import call_command
+from django.db import connection
 from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
+from config.embedded import database_url
 from rivals.matches import services as svc
 from rivals.matches.models import Round
 from rivals.models import Event
 from tests.matches.helpers import accounts
-from config.embedded import database_url
 from tests.platform.test_celery_worker import ROOT, _spawn, _stop
 
 CREATE_ROUND = """
@@ -46,18 +46,44 @@ def _wait_for_end(round_id, procs, seconds: float = 60) -> Event | None:
 @pytest.mark.timeout(240)
 def test_r17_timeout_ended_by_the_scheduled_task_then_by_the_beat_sweeper(tmp_path):
     call_command("setup_periodic_tasks")
-    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "RIVALS_DATA_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "config.settings", "RIVALS_ROUND_LAYOUTS": "L08"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "RIVALS_DATA_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "RIVALS_ROUND_LAYOUTS": "L08",
+    }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat", "--without-gossip",
-                     "--without-mingle", "-n", "clock-worker@%h"], env, tmp_path / "worker.log")
+    worker = _spawn(
+        [
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            "clock-worker@%h",
+        ],
+        env,
+        tmp_path / "worker.log",
+    )
     beat = None
     try:
         # 1. the task path: a round created by another process (as a web worker would) schedules
         #    its end check on commit; only the worker runs (no beat)
         a, b = accounts(2, prefix="worker")
-        out = subprocess.run([sys.executable, "manage.py", "shell", "-c", CREATE_ROUND.format(a=a.pk, b=b.pk)],
-                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+        out = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", CREATE_ROUND.format(a=a.pk, b=b.pk)],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
         round_id = out.stdout.strip().splitlines()[-1]
         event = _wait_for_end(round_id, [worker])
         logs = "\n".join(p.read_text(errors="replace")[-3000:] for p in tmp_path.glob("*.log"))
@@ -73,10 +99,10 @@ def test_r17_timeout_ended_by_the_scheduled_task_then_by_the_beat_sweeper(tmp_pa
         task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
         task.save()
         c, d = accounts(2, prefix="sweeper")
-        lost = svc.match_create(mode="quick", account_ids=[c.pk, d.pk],
-                                starts_at=timezone.now() - timedelta(seconds=18)).rounds.get()
-        beat = _spawn(["beat", "--loglevel", "INFO", "-s", str(tmp_path / "beat-schedule")], env,
-                      tmp_path / "beat.log")
+        lost = svc.match_create(
+            mode="quick", account_ids=[c.pk, d.pk], starts_at=timezone.now() - timedelta(seconds=18)
+        ).rounds.get()
+        beat = _spawn(["beat", "--loglevel", "INFO", "-s", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log")
         event = _wait_for_end(lost.pk, [worker, beat])
         logs = "\n".join(p.read_text(errors="replace")[-3000:] for p in tmp_path.glob("*.log"))
         assert event is not None, logs

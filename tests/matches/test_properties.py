@@ -26,7 +26,8 @@ actions = st.lists(
         st.integers(0, 10_000),  # a choice among options
         st.floats(0.05, 25, allow_nan=False),  # seconds until the next intent
     ),
-    min_size=1, max_size=40,
+    min_size=1,
+    max_size=40,
 )
 
 
@@ -94,7 +95,8 @@ def _check(round_id) -> None:
         if ended:  # nothing a player did is dated after the end
             assert all(e.recorded_at <= ended[0].recorded_at for e in scored)
             assert game.status in ("won", "ended")
-    expected = min([rnd.hard_ends_at, (last_pair or rnd.starts_at) + ROUND_IDLE,
-                    *([rnd.cutoff_at] if rnd.cutoff_at else [])])
+    expected = min(
+        [rnd.hard_ends_at, (last_pair or rnd.starts_at) + ROUND_IDLE, *([rnd.cutoff_at] if rnd.cutoff_at else [])]
+    )
     assert rnd.ends_at == expected if rnd.status == "running" else rnd.ended_at <= expected
     assert rnd.hard_ends_at - rnd.starts_at == timedelta(minutes=5) and rnd.starts_at >= T0

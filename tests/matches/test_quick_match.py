@@ -21,7 +21,6 @@ from tests.matches.helpers import (
     first_round,
     match,
     play,
-    reload,
     steady,
 )
 
@@ -29,8 +28,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _points(*players) -> list[int]:
-    return [sum(PointsLedgerEntry.objects.filter(account=p, source="quick_match").values_list("amount", flat=True))
-            for p in players]
+    return [
+        sum(PointsLedgerEntry.objects.filter(account=p, source="quick_match").values_list("amount", flat=True))
+        for p in players
+    ]
 
 
 def test_r12_the_winner_completed_20_the_loser_0():

@@ -21,7 +21,6 @@ from tests.matches.helpers import (
     pair,
     play,
     reload,
-    round_ended_events,
 )
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +88,10 @@ def test_r17_the_tournament_end_time_cuts_the_round():
     rnd = reload(rnd)
     assert (rnd.end_reason, rnd.ended_at) == ("cutoff", at(12))
     assert [(r["account_id"], r["place"], r["score"]) for r in rnd.result["results"]] == [
-        (a.pk, 1, 100), (b.pk, 2, 0), (c.pk, 2, 0)]
+        (a.pk, 1, 100),
+        (b.pk, 2, 0),
+        (c.pk, 2, 0),
+    ]
 
 
 def test_r17_a_read_applies_a_due_end_before_answering():
@@ -135,8 +137,9 @@ def test_round_intent_errors_not_a_player_stale_seq_before_the_start():
     assert rnd.shown_status(at(5)) == "scheduled" and rnd.shown_status(at(10)) == "running"
     pair(rnd, a, 11)
     with pytest.raises(Conflict) as exc:
-        svc.round_intent_apply(account=a, round_id=rnd.pk, intent={"seq": 0, "type": "click_blocked", "tile": 0},
-                               now=at(12))
+        svc.round_intent_apply(
+            account=a, round_id=rnd.pk, intent={"seq": 0, "type": "click_blocked", "tile": 0}, now=at(12)
+        )
     assert exc.value.details == {"seq": 1}
 
 
@@ -148,8 +151,13 @@ def test_r17_a_player_who_never_calls_never_blocks_the_others():
     assert reload(rnd).status == "running"
     assert svc.round_end_if_due(round_id=rnd.pk, now=at(63))
     rnd = reload(rnd)
-    assert rnd.result["results"][0] == {"account_id": a.pk, "place": 1, "score": rnd.result["results"][0]["score"],
-                                        "completed": False, "pairs_left": 13}
+    assert rnd.result["results"][0] == {
+        "account_id": a.pk,
+        "place": 1,
+        "score": rnd.result["results"][0]["score"],
+        "completed": False,
+        "pairs_left": 13,
+    }
     assert rnd.result["results"][1]["score"] == 0 and board(rnd, b).status == "ended"
 
 

@@ -21,8 +21,8 @@ from tests.matches.helpers import (
     first_round,
     match,
     pair,
-    play,
     plan,
+    play,
     reload,
     round_ended_events,
 )
@@ -153,8 +153,9 @@ def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intent_race():
             lambda: svc.round_end_if_due(round_id=rnd.pk, now=late, via="task"),
             lambda: svc.rounds_end_due(now=late),
             lambda: svc.round_read(account=b, round_id=rnd.pk, now=late)[0].status,
-            lambda: svc.round_intent_apply(account=b, round_id=rnd.pk, now=late,
-                                           intent={"seq": seq_b, "type": "remove_pair", "tiles": [0, 1]}),
+            lambda: svc.round_intent_apply(
+                account=b, round_id=rnd.pk, now=late, intent={"seq": seq_b, "type": "remove_pair", "tiles": [0, 1]}
+            ),
         )
         assert all(kind == "ok" for kind, _ in outcomes[:3]), outcomes
         ended_flags = [outcomes[0][1], outcomes[1][1] == 1]
@@ -179,8 +180,12 @@ def test_r17_a_final_pair_racing_the_timeout_is_either_in_the_result_or_refused(
         deadline = at(last_at + 20)
         seq = board(rnd, a).seq
         outcomes = _race(
-            lambda: svc.round_intent_apply(account=a, round_id=rnd.pk, now=at(last_at + 19.999),
-                                           intent={"seq": seq, "type": "remove_pair", "tiles": list(steps[-1])}),
+            lambda: svc.round_intent_apply(
+                account=a,
+                round_id=rnd.pk,
+                now=at(last_at + 19.999),
+                intent={"seq": seq, "type": "remove_pair", "tiles": list(steps[-1])},
+            ),
             lambda: svc.round_end_if_due(round_id=rnd.pk, now=deadline, via="task"),
         )
         assert outcomes[1][0] == "ok", outcomes

@@ -6,6 +6,7 @@ Run: .venv/bin/python tests/perf/bench_engine.py [--quick]
 Targets: >= 100,000 intents/s/core; hint median <= 5 ms; on the >= 100-tile layouts decisive
 checks and hints p99 <= 20 ms (issue 13); no answer bounded by the node budget.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,10 @@ def pct(xs, q):
 
 
 def fmt(name, xs, unit="ms"):
-    return (f"{name}: n={len(xs)} median={statistics.median(xs):.2f}{unit} "
-            f"p99={pct(xs, 0.99):.2f}{unit} max={max(xs):.2f}{unit} mean={statistics.mean(xs):.2f}{unit}")
+    return (
+        f"{name}: n={len(xs)} median={statistics.median(xs):.2f}{unit} "
+        f"p99={pct(xs, 0.99):.2f}{unit} max={max(xs):.2f}{unit} mean={statistics.mean(xs):.2f}{unit}"
+    )
 
 
 def positions(n_deals: int, seed: int = 1, min_size: int = 0):
@@ -75,7 +78,7 @@ def bench_positions(title: str, pos, budget: int) -> None:
 
     assist._CACHE.clear()
     hint_ms, solve_ms, nodes, undecided, unsolvable = [], [], [], 0, 0
-    for board, plan in pos:
+    for board, _plan in pos:
         t = time.perf_counter()
         res = solve(board, budget)
         solve_ms.append((time.perf_counter() - t) * 1000)

@@ -74,7 +74,7 @@ class Api:
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
         payload = json.dumps(body) if body is not None else None
-        for attempt in range(3):
+        for _attempt in range(3):
             t = time.perf_counter()
             try:
                 self.conn.request(method, path, body=payload, headers=headers)
@@ -126,8 +126,9 @@ class Player:
             self.new_game()
         pair = self.plan[0]
         t = time.perf_counter()
-        status, body = self.api.call("POST", f"/api/v1/games/{self.game_id}/intents",
-                                     {"seq": self.seq, "type": "remove_pair", "tiles": pair})
+        status, body = self.api.call(
+            "POST", f"/api/v1/games/{self.game_id}/intents", {"seq": self.seq, "type": "remove_pair", "tiles": pair}
+        )
         elapsed = time.perf_counter() - t
         if status != 200:
             raise RuntimeError(f"refused: {status} {body}")
@@ -205,13 +206,38 @@ def main() -> None:
     base, url = bench_db_url()
     psql(base, "DROP DATABASE IF EXISTS rivals_bench")
     psql(base, "CREATE DATABASE rivals_bench")
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings",
-           "THROTTLE_USER": "1000000/minute", "THROTTLE_ANON": "1000000/minute", "LOG_LEVEL": "WARNING"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "THROTTLE_USER": "1000000/minute",
+        "THROTTLE_ANON": "1000000/minute",
+        "LOG_LEVEL": "WARNING",
+    }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    web = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-                            f"127.0.0.1:{PORT}", "--workers", str(args.workers), "--worker-class", "gthread",
-                            "--threads", str(args.threads), "--keep-alive", "30", "--log-level", "warning"],
-                           cwd=ROOT, env=env, start_new_session=True)
+    web = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{PORT}",
+            "--workers",
+            str(args.workers),
+            "--worker-class",
+            "gthread",
+            "--threads",
+            str(args.threads),
+            "--keep-alive",
+            "30",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
     try:
         for _ in range(100):
             try:
@@ -225,13 +251,17 @@ def main() -> None:
             p.step()
         rate, lat = closed_loop(players[: args.clients], args.seconds)
         print(f"mode={args.mode} gunicorn workers={args.workers}x{args.threads} threads, clients={args.clients}")
-        print(f"closed loop: {rate:.0f} accepted remove_pair/s over {args.seconds:.0f}s "
-              f"(latency median {statistics.median(lat) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms)")
+        print(
+            f"closed loop: {rate:.0f} accepted remove_pair/s over {args.seconds:.0f}s "
+            f"(latency median {statistics.median(lat) * 1000:.1f} ms, p99 {pct(lat, 0.99) * 1000:.1f} ms)"
+        )
         sched, service = open_loop(players, args.rate, args.seconds)
-        print(f"open loop at {args.rate:.0f}/s ({len(sched)} intents): latency from schedule median "
-              f"{statistics.median(sched) * 1000:.1f} ms, p99 {pct(sched, 0.99) * 1000:.1f} ms, "
-              f"max {max(sched) * 1000:.1f} ms; service time median {statistics.median(service) * 1000:.1f} ms, "
-              f"p99 {pct(service, 0.99) * 1000:.1f} ms")
+        print(
+            f"open loop at {args.rate:.0f}/s ({len(sched)} intents): latency from schedule median "
+            f"{statistics.median(sched) * 1000:.1f} ms, p99 {pct(sched, 0.99) * 1000:.1f} ms, "
+            f"max {max(sched) * 1000:.1f} ms; service time median {statistics.median(service) * 1000:.1f} ms, "
+            f"p99 {pct(service, 0.99) * 1000:.1f} ms"
+        )
     finally:
         os.killpg(web.pid, signal.SIGTERM)
         web.wait(timeout=20)

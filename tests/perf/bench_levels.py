@@ -5,6 +5,7 @@ Run: .venv/bin/python tests/perf/bench_levels.py [--quick] [--jobs 2]
 Full run = all 11,000 levels (target <= 2 minutes on 2 cores, issue 13); --quick = every 25th
 level (440 levels), extrapolated. Also prints the rolling-mean trend and HARD separation.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -12,6 +13,7 @@ import os
 import statistics
 import sys
 import time
+from itertools import pairwise
 from multiprocessing import Pool
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -37,14 +39,20 @@ def main():
     with Pool(args.jobs) as pool:
         rows = pool.map(_one, levels, chunksize=8)
     dt = time.perf_counter() - t
-    print(f"generated {len(rows)} levels with {args.jobs} processes in {dt:.1f}s "
-          f"({1000 * dt * args.jobs / len(rows):.1f} ms per level per core)")
+    print(
+        f"generated {len(rows)} levels with {args.jobs} processes in {dt:.1f}s "
+        f"({1000 * dt * args.jobs / len(rows):.1f} ms per level per core)"
+    )
     if step > 1:
         print(f"extrapolated to all {MAX_LEVEL} levels: {dt * step:.0f}s")
     shipped = table()
-    differ = [r[0] for r in rows if r != (lambda s: (s.level, s.code, s.layout, s.hard, s.difficulty))(shipped[r[0] - 1])]
-    print(f"shipped table: {len(rows) - len(differ)} of {len(rows)} generated levels identical"
-          + (f"; DIFFERENT: {differ[:10]}" if differ else ""))
+    differ = [
+        r[0] for r in rows if r != (lambda s: (s.level, s.code, s.layout, s.hard, s.difficulty))(shipped[r[0] - 1])
+    ]
+    print(
+        f"shipped table: {len(rows) - len(differ)} of {len(rows)} generated levels identical"
+        + (f"; DIFFERENT: {differ[:10]}" if differ else "")
+    )
     by = {r[0]: r for r in rows}
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
@@ -54,13 +62,20 @@ def main():
         means = []
         for start in range(1, MAX_LEVEL - 99, 100):
             means.append(statistics.mean(by[n][4] for n in range(start, start + 100)))
-        rises = sum(1 for a, b in zip(means, means[1:]) if b >= a)
-        print(f"rolling mean over 100 levels (block starts every 100): first={means[0]:.2f} "
-              f"last={means[-1]:.2f}; non-decreasing steps {rises}/{len(means) - 1}")
-        big = [statistics.mean(by[n][4] for n in range(s, min(s + 1000, MAX_LEVEL + 1)))
-               for s in range(1, MAX_LEVEL + 1, 1000)]
-        print("mean difficulty per 1000 levels: " + " ".join(f"{m:.2f}" for m in big)
-              + ("  (strictly increasing)" if all(b > a for a, b in zip(big, big[1:])) else ""))
+        rises = sum(1 for a, b in pairwise(means) if b >= a)
+        print(
+            f"rolling mean over 100 levels (block starts every 100): first={means[0]:.2f} "
+            f"last={means[-1]:.2f}; non-decreasing steps {rises}/{len(means) - 1}"
+        )
+        big = [
+            statistics.mean(by[n][4] for n in range(s, min(s + 1000, MAX_LEVEL + 1)))
+            for s in range(1, MAX_LEVEL + 1, 1000)
+        ]
+        print(
+            "mean difficulty per 1000 levels: "
+            + " ".join(f"{m:.2f}" for m in big)
+            + ("  (strictly increasing)" if all(b > a for a, b in pairwise(big)) else "")
+        )
         above = 0
         hard = [n for n in by if by[n][3]]
         for n in hard:
@@ -70,14 +85,15 @@ def main():
         for n in hard:
             nb = [by[k][4] for k in range(n - 4, n + 5) if k in by and not by[k][3]]
             margins.append(by[n][4] - statistics.mean(nb))
-        print(f"HARD levels above all 8 neighbours: {above}/{len(hard)}; HARD minus mean of its "
-              f"8 neighbours: mean={statistics.mean(margins):.2f} min={min(margins):.2f}; "
-              f"above the neighbours' mean: {sum(m > 0 for m in margins)}/{len(hard)}")
+        print(
+            f"HARD levels above all 8 neighbours: {above}/{len(hard)}; HARD minus mean of its "
+            f"8 neighbours: mean={statistics.mean(margins):.2f} min={min(margins):.2f}; "
+            f"above the neighbours' mean: {sum(m > 0 for m in margins)}/{len(hard)}"
+        )
     else:
         for a in range(0, len(rows), len(rows) // 10):
-            chunk = rows[a:a + len(rows) // 10]
-            print(f"levels {chunk[0][0]}-{chunk[-1][0]}: mean difficulty "
-                  f"{statistics.mean(r[4] for r in chunk):.2f}")
+            chunk = rows[a : a + len(rows) // 10]
+            print(f"levels {chunk[0][0]}-{chunk[-1][0]}: mean difficulty {statistics.mean(r[4] for r in chunk):.2f}")
 
 
 if __name__ == "__main__":

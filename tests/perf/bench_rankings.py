@@ -37,8 +37,9 @@ def _pct(xs, q):
 
 def _report(name, samples_s):
     ms = [s * 1000 for s in samples_s]
-    print(f"{name:<34} n={len(ms):<4} median {statistics.median(ms):8.2f} ms   p99 {_pct(ms, 0.99):8.2f} ms",
-          flush=True)
+    print(
+        f"{name:<34} n={len(ms):<4} median {statistics.median(ms):8.2f} ms   p99 {_pct(ms, 0.99):8.2f} ms", flush=True
+    )
     return statistics.median(ms), _pct(ms, 0.99)
 
 
@@ -180,8 +181,9 @@ def _run(args, bench_db: str) -> int:
     for i in range(n):
         account_id = rng.randint(1, args.accounts)
         t = time.perf_counter()
-        points_award(account=account_id, amount=rng.randint(1, 300), source="single_player",
-                     key=f"bench:{i}", at=timezone.now())
+        points_award(
+            account=account_id, amount=rng.randint(1, 300), source="single_player", key=f"bench:{i}", at=timezone.now()
+        )
         samples.append(time.perf_counter() - t)
     results["award"] = _report("one award (append+ledger+boards)", samples)
     samples = []

@@ -47,8 +47,9 @@ def play_games(n: int) -> list:
         plan = result.plan if result.solvable else []
         keep = len(plan) if i % 3 else len(plan) // 2  # one in three left half played
         for seq, pair in enumerate(plan[:keep]):
-            game_intent_apply(account=account, game_id=game.pk, intent={"seq": seq, "type": "remove_pair",
-                                                                        "tiles": list(pair)})
+            game_intent_apply(
+                account=account, game_id=game.pk, intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)}
+            )
         games.append(Game.objects.get(pk=game.pk))
     return games
 
@@ -58,17 +59,23 @@ def copy_streams(copies: int) -> int:
     from django.db import connection, transaction
 
     with transaction.atomic(), connection.cursor() as cur:
-        cur.execute("CREATE TEMP TABLE bench_map ON COMMIT DROP AS SELECT s.id AS old, k, gen_random_uuid() AS new "
-                    "FROM rivals_stream s, generate_series(1, %s) k WHERE s.type = 'game'", [copies])
-        cur.execute("INSERT INTO rivals_stream (id, type, version, created_at, updated_at) "
-                    "SELECT 'game-' || m.new, s.type, s.version, s.created_at, s.updated_at "
-                    "FROM bench_map m JOIN rivals_stream s ON s.id = m.old")
+        cur.execute(
+            "CREATE TEMP TABLE bench_map ON COMMIT DROP AS SELECT s.id AS old, k, gen_random_uuid() AS new "
+            "FROM rivals_stream s, generate_series(1, %s) k WHERE s.type = 'game'",
+            [copies],
+        )
+        cur.execute(
+            "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) "
+            "SELECT 'game-' || m.new, s.type, s.version, s.created_at, s.updated_at "
+            "FROM bench_map m JOIN rivals_stream s ON s.id = m.old"
+        )
         cur.execute(
             "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, recorded_at) "
             "SELECT 'game-' || m.new, e.stream_type, e.version, e.type, e.schema_version, "
             "  CASE WHEN e.data ? 'game_id' THEN jsonb_set(e.data, '{game_id}', to_jsonb(m.new::text)) ELSE e.data END, "
             "  e.metadata, e.recorded_at "
-            "FROM bench_map m JOIN rivals_event e ON e.stream_id = m.old ORDER BY m.k, e.position")
+            "FROM bench_map m JOIN rivals_event e ON e.stream_id = m.old ORDER BY m.k, e.position"
+        )
         return cur.rowcount
 
 
@@ -110,8 +117,11 @@ def main() -> int:
         t0 = time.perf_counter()
         games = play_games(args.games)
         played = Event.objects.count()
-        print(f"played {len(games)} Turtle games through the services: {played} events "
-              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        print(
+            f"played {len(games)} Turtle games through the services: {played} events "
+            f"({time.perf_counter() - t0:.0f} s)",
+            flush=True,
+        )
         copied = copy_streams(args.copies)
         total = Event.objects.count()
         print(f"copied the game streams ×{args.copies}: {copied} events more, {total} in the log", flush=True)
@@ -126,8 +136,11 @@ def main() -> int:
             return 0
         print("1. rebuild (every copied board to write)")
         first = rebuild()
-        print(f"   {first.events} events in {first.build_seconds:.2f} s build ({first.rate:,.0f} events/s) + "
-              f"{first.swap_seconds * 1000:.0f} ms swap; {first.written} rows written", flush=True)
+        print(
+            f"   {first.events} events in {first.build_seconds:.2f} s build ({first.rate:,.0f} events/s) + "
+            f"{first.swap_seconds * 1000:.0f} ms swap; {first.written} rows written",
+            flush=True,
+        )
         print("2. verify (steady state: compare only)")
         verified = command("--verify")
 
@@ -142,15 +155,21 @@ def main() -> int:
             try:
                 account, _, _ = account_guest_signin(device_id="bench-rebuild-live")
                 while not stop.is_set():
-                    game = game_create(account=account, mode="classic",
-                                       code=engine.random_code(rng_seed=len(latencies), layout_id="L08"))
+                    game = game_create(
+                        account=account,
+                        mode="classic",
+                        code=engine.random_code(rng_seed=len(latencies), layout_id="L08"),
+                    )
                     plan = engine.solve(game_board(game)).plan
                     for seq, pair in enumerate(plan):
                         if stop.is_set():
                             break
                         t = time.perf_counter()
-                        game_intent_apply(account=account, game_id=game.pk,
-                                          intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)})
+                        game_intent_apply(
+                            account=account,
+                            game_id=game.pk,
+                            intent={"seq": seq, "type": "remove_pair", "tiles": list(pair)},
+                        )
                         latencies.append(time.perf_counter() - t)
                         time.sleep(max(0.0, 0.05 - (time.perf_counter() - t)))
             except Exception as exc:  # noqa: BLE001
@@ -165,19 +184,29 @@ def main() -> int:
         stop.set()
         worker.join()
         lat = sorted(latencies)
-        print(f"   {report.events} events in {report.build_seconds:.2f} s build ({report.rate:,.0f} events/s) + "
-              f"{report.swap_seconds * 1000:.0f} ms swap (attempt {report.swap_attempts}); {report.caught_up} events "
-              f"caught up; {report.written} rows written")
-        print(f"   client: {len(lat)} intents, p50 {statistics.median(lat) * 1000:.1f} ms, "
-              f"p99 {lat[int(len(lat) * 0.99) - 1] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms; errors {len(errors)}")
+        print(
+            f"   {report.events} events in {report.build_seconds:.2f} s build ({report.rate:,.0f} events/s) + "
+            f"{report.swap_seconds * 1000:.0f} ms swap (attempt {report.swap_attempts}); {report.caught_up} events "
+            f"caught up; {report.written} rows written"
+        )
+        print(
+            f"   client: {len(lat)} intents, p50 {statistics.median(lat) * 1000:.1f} ms, "
+            f"p99 {lat[int(len(lat) * 0.99) - 1] * 1000:.1f} ms, max {lat[-1] * 1000:.1f} ms; errors {len(errors)}"
+        )
         connections.close_all()
         print("4. verify after the rebuild beside traffic")
         after = command("--verify")
-        ok = first.rate >= TARGET and "every projection equals the log" in verified \
-            and "every projection equals the log" in after and not errors
-        print(f"{'PASS' if first.rate >= TARGET else 'FAIL'} rebuild {first.rate:,.0f} events/s "
-              f"(target ≥ {TARGET:,}; {report.rate:,.0f} events/s beside the client); "
-              f"{'PASS' if not errors else 'FAIL'} the client: {len(errors)} errors, max {lat[-1] * 1000:.0f} ms")
+        ok = (
+            first.rate >= TARGET
+            and "every projection equals the log" in verified
+            and "every projection equals the log" in after
+            and not errors
+        )
+        print(
+            f"{'PASS' if first.rate >= TARGET else 'FAIL'} rebuild {first.rate:,.0f} events/s "
+            f"(target ≥ {TARGET:,}; {report.rate:,.0f} events/s beside the client); "
+            f"{'PASS' if not errors else 'FAIL'} the client: {len(errors)} errors, max {lat[-1] * 1000:.0f} ms"
+        )
         return 0 if ok else 1
 
 

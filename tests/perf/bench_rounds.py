@@ -77,8 +77,11 @@ def lateness(n: int) -> None:
     round_ids = []
     for i in range(n):
         offset = 2 + 18 * i / n  # deadlines from now + 2 s to now + 20 s
-        m = match_create(mode="quick", account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk],
-                         starts_at=now - timedelta(seconds=20 - offset))
+        m = match_create(
+            mode="quick",
+            account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk],
+            starts_at=now - timedelta(seconds=20 - offset),
+        )
         round_ids.append(f"round-{m.rounds.get().pk}")
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -93,9 +96,11 @@ def lateness(n: int) -> None:
         late.append((event.recorded_at - parse_datetime(event.data["ended_at"])).total_seconds())
         path = event.metadata.get("via")
         via[path] = via.get(path, 0) + 1
-    print(f"1. end enforcement, {len(late)}/{n} rounds ended with no client calling: lateness after the deadline "
-          f"median {ms(statistics.median(late))}, p90 {ms(solo.pct(late, 0.9))}, worst {ms(max(late))}; "
-          f"ended by {via}  (targets: median <= 500 ms, worst <= 2 s)")
+    print(
+        f"1. end enforcement, {len(late)}/{n} rounds ended with no client calling: lateness after the deadline "
+        f"median {ms(statistics.median(late))}, p90 {ms(solo.pct(late, 0.9))}, worst {ms(max(late))}; "
+        f"ended by {via}  (targets: median <= 500 ms, worst <= 2 s)"
+    )
 
 
 # --- 2. intents/s ------------------------------------------------------------------------------------
@@ -154,8 +159,11 @@ class RoundPlayer:
         while not self.plan:
             self.next_round()
         t = time.perf_counter()
-        status, body = self.api.call("POST", f"/api/v1/rounds/{self.round_id}/intents",
-                                     {"seq": self.seq, "type": "remove_pair", "tiles": self.plan[0]})
+        status, body = self.api.call(
+            "POST",
+            f"/api/v1/rounds/{self.round_id}/intents",
+            {"seq": self.seq, "type": "remove_pair", "tiles": self.plan[0]},
+        )
         elapsed = time.perf_counter() - t
         if status == 200:
             self.seq += 1
@@ -207,15 +215,19 @@ def throughput(url: str, clients: int, seconds: float, repeats: int) -> None:
         solo_rate, solo_lat = solo.closed_loop(solo_players, seconds)
         round_rate, round_lat = closed_loop(players, seconds)
         figures.append((solo_rate, round_rate))
-        print(f"2.{r + 1} solo single-player {solo_rate:.0f} accepted/s (median {ms(statistics.median(solo_lat))}, "
-              f"p99 {ms(solo.pct(solo_lat, 0.99))}) | 2-player rounds {round_rate:.0f} accepted/s "
-              f"(median {ms(statistics.median(round_lat))}, p99 {ms(solo.pct(round_lat, 0.99))})")
+        print(
+            f"2.{r + 1} solo single-player {solo_rate:.0f} accepted/s (median {ms(statistics.median(solo_lat))}, "
+            f"p99 {ms(solo.pct(solo_lat, 0.99))}) | 2-player rounds {round_rate:.0f} accepted/s "
+            f"(median {ms(statistics.median(round_lat))}, p99 {ms(solo.pct(round_lat, 0.99))})"
+        )
     for p in solo_players:
         p.db.close()
     solo_mean = statistics.mean(f[0] for f in figures)
     round_mean = statistics.mean(f[1] for f in figures)
-    print(f"2. round intents: {round_mean:.0f}/s vs solo {solo_mean:.0f}/s on the same server = "
-          f"{round_mean / solo_mean:.2f} of the solo figure ({clients} clients, {repeats} × {seconds:.0f} s each)")
+    print(
+        f"2. round intents: {round_mean:.0f}/s vs solo {solo_mean:.0f}/s on the same server = "
+        f"{round_mean / solo_mean:.2f} of the solo figure ({clients} clients, {repeats} × {seconds:.0f} s each)"
+    )
 
 
 # --- 3. GET /rounds/{id} ------------------------------------------------------------------------------
@@ -237,8 +249,10 @@ def poll_latency(count: int) -> None:
         status, _ = a.api.call("GET", f"/api/v1/rounds/{round_id}")
         lat.append(time.perf_counter() - t)
         assert status == 200
-    print(f"3. GET /rounds/{{id}} x{count}: median {ms(statistics.median(lat))}, p99 {ms(solo.pct(lat, 0.99))}, "
-          f"max {ms(max(lat))}  (target p99 <= 10 ms)")
+    print(
+        f"3. GET /rounds/{{id}} x{count}: median {ms(statistics.median(lat))}, p99 {ms(solo.pct(lat, 0.99))}, "
+        f"max {ms(max(lat))}  (target p99 <= 10 ms)"
+    )
 
 
 def main() -> None:
@@ -260,29 +274,80 @@ def main() -> None:
     url = urlunsplit(urlsplit(base)._replace(path=f"/{DB_NAME}"))  # a socket URL keeps its ?host=
     solo.psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
     solo.psql(base, f"CREATE DATABASE {DB_NAME}")
-    env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker_url(tmp),
-           "DJANGO_SETTINGS_MODULE": "config.settings", "THROTTLE_USER": "1000000/minute",
-           "THROTTLE_ANON": "1000000/minute", "LOG_LEVEL": "WARNING", "RIVALS_ROUND_LAYOUTS": "L08"}
-    os.environ.update({k: env[k] for k in ("DATABASE_URL", "CELERY_BROKER_URL", "RIVALS_ROUND_LAYOUTS",
-                                            "DJANGO_SETTINGS_MODULE")})
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "CELERY_BROKER_URL": broker_url(tmp),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "THROTTLE_USER": "1000000/minute",
+        "THROTTLE_ANON": "1000000/minute",
+        "LOG_LEVEL": "WARNING",
+        "RIVALS_ROUND_LAYOUTS": "L08",
+    }
+    os.environ.update(
+        {k: env[k] for k in ("DATABASE_URL", "CELERY_BROKER_URL", "RIVALS_ROUND_LAYOUTS", "DJANGO_SETTINGS_MODULE")}
+    )
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([sys.executable, "manage.py", "setup_periodic_tasks"], cwd=ROOT, env=env, check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "manage.py", "setup_periodic_tasks"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL
+    )
     import django
 
     django.setup()
     procs = []
     try:
-        procs.append(spawn(["-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING", "--concurrency", "2",
-                            "--without-gossip", "--without-mingle"], env, tmp / "worker.log"))
-        procs.append(spawn(["-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
-                            "-s", str(tmp / "beat-schedule")], env, tmp / "beat.log"))
+        procs.append(
+            spawn(
+                [
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel",
+                    "WARNING",
+                    "--concurrency",
+                    "2",
+                    "--without-gossip",
+                    "--without-mingle",
+                ],
+                env,
+                tmp / "worker.log",
+            )
+        )
+        procs.append(
+            spawn(
+                ["-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING", "-s", str(tmp / "beat-schedule")],
+                env,
+                tmp / "beat.log",
+            )
+        )
         time.sleep(4)  # the worker connects to the broker
         print(f"broker {env['CELERY_BROKER_URL'].split('://')[0]}, worker prefork x2, beat (sweeper every 2 s)")
         lateness(args.rounds)
-        procs.append(spawn(["-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{solo.PORT}",
-                            "--workers", "2", "--worker-class", "gthread", "--threads", "4", "--keep-alive", "30",
-                            "--log-level", "warning"], env, tmp / "web.log"))
+        procs.append(
+            spawn(
+                [
+                    "-m",
+                    "gunicorn",
+                    "config.wsgi:application",
+                    "--bind",
+                    f"127.0.0.1:{solo.PORT}",
+                    "--workers",
+                    "2",
+                    "--worker-class",
+                    "gthread",
+                    "--threads",
+                    "4",
+                    "--keep-alive",
+                    "30",
+                    "--log-level",
+                    "warning",
+                ],
+                env,
+                tmp / "web.log",
+            )
+        )
         for _ in range(100):
             try:
                 if solo.Api().call("GET", "/healthz")[0] in (200, 503):

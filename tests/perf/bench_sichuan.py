@@ -10,6 +10,7 @@ hand) against the baselines' per-seat win rate, average points per deal (AI seat
 seat), the AI's decision time (median / p99 per decision, over every AI decision), and the wall
 time of a full AI-only deal (four AI seats, engine included).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,7 +22,10 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
 from rivals.sichuan.engine import (  # noqa: E402
-    BaselinePlayer, ai_action, new_table, run_ai_turns, seat_view,
+    BaselinePlayer,
+    ai_action,
+    new_table,
+    run_ai_turns,
 )
 
 
@@ -52,8 +56,7 @@ def play_mixed(n_deals: int, seed0: int = 1):
         seed = seed0 + i
         ai_seat = i % 4
         table = new_table(seed)
-        policies = {s: (timed_ai if s == ai_seat else BaselinePlayer(seed * 7 + s))
-                    for s in range(4)}
+        policies = {s: (timed_ai if s == ai_seat else BaselinePlayer(seed * 7 + s)) for s in range(4)}
         run_ai_turns(table, human_seat=None, policies=policies)
         assert table.over and sum(table.scores) == 0
         for s in range(4):
@@ -89,9 +92,12 @@ def play_ai_only(n_deals: int, seed0: int = 100_000):
         times.append(time.perf_counter() - t0)
         assert table.over
     times.sort()
-    return {"ai_only_deals": n_deals, "ai_only_deal_mean_ms": 1000 * statistics.mean(times),
-            "ai_only_deal_p99_ms": 1000 * _pct(times, 0.99),
-            "ai_only_deal_max_ms": 1000 * times[-1]}
+    return {
+        "ai_only_deals": n_deals,
+        "ai_only_deal_mean_ms": 1000 * statistics.mean(times),
+        "ai_only_deal_p99_ms": 1000 * _pct(times, 0.99),
+        "ai_only_deal_max_ms": 1000 * times[-1],
+    }
 
 
 def main(argv=None):
@@ -105,8 +111,11 @@ def main(argv=None):
     res = {**mixed, **ai_only, "total_s": time.perf_counter() - t0}
     for k, v in res.items():
         print(f"{k:24s} {v:.4f}" if isinstance(v, float) else f"{k:24s} {v}")
-    ok = (res["ai_win_rate"] > res["baseline_win_rate"] + 0.10
-          and res["decision_p99_ms"] <= 5.0 and res["ai_only_deal_p99_ms"] <= 250.0)
+    ok = (
+        res["ai_win_rate"] > res["baseline_win_rate"] + 0.10
+        and res["decision_p99_ms"] <= 5.0
+        and res["ai_only_deal_p99_ms"] <= 250.0
+    )
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1
 

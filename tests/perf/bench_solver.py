@@ -6,6 +6,7 @@ Prints mean / median / p99 / max time, node counts, unsolvable share and the num
 left undecided by the fixed node budget (default: the service's, R-15's decisive-pair budget).
 Targets (issue 13): 0 undecided, mean <= 14 ms, p99 <= 100 ms.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -63,17 +64,25 @@ def main():
 
     impl = getattr(solver, "implementation", "python")
     print(f"deals={n} budget={args.budget} nodes/deal solver={impl} wall={time.perf_counter() - t_all:.1f}s")
-    print(f"time: mean={statistics.mean(ms):.1f}ms median={statistics.median(ms):.1f}ms "
-          f"p99={pct(ms, 0.99):.1f}ms max={max(ms):.1f}ms")
-    print(f"nodes: mean={statistics.mean(nodes):.0f} median={statistics.median(nodes):.0f} "
-          f"p99={pct(nodes, 0.99)} max={max(nodes)}")
-    print(f"solvable={solvable} unsolvable={unsolvable} undecided={undecided} "
-          f"unsolvable share of decided={100 * share:.2f}% (+/- {100 * se:.2f}%)")
+    print(
+        f"time: mean={statistics.mean(ms):.1f}ms median={statistics.median(ms):.1f}ms "
+        f"p99={pct(ms, 0.99):.1f}ms max={max(ms):.1f}ms"
+    )
+    print(
+        f"nodes: mean={statistics.mean(nodes):.0f} median={statistics.median(nodes):.0f} "
+        f"p99={pct(nodes, 0.99)} max={max(nodes)}"
+    )
+    print(
+        f"solvable={solvable} unsolvable={unsolvable} undecided={undecided} "
+        f"unsolvable share of decided={100 * share:.2f}% (+/- {100 * se:.2f}%)"
+    )
     worst = sorted(range(n), key=lambda i: -ms[i])[:5]
     print("slowest deals (seed, nodes, ms): " + ", ".join(f"({i}, {nodes[i]}, {ms[i]:.0f})" for i in worst))
-    decided_ms = [m for m, nd in zip(ms, nodes) if nd <= args.budget]
+    decided_ms = [m for m, nd in zip(ms, nodes, strict=True) if nd <= args.budget]
     if decided_ms:
-        print(f"decided deals only: mean={statistics.mean(decided_ms):.1f}ms median={statistics.median(decided_ms):.1f}ms")
+        print(
+            f"decided deals only: mean={statistics.mean(decided_ms):.1f}ms median={statistics.median(decided_ms):.1f}ms"
+        )
 
 
 if __name__ == "__main__":

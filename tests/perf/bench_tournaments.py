@@ -43,7 +43,9 @@ def _accounts(cur, n: int) -> None:
     cur.execute(
         "INSERT INTO rivals_account (id, password, is_superuser, username, is_staff, is_active, date_joined, "
         "email_verified, display_name, jokers) SELECT g, '!', false, 'bench' || g, false, true, now(), false, "
-        "'Player ' || g, 0 FROM generate_series(1, %s) g", [n])
+        "'Player ' || g, 0 FROM generate_series(1, %s) g",
+        [n],
+    )
     cur.execute("SELECT setval(pg_get_serial_sequence('rivals_account', 'id'), %s)", [n])
 
 
@@ -53,15 +55,30 @@ def _registered(n: int, *, title: str, prizes: int, now):
     from tournaments import events as ev
     from tournaments.services.lifecycle import tournament_create
 
-    t = tournament_create(actor="operator:bench", now=now - timedelta(hours=1), kind="regular", title=title,
-                          registration_opens_at=now - timedelta(hours=1), starts_at=now - timedelta(seconds=1),
-                          ends_at=now + timedelta(hours=1), min_players=2,
-                          prize_table=[max(1, 1000 - 10 * i) for i in range(prizes)], multipliers=[1, 2, 3, 4])
+    t = tournament_create(
+        actor="operator:bench",
+        now=now - timedelta(hours=1),
+        kind="regular",
+        title=title,
+        registration_opens_at=now - timedelta(hours=1),
+        starts_at=now - timedelta(seconds=1),
+        ends_at=now + timedelta(hours=1),
+        min_players=2,
+        prize_table=[max(1, 1000 - 10 * i) for i in range(prizes)],
+        multipliers=[1, 2, 3, 4],
+    )
     for start in range(1, n + 1, 2000):
-        event_append(stream_id=t.stream_id, stream_type="tournament", expected_version=None, actor="bench",
-                     now=now - timedelta(minutes=30),
-                     events=[ev.player_registered(account_id=a, at=now - timedelta(minutes=30, seconds=-a))
-                             for a in range(start, min(n, start + 1999) + 1)])
+        event_append(
+            stream_id=t.stream_id,
+            stream_type="tournament",
+            expected_version=None,
+            actor="bench",
+            now=now - timedelta(minutes=30),
+            events=[
+                ev.player_registered(account_id=a, at=now - timedelta(minutes=30, seconds=-a))
+                for a in range(start, min(n, start + 1999) + 1)
+            ],
+        )
     t.refresh_from_db()
     assert t.registered == n, t.registered
     return t
@@ -71,18 +88,25 @@ def _results(cur, t, n: int) -> int:
     """Four waves of N/4 tables of four, every table scored (R-24 first-completed row, ×wave)."""
     tid = str(t.pk)
     for wave in range(1, 5):
-        cur.execute("INSERT INTO tournaments_wave (tournament_id, number, multiplier, seated_at, ended_at, "
-                    "tables_open, waiting) VALUES (%s, %s, %s, now(), now(), 0, '[]') RETURNING id", [tid, wave, wave])
+        cur.execute(
+            "INSERT INTO tournaments_wave (tournament_id, number, multiplier, seated_at, ended_at, "
+            "tables_open, waiting) VALUES (%s, %s, %s, now(), now(), 0, '[]') RETURNING id",
+            [tid, wave, wave],
+        )
         wave_id = cur.fetchone()[0]
         cur.execute(
             "INSERT INTO tournaments_table (tournament_id, wave_id, number, status, seated_at, ended_at, end_reason) "
-            "SELECT %s, %s, k, 'ended', now(), now(), 'completed' FROM generate_series(1, %s) k", [tid, wave_id, n // 4])
+            "SELECT %s, %s, k, 'ended', now(), now(), 'completed' FROM generate_series(1, %s) k",
+            [tid, wave_id, n // 4],
+        )
         # seat s of table k: account ((k − 1) · 4 + s + wave · 7) mod N + 1 (every player once per wave)
         cur.execute(
             "INSERT INTO tournaments_tableseat (table_id, tournament_id, account_id, seat, place, score, completed, tp) "
             "SELECT tb.id, %s, ((tb.number - 1) * 4 + s + %s * 7) %% %s + 1, s, s + 1, 2000 - 400 * s - tb.number %% 97,"
             " s = 0, (ARRAY[40, 20, 10, 0])[s + 1] * %s FROM tournaments_table tb CROSS JOIN generate_series(0, 3) s "
-            "WHERE tb.wave_id = %s", [tid, wave, n, wave, wave_id])
+            "WHERE tb.wave_id = %s",
+            [tid, wave, n, wave, wave_id],
+        )
     cur.execute("UPDATE tournaments_tournament SET status = 'running', current_wave = 4 WHERE id = %s", [tid])
     cur.execute("SELECT count(*) FROM tournaments_tableseat WHERE tournament_id = %s AND tp IS NOT NULL", [tid])
     return cur.fetchone()[0]
@@ -93,8 +117,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--prizes", type=int, default=100, help="places of the prize table")
     parser.add_argument("--quick", action="store_true", help="2,000 players")
-    parser.add_argument("--open-tables", type=int, default=0,
-                        help="tables whose rounds are opened and timed (0 = all)")
+    parser.add_argument("--open-tables", type=int, default=0, help="tables whose rounds are opened and timed (0 = all)")
     args = parser.parse_args()
     n = 2_000 if args.quick else args.players
 
@@ -113,8 +136,8 @@ def main() -> int:
         from tournaments import seating
         from tournaments.models import Registration, Table, TableSeat
         from tournaments.services import play
-        from tournaments.services.tables import _open_chunk
         from tournaments.services.finalize import tournament_finalize
+        from tournaments.services.tables import _open_chunk
 
         call_command("migrate", verbosity=0)
         print(f"database {bench_db}; {n} players; load average {os.getloadavg()}", flush=True)
@@ -144,8 +167,10 @@ def main() -> int:
             opened += done
         open_s = time.perf_counter() - t0
         _report(f"open {opened} of those tables' rounds (rivals matches_create)", open_s)
-        print(f"  → {open_s / opened * 1000:.1f} ms per table; all {tables} tables ≈ {open_s / opened * tables:.1f} s",
-              flush=True)
+        print(
+            f"  → {open_s / opened * 1000:.1f} ms per table; all {tables} tables ≈ {open_s / opened * tables:.1f} s",
+            flush=True,
+        )
         if opened == tables:
             _report(f"seat and open one wave of {n} players (both steps)", seat_s + open_s, SEAT_TARGET_S)
 

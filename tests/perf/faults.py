@@ -118,11 +118,24 @@ class World:
         self.redis = OwnRedis(folder)
         self.cache = os.environ.get("CACHE_URL") or free_redis_dbs(1)[0]
         self.flush_cache = "CACHE_URL" not in os.environ
-        os.environ.update(DATABASE_URL=self.pg.url, CELERY_BROKER_URL=self.redis.url, CACHE_URL=self.cache,
-                          DJANGO_SETTINGS_MODULE="config.settings", RIVALS_ROUND_LAYOUTS="L08",
-                          CELERY_VISIBILITY_TIMEOUT_S="10", RIVALS_DATA_DIR=str(folder), LOG_LEVEL="WARNING")
-        self.stack = Stack(database_url=self.pg.url, broker_url=self.redis.url, cache_url=self.cache, folder=folder,
-                           RIVALS_ROUND_LAYOUTS="L08", CELERY_VISIBILITY_TIMEOUT_S="10")
+        os.environ.update(
+            DATABASE_URL=self.pg.url,
+            CELERY_BROKER_URL=self.redis.url,
+            CACHE_URL=self.cache,
+            DJANGO_SETTINGS_MODULE="config.settings",
+            RIVALS_ROUND_LAYOUTS="L08",
+            CELERY_VISIBILITY_TIMEOUT_S="10",
+            RIVALS_DATA_DIR=str(folder),
+            LOG_LEVEL="WARNING",
+        )
+        self.stack = Stack(
+            database_url=self.pg.url,
+            broker_url=self.redis.url,
+            cache_url=self.cache,
+            folder=folder,
+            RIVALS_ROUND_LAYOUTS="L08",
+            CELERY_VISIBILITY_TIMEOUT_S="10",
+        )
         self.stack.prepare()
         import django
 
@@ -176,13 +189,17 @@ def scenario_one_seq(world: World) -> bool:
     token, _ = guest(port, "one-seq")
     _, _, game = raw_call(port, "POST", "/api/v1/games", {"mode": "single", "level": 1}, token)
     pair = game_plan(game["id"])[0]
-    answers = hundred_at_once(port, f"/api/v1/games/{game['id']}/intents",
-                              {"seq": 0, "type": "remove_pair", "tiles": pair}, token)
+    answers = hundred_at_once(
+        port, f"/api/v1/games/{game['id']}/intents", {"seq": 0, "type": "remove_pair", "tiles": pair}, token
+    )
     game_statuses = Counter(a[0] for a in answers)
     stream = f"game-{game['id']}"
-    game_ok = (game_statuses == Counter({200: 1, 409: 99}) and versions_gap_free(stream)
-               and Event.objects.filter(stream_id=stream, type="PairRemoved").count() == 1
-               and Game.objects.get(pk=game["id"]).seq == 1)
+    game_ok = (
+        game_statuses == Counter({200: 1, 409: 99})
+        and versions_gap_free(stream)
+        and Event.objects.filter(stream_id=stream, type="PairRemoved").count() == 1
+        and Game.objects.get(pk=game["id"]).seq == 1
+    )
 
     tokens = [guest(port, f"one-seq-round-{i}") for i in range(2)]
     match = match_create(mode="quick", account_ids=[a for _, a in tokens])
@@ -191,15 +208,22 @@ def scenario_one_seq(world: World) -> bool:
     from rivals import engine
 
     pair = list(engine.deal_from_code(view["code"]).plan[0])
-    answers = hundred_at_once(port, f"/api/v1/rounds/{rnd.pk}/intents",
-                              {"seq": 0, "type": "remove_pair", "tiles": pair}, tokens[0][0])
+    answers = hundred_at_once(
+        port, f"/api/v1/rounds/{rnd.pk}/intents", {"seq": 0, "type": "remove_pair", "tiles": pair}, tokens[0][0]
+    )
     round_statuses = Counter(a[0] for a in answers)
     board = Game.objects.get(round_id=rnd.pk, account_id=tokens[0][1])
-    round_ok = (round_statuses == Counter({200: 1, 409: 99}) and versions_gap_free(board.stream_id)
-                and Event.objects.filter(stream_id=board.stream_id, type="PairRemoved").count() == 1)
-    return verdict("one-seq", game_ok and round_ok,
-                   f"game: {dict(game_statuses)}, versions gap-free {versions_gap_free(stream)}; round board: "
-                   f"{dict(round_statuses)}, versions gap-free {versions_gap_free(board.stream_id)}")
+    round_ok = (
+        round_statuses == Counter({200: 1, 409: 99})
+        and versions_gap_free(board.stream_id)
+        and Event.objects.filter(stream_id=board.stream_id, type="PairRemoved").count() == 1
+    )
+    return verdict(
+        "one-seq",
+        game_ok and round_ok,
+        f"game: {dict(game_statuses)}, versions gap-free {versions_gap_free(stream)}; round board: "
+        f"{dict(round_statuses)}, versions gap-free {versions_gap_free(board.stream_id)}",
+    )
 
 
 # --- 2. Idempotency-Key ----------------------------------------------------------------------------
@@ -215,23 +239,51 @@ def scenario_idempotency(world: World) -> bool:
     path = f"/api/v1/games/{game['id']}/intents"
     stream = f"game-{game['id']}"
 
-    serial = [raw_call(port, "POST", path, {"seq": 0, "type": "remove_pair", "tiles": plan[0]}, token,
-                       {"Idempotency-Key": "serial-1"}) for _ in range(3)]
-    serial_ok = ([s for s, _, _ in serial] == [200, 200, 200]
-                 and [h.get("Idempotent-Replayed") for _, h, _ in serial] == [None, "true", "true"]
-                 and serial[1][2] == serial[0][2] == serial[2][2])
-    burst = hundred_at_once(port, path, {"seq": 1, "type": "remove_pair", "tiles": plan[1]}, token, n=20,
-                            headers={"Idempotency-Key": "burst-1"})
+    serial = [
+        raw_call(
+            port,
+            "POST",
+            path,
+            {"seq": 0, "type": "remove_pair", "tiles": plan[0]},
+            token,
+            {"Idempotency-Key": "serial-1"},
+        )
+        for _ in range(3)
+    ]
+    serial_ok = (
+        [s for s, _, _ in serial] == [200, 200, 200]
+        and [h.get("Idempotent-Replayed") for _, h, _ in serial] == [None, "true", "true"]
+        and serial[1][2] == serial[0][2] == serial[2][2]
+    )
+    burst = hundred_at_once(
+        port,
+        path,
+        {"seq": 1, "type": "remove_pair", "tiles": plan[1]},
+        token,
+        n=20,
+        headers={"Idempotency-Key": "burst-1"},
+    )
     firsts = [a for a in burst if a[1].get("Idempotent-Replayed") is None]
-    burst_ok = (all(a[0] == 200 and a[2] == burst[0][2] for a in burst) and len(firsts) == 1)
-    effects = {key: Event.objects.filter(stream_id=stream, metadata__idempotency_key=key).count()
-               for key in ("serial-1", "burst-1")}
+    burst_ok = all(a[0] == 200 and a[2] == burst[0][2] for a in burst) and len(firsts) == 1
+    effects = {
+        key: Event.objects.filter(stream_id=stream, metadata__idempotency_key=key).count()
+        for key in ("serial-1", "burst-1")
+    }
     records = IdempotencyRecord.objects.filter(owner=f"account:{account_id}").count()
-    ok = serial_ok and burst_ok and effects == {"serial-1": 1, "burst-1": 1} and records == 2 \
+    ok = (
+        serial_ok
+        and burst_ok
+        and effects == {"serial-1": 1, "burst-1": 1}
+        and records == 2
         and versions_gap_free(stream)
-    return verdict("idempotency", ok, f"3 in a row: {[s for s, _, _ in serial]} (2 replayed); 20 at once: "
-                   f"{dict(Counter(a[0] for a in burst))}, {len(firsts)} ran, {len(burst) - len(firsts)} replayed; "
-                   f"events per key {effects}, records {records}")
+    )
+    return verdict(
+        "idempotency",
+        ok,
+        f"3 in a row: {[s for s, _, _ in serial]} (2 replayed); 20 at once: "
+        f"{dict(Counter(a[0] for a in burst))}, {len(firsts)} ran, {len(burst) - len(firsts)} replayed; "
+        f"events per key {effects}, records {records}",
+    )
 
 
 # --- 3. the worker killed while rounds end and while a tournament finalizes -------------------------
@@ -246,8 +298,10 @@ def long_transactions() -> int:
     from django.db import connection
 
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
-                    "pg_backend_pid() AND backend_xid IS NOT NULL AND now() - xact_start > interval '300 ms'")
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> "
+            "pg_backend_pid() AND backend_xid IS NOT NULL AND now() - xact_start > interval '300 ms'"
+        )
         return cur.fetchone()[0]
 
 
@@ -269,12 +323,16 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     now = timezone.now()
     round_ids = []
     for i in range(rounds_n):
-        m = match_create(mode="quick", account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk],
-                         starts_at=now - timedelta(seconds=10))
+        m = match_create(
+            mode="quick",
+            account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk],
+            starts_at=now - timedelta(seconds=10),
+        )
         rnd = m.rounds.get()
         pair = list(engine.deal_from_code(rnd.code).plan[0])
-        round_intent_apply(account=accounts[2 * i], round_id=rnd.pk, intent={"seq": 0, "type": "remove_pair",
-                                                                              "tiles": pair})
+        round_intent_apply(
+            account=accounts[2 * i], round_id=rnd.pk, intent={"seq": 0, "type": "remove_pair", "tiles": pair}
+        )
         round_ids.append(rnd.pk)
     streams = [f"round-{pk}" for pk in round_ids]
 
@@ -288,21 +346,36 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     while_dead = ended()  # reads and the sweeper need a worker: nothing ends them now
     world.stack.start_worker("wk-rescuer")
     wait_for(lambda: ended() == rounds_n, 90)
-    per_round = Counter(Event.objects.filter(stream_id__in=streams, type="RoundEnded").values_list("stream_id",
-                                                                                                   flat=True))
+    per_round = Counter(
+        Event.objects.filter(stream_id__in=streams, type="RoundEnded").values_list("stream_id", flat=True)
+    )
     match_ids = list(Round.objects.filter(pk__in=round_ids).values_list("match_id", flat=True))
-    finished = Counter(Event.objects.filter(stream_id__in=[f"match-{m}" for m in match_ids],
-                                            type="MatchFinished").values_list("stream_id", flat=True))
-    prizes = Counter(PointsLedgerEntry.objects.filter(source="quick_match",
-                                                      ref__match_id__in=[str(m) for m in match_ids])
-                     .values_list("award_key", flat=True))
-    rounds_ok = (len(per_round) == rounds_n and set(per_round.values()) == {1} and len(finished) == rounds_n
-                 and set(finished.values()) == {1} and len(prizes) >= rounds_n and set(prizes.values()) == {1}
-                 and at_kill < rounds_n)
-    verdict("worker-kill/rounds", rounds_ok,
-            f"{rounds_n} rounds: worker SIGKILLed with {at_kill} ended ({while_dead} 3 s later); after the restart "
-            f"{len(per_round)} ended, RoundEnded per round {sorted(set(per_round.values()))}, MatchFinished per "
-            f"match {sorted(set(finished.values()))}, {len(prizes)} prizes, each once: {set(prizes.values()) == {1}}")
+    finished = Counter(
+        Event.objects.filter(stream_id__in=[f"match-{m}" for m in match_ids], type="MatchFinished").values_list(
+            "stream_id", flat=True
+        )
+    )
+    prizes = Counter(
+        PointsLedgerEntry.objects.filter(
+            source="quick_match", ref__match_id__in=[str(m) for m in match_ids]
+        ).values_list("award_key", flat=True)
+    )
+    rounds_ok = (
+        len(per_round) == rounds_n
+        and set(per_round.values()) == {1}
+        and len(finished) == rounds_n
+        and set(finished.values()) == {1}
+        and len(prizes) >= rounds_n
+        and set(prizes.values()) == {1}
+        and at_kill < rounds_n
+    )
+    verdict(
+        "worker-kill/rounds",
+        rounds_ok,
+        f"{rounds_n} rounds: worker SIGKILLed with {at_kill} ended ({while_dead} 3 s later); after the restart "
+        f"{len(per_round)} ended, RoundEnded per round {sorted(set(per_round.values()))}, MatchFinished per "
+        f"match {sorted(set(finished.values()))}, {len(prizes)} prizes, each once: {set(prizes.values()) == {1}}",
+    )
 
     # a tournament of players_n, nobody playing: its tables' rounds end at its end time (R-17), then
     # the finalization (one transaction, a prize per player) runs; the worker is killed while that
@@ -310,9 +383,17 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     people = [account_guest_signin(device_id=f"tk-{i}")[0] for i in range(players_n)]
     now = timezone.now()
     starts = now + timedelta(seconds=10 + players_n * 0.03)
-    t = tournament_create(actor="operator:faults", kind="regular", title="Kill Cup", starts_at=starts,
-                          ends_at=starts + timedelta(seconds=15), min_players=2, multipliers=[1],
-                          prize_table=list(range(1000, 0, -1)), now=now)
+    t = tournament_create(
+        actor="operator:faults",
+        kind="regular",
+        title="Kill Cup",
+        starts_at=starts,
+        ends_at=starts + timedelta(seconds=15),
+        min_players=2,
+        multipliers=[1],
+        prize_table=list(range(1000, 0, -1)),
+        now=now,
+    )
     for a in people:
         tournament_register(tournament_id=t.pk, account=a, now=now)
     wait_for(lambda: Table.objects.filter(tournament=t).count() >= players_n // 4, 90)
@@ -324,15 +405,31 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     world.stack.start_worker("tk-rescuer")
     wait_for(lambda: finalized() >= 1, 120)
     time.sleep(6)  # the sweeper and a redelivered task run it again: still once
-    prizes = Counter(PointsLedgerEntry.objects.filter(source="tournament_prize", ref__tournament_id=str(t.pk))
-                     .values_list("account_id", flat=True))
+    prizes = Counter(
+        PointsLedgerEntry.objects.filter(source="tournament_prize", ref__tournament_id=str(t.pk)).values_list(
+            "account_id", flat=True
+        )
+    )
     t = Tournament.objects.get(pk=t.pk)
-    ok = (caught and at_kill == 0 and finalized() == 1 and t.status == "finished" and len(prizes) == min(players_n, 1000)
-          and set(prizes.values()) == {1} and Account.objects.count() >= players_n)
-    return verdict("worker-kill/finalize", ok and rounds_ok,
-                   f"{players_n} players: worker SIGKILLed inside the finalization's transaction ({caught}; "
-                   f"finalized at the kill: {at_kill}); after the restart TournamentFinalized ×{finalized()}, "
-                   f"{len(prizes)} prizes, each once: {set(prizes.values()) == {1}}") and rounds_ok
+    ok = (
+        caught
+        and at_kill == 0
+        and finalized() == 1
+        and t.status == "finished"
+        and len(prizes) == min(players_n, 1000)
+        and set(prizes.values()) == {1}
+        and Account.objects.count() >= players_n
+    )
+    return (
+        verdict(
+            "worker-kill/finalize",
+            ok and rounds_ok,
+            f"{players_n} players: worker SIGKILLed inside the finalization's transaction ({caught}; "
+            f"finalized at the kill: {at_kill}); after the restart TournamentFinalized ×{finalized()}, "
+            f"{len(prizes)} prizes, each once: {set(prizes.values()) == {1}}",
+        )
+        and rounds_ok
+    )
 
 
 # --- 4. a 3-day outage, two beats, jobs run twice at once -----------------------------------------
@@ -357,9 +454,17 @@ def scenario_beat_twice(world: World) -> bool:
     past = now - timedelta(days=3)
     accounts = [account_guest_signin(device_id=f"bt-{i}")[0] for i in range(40)]
     # a tournament that started (seated, tables open) before the outage and ends during it
-    live = tournament_create(actor="operator:faults", kind="regular", title="Outage Cup", now=now,
-                             starts_at=now + timedelta(seconds=3), ends_at=now + timedelta(seconds=14),
-                             min_players=2, prize_table=[30, 20, 10], multipliers=[1])
+    live = tournament_create(
+        actor="operator:faults",
+        kind="regular",
+        title="Outage Cup",
+        now=now,
+        starts_at=now + timedelta(seconds=3),
+        ends_at=now + timedelta(seconds=14),
+        min_players=2,
+        prize_table=[30, 20, 10],
+        multipliers=[1],
+    )
     for a in accounts[20:28]:
         tournament_register(tournament_id=live.pk, account=a, now=now)
     wait_for(lambda: Tournament.objects.get(pk=live.pk).tables.filter(round_id__isnull=False).exists(), 60)
@@ -368,62 +473,122 @@ def scenario_beat_twice(world: World) -> bool:
     # …simulated as 3 days long: the AMR window was last rolled 3 days ago, awards around its edge
     today = romanian_today(now)
     with connection.cursor() as cur:
-        cur.execute("INSERT INTO rankings_rankingclock (id, window_start) VALUES (1, %s) ON CONFLICT (id) DO UPDATE "
-                    "SET window_start = EXCLUDED.window_start", [amr_window_start(today - timedelta(days=3))])
+        cur.execute(
+            "INSERT INTO rankings_rankingclock (id, window_start) VALUES (1, %s) ON CONFLICT (id) DO UPDATE "
+            "SET window_start = EXCLUDED.window_start",
+            [amr_window_start(today - timedelta(days=3))],
+        )
     for i, a in enumerate(accounts):
         for k, days_ago in enumerate((366, 365, 364, 363, 30, 6, 2, 1, 0)):
-            points_award(account=a, amount=5 + i + k, source="arena", key=f"bt:{a.pk}:{days_ago}",
-                         at=now - timedelta(days=days_ago, minutes=i))
+            points_award(
+                account=a,
+                amount=5 + i + k,
+                source="arena",
+                key=f"bt:{a.pk}:{days_ago}",
+                at=now - timedelta(days=days_ago, minutes=i),
+            )
     # rounds that should have ended 3 days ago, tournaments that should have started and ended
-    overdue = [match_create(mode="quick", account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk],
-                            starts_at=past, now=past).rounds.get().pk for i in range(10)]
+    overdue = [
+        match_create(mode="quick", account_ids=[accounts[2 * i].pk, accounts[2 * i + 1].pk], starts_at=past, now=past)
+        .rounds.get()
+        .pk
+        for i in range(10)
+    ]
     tours = [live.pk]
     for n, (start, end) in enumerate(((3, 2), (2.5, 1))):
-        t = tournament_create(actor="operator:faults", kind="regular", title=f"Missed Cup {n}",
-                              starts_at=now - timedelta(days=start), ends_at=now - timedelta(days=end),
-                              min_players=2, prize_table=[30, 20, 10], multipliers=[1],
-                              now=now - timedelta(days=3, hours=1))
-        for a in accounts[30 + 4 * n:34 + 4 * n]:
+        t = tournament_create(
+            actor="operator:faults",
+            kind="regular",
+            title=f"Missed Cup {n}",
+            starts_at=now - timedelta(days=start),
+            ends_at=now - timedelta(days=end),
+            min_players=2,
+            prize_table=[30, 20, 10],
+            multipliers=[1],
+            now=now - timedelta(days=3, hours=1),
+        )
+        for a in accounts[30 + 4 * n : 34 + 4 * n]:
             tournament_register(tournament_id=t.pk, account=a, now=now - timedelta(days=3, minutes=30))
         tours.append(t.pk)
     wait_for(lambda: timezone.now() > live.ends_at + timedelta(seconds=2), 30)
     time.sleep(1)
     world.stack.start_worker("bt")
     world.stack.start_beat()
-    second = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
-                               "-s", str(world.folder / "beat-schedule-2")], cwd=ROOT, env=world.stack.env,
-                              stdout=(world.folder / "beat2.log").open("ab"), stderr=subprocess.STDOUT,
-                              start_new_session=True)
+    second = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "--loglevel",
+            "WARNING",
+            "-s",
+            str(world.folder / "beat-schedule-2"),
+        ],
+        cwd=ROOT,
+        env=world.stack.env,
+        stdout=(world.folder / "beat2.log").open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     world.extra = [second]
-    jobs = [subprocess.Popen([sys.executable, "manage.py", "jobs_run_due"], cwd=ROOT, env=world.stack.env,
-                             stdout=subprocess.DEVNULL, stderr=(world.folder / f"jobs-{i}.log").open("ab"))
-            for i in range(2)]
+    jobs = [
+        subprocess.Popen(
+            [sys.executable, "manage.py", "jobs_run_due"],
+            cwd=ROOT,
+            env=world.stack.env,
+            stdout=subprocess.DEVNULL,
+            stderr=(world.folder / f"jobs-{i}.log").open("ab"),
+        )
+        for i in range(2)
+    ]
     codes = [j.wait(timeout=240) for j in jobs]
 
     def settled() -> bool:
-        return (not Round.objects.filter(pk__in=overdue, status="running").exists()
-                and not Tournament.objects.filter(pk__in=tours, status__in=("upcoming", "running")).exists())
+        return (
+            not Round.objects.filter(pk__in=overdue, status="running").exists()
+            and not Tournament.objects.filter(pk__in=tours, status__in=("upcoming", "running")).exists()
+        )
 
     wait_for(settled, 120)
     time.sleep(6)  # a few more sweeps of both beats
     stop(second)
-    ended = Counter(Event.objects.filter(stream_id__in=[f"round-{r}" for r in overdue], type="RoundEnded")
-                    .values_list("stream_id", flat=True))
-    handled = {str(t): Counter(Event.objects.filter(stream_id=f"tournament-{t}").values_list("type", flat=True))
-               for t in tours}
-    once = all(c.get("TournamentFinalized", 0) + c.get("TournamentCancelled", 0) == 1
-               and c.get("TournamentStarted", 0) <= 1 for c in handled.values())
+    ended = Counter(
+        Event.objects.filter(stream_id__in=[f"round-{r}" for r in overdue], type="RoundEnded").values_list(
+            "stream_id", flat=True
+        )
+    )
+    handled = {
+        str(t): Counter(Event.objects.filter(stream_id=f"tournament-{t}").values_list("type", flat=True)) for t in tours
+    }
+    once = all(
+        c.get("TournamentFinalized", 0) + c.get("TournamentCancelled", 0) == 1 and c.get("TournamentStarted", 0) <= 1
+        for c in handled.values()
+    )
     state = rankings_state()
     expected = rankings_recomputed(window_start=amr_window_start(today))
-    rankings_ok = state.window_start == amr_window_start(today) and state.amr == expected.amr \
-        and state.daily == expected.daily and state.weekly == expected.weekly and state.histogram == expected.histogram
+    rankings_ok = (
+        state.window_start == amr_window_start(today)
+        and state.amr == expected.amr
+        and state.daily == expected.daily
+        and state.weekly == expected.weekly
+        and state.histogram == expected.histogram
+    )
     ok = codes == [0, 0] and len(ended) == len(overdue) and set(ended.values()) == {1} and once and rankings_ok
-    summary = {t[:8]: {k: v for k, v in c.items() if k != "TournamentCreated" and not k.startswith("Player")}
-               for t, c in handled.items()}
-    return verdict("beat-twice", ok, f"3-day outage, 2 beats + jobs_run_due ×2 at once (exit {codes}): {len(ended)}/"
-                   f"{len(overdue)} overdue rounds ended, each once: {set(ended.values()) == {1}}; tournaments "
-                   f"{summary}; AMR window {state.window_start} = recompute: {rankings_ok} "
-                   f"({len(state.amr)} AMR totals, {len(state.daily)} daily, {len(state.weekly)} weekly)")
+    summary = {
+        t[:8]: {k: v for k, v in c.items() if k != "TournamentCreated" and not k.startswith("Player")}
+        for t, c in handled.items()
+    }
+    return verdict(
+        "beat-twice",
+        ok,
+        f"3-day outage, 2 beats + jobs_run_due ×2 at once (exit {codes}): {len(ended)}/"
+        f"{len(overdue)} overdue rounds ended, each once: {set(ended.values()) == {1}}; tournaments "
+        f"{summary}; AMR window {state.window_start} = recompute: {rankings_ok} "
+        f"({len(state.amr)} AMR totals, {len(state.daily)} daily, {len(state.weekly)} weekly)",
+    )
 
 
 # --- 5. PostgreSQL restarted and stopped under load -----------------------------------------------
@@ -461,8 +626,7 @@ def accepted_lost(accepted: list[tuple[str, str, int]]) -> tuple[int, int]:
             wanted[board.stream_id].add(seq + 1)
     lost = 0
     for stream, seqs in wanted.items():
-        stored = {e for e in Event.objects.filter(stream_id=stream, data__has_key="seq")
-                  .values_list("data__seq", flat=True)}
+        stored = set(Event.objects.filter(stream_id=stream, data__has_key="seq").values_list("data__seq", flat=True))
         lost += len(seqs - stored)
     return sum(len(s) for s in wanted.values()), lost
 
@@ -479,9 +643,17 @@ def scenario_db_restart(world: World) -> bool:
 
     ledger, errors = Ledger(), []
     now = timezone.now()
-    t = tournament_create(actor="operator:faults", kind="regular", title="Outage Cup", starts_at=now + timedelta(seconds=4),
-                          ends_at=now + timedelta(seconds=75), min_players=2, prize_table=[50, 30, 10],
-                          multipliers=[1, 2], now=now)
+    t = tournament_create(
+        actor="operator:faults",
+        kind="regular",
+        title="Outage Cup",
+        starts_at=now + timedelta(seconds=4),
+        ends_at=now + timedelta(seconds=75),
+        min_players=2,
+        prize_table=[50, 30, 10],
+        multipliers=[1, 2],
+        now=now,
+    )
     for i in range(24):
         tournament_register(tournament_id=t.pk, account=account_guest_signin(device_id=f"dr-t{i}")[0], now=now)
     solo.Api.observer = ledger
@@ -521,16 +693,30 @@ def scenario_db_restart(world: World) -> bool:
     t = Tournament.objects.get(pk=t.pk)
     finals = Event.objects.filter(stream_id=f"tournament-{t.pk}", type="TournamentFinalized").count()
     health_up = world.stack.healthz()
-    ok = (statuses.get(500, 0) == 0 and all(s < 500 or s == 503 for s in statuses)
-          and unavailable and all(c == "unavailable" for c, _ in unavailable)
-          and health_down == 503 and health_up == 200 and after and all(s < 500 for s in after)
-          and lost == 0 and t.status == "finished" and finals == 1
-          and world.stack.web.poll() is None and world.stack.worker.poll() is None)
-    return verdict("db-restart", ok, f"{len(ledger.answers)} answers {dict(sorted(statuses.items()))}; "
-                   f"{len(unavailable)} × 503 unavailable while down, /healthz {health_down} down → {health_up} up; "
-                   f"{len(after)} answers after recovery, none ≥ 500: {all(s < 500 for s in after)}; {accepted} intents "
-                   f"accepted, {lost} lost; tournament {t.status}, finalized ×{finals}; web and worker never "
-                   f"restarted: {world.stack.web.poll() is None and world.stack.worker.poll() is None}")
+    ok = (
+        statuses.get(500, 0) == 0
+        and all(s < 500 or s == 503 for s in statuses)
+        and unavailable
+        and all(c == "unavailable" for c, _ in unavailable)
+        and health_down == 503
+        and health_up == 200
+        and after
+        and all(s < 500 for s in after)
+        and lost == 0
+        and t.status == "finished"
+        and finals == 1
+        and world.stack.web.poll() is None
+        and world.stack.worker.poll() is None
+    )
+    return verdict(
+        "db-restart",
+        ok,
+        f"{len(ledger.answers)} answers {dict(sorted(statuses.items()))}; "
+        f"{len(unavailable)} × 503 unavailable while down, /healthz {health_down} down → {health_up} up; "
+        f"{len(after)} answers after recovery, none ≥ 500: {all(s < 500 for s in after)}; {accepted} intents "
+        f"accepted, {lost} lost; tournament {t.status}, finalized ×{finals}; web and worker never "
+        f"restarted: {world.stack.web.poll() is None and world.stack.worker.poll() is None}",
+    )
 
 
 # --- 6. a gunicorn worker SIGKILLed under load ----------------------------------------------------
@@ -563,8 +749,12 @@ class ReReader:
                 self.new_game()
             body = json.dumps({"seq": self.seq, "type": "remove_pair", "tiles": self.plan[self.seq]})
             try:
-                conn.request("POST", f"/api/v1/games/{self.game}/intents", body,
-                             {"Content-Type": "application/json", "Authorization": f"Token {self.token}"})
+                conn.request(
+                    "POST",
+                    f"/api/v1/games/{self.game}/intents",
+                    body,
+                    {"Content-Type": "application/json", "Authorization": f"Token {self.token}"},
+                )
                 res = conn.getresponse()
                 res.read()
                 status = res.status
@@ -613,22 +803,34 @@ def scenario_web_kill(world: World) -> bool:
     for c in clients:
         for game_id, seen in c.games:
             games += 1
-            seqs = list(Event.objects.filter(stream_id=f"game-{game_id}", type="PairRemoved")
-                        .order_by("version").values_list("data__seq", flat=True))
+            seqs = list(
+                Event.objects.filter(stream_id=f"game-{game_id}", type="PairRemoved")
+                .order_by("version")
+                .values_list("data__seq", flat=True)
+            )
             stored = Game.objects.get(pk=game_id).seq
             if seqs != list(range(1, len(seqs) + 1)) or stored != seen or len(seqs) != seen:
                 problems += 1
     lost = sum(c.lost_answers for c in clients)
     accepted = sum(c.accepted for c in clients)
     ok = problems == 0 and lost > 0 and len(killed) == 3 and world.stack.web.poll() is None
-    return verdict("web-kill", ok, f"3 gunicorn workers SIGKILLed under 8 clients: {lost} answers lost and "
-                   f"re-read, {accepted} intents accepted over {games} games; games whose events or seq differ "
-                   f"from what the clients learned: {problems} (lost 0, doubled 0 when 0)")
+    return verdict(
+        "web-kill",
+        ok,
+        f"3 gunicorn workers SIGKILLed under 8 clients: {lost} answers lost and "
+        f"re-read, {accepted} intents accepted over {games} games; games whose events or seq differ "
+        f"from what the clients learned: {problems} (lost 0, doubled 0 when 0)",
+    )
 
 
-SCENARIOS = {"one-seq": scenario_one_seq, "idempotency": scenario_idempotency, "web-kill": scenario_web_kill,
-             "worker-kill": scenario_worker_kill, "db-restart": scenario_db_restart,
-             "beat-twice": scenario_beat_twice}
+SCENARIOS = {
+    "one-seq": scenario_one_seq,
+    "idempotency": scenario_idempotency,
+    "web-kill": scenario_web_kill,
+    "worker-kill": scenario_worker_kill,
+    "db-restart": scenario_db_restart,
+    "beat-twice": scenario_beat_twice,
+}
 
 
 def main() -> int:
@@ -650,8 +852,10 @@ def main() -> int:
                     traceback.print_exc()
                     verdict(name, False, f"raised {exc!r}")
                 print(f"    ({time.monotonic() - t0:.0f} s)", flush=True)
-                for proc, start in ((world.stack.worker, world.stack.start_worker),
-                                    (world.stack.beat, world.stack.start_beat)):
+                for proc, start in (
+                    (world.stack.worker, world.stack.start_worker),
+                    (world.stack.beat, world.stack.start_beat),
+                ):
                     if proc is None or proc.poll() is not None:
                         start()
         finally:

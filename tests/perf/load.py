@@ -98,8 +98,9 @@ class FloorPlayer:
 
     def step(self) -> tuple[bool, float]:
         t = time.perf_counter()
-        status, body = self.api.call("POST", "/api/v1/bench/floor", {"seq": self.seq, "type": "remove_pair",
-                                                                     "tiles": [3, 7]})
+        status, body = self.api.call(
+            "POST", "/api/v1/bench/floor", {"seq": self.seq, "type": "remove_pair", "tiles": [3, 7]}
+        )
         if status != 200:
             raise RuntimeError(f"floor refused: {status} {body}")
         self.seq += 1
@@ -134,8 +135,9 @@ def database_backends(url: str) -> list[int]:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                            "AND pid <> pg_backend_pid()").fetchall()
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
     return [pid for (pid,) in rows if os.path.exists(f"/proc/{pid}/stat")]
 
 
@@ -173,16 +175,20 @@ def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids:
             ratios[kind].append(ratio)
             rates[kind].append(rate)
             cpu[kind].append((web / ((before_web + after_web) / 2), db / ((before_db + after_db) / 2)))
-            print(f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
-                  f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
-                  f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
-                  f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms", flush=True)
+            print(
+                f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
+                f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
+                f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
+                f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms",
+                flush=True,
+            )
             before, before_web, before_db = after, after_web, after_db
     return ratios, rates, cpu
 
 
 def arena_background(players, stop: threading.Event, pace: float) -> list[threading.Thread]:
     """Four players in one Arena, a pair every ``pace`` seconds each, until ``stop``."""
+
     def run(p):
         while not stop.is_set():
             p.step()
@@ -229,8 +235,9 @@ def profile_one_intent(count: int) -> None:
         for seq, pair in enumerate(plan):
             if done == count:
                 break
-            res = client.post(f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": pair},
-                              format="json")
+            res = client.post(
+                f"/api/v1/games/{game_id}/intents", {"seq": seq, "type": "remove_pair", "tiles": pair}, format="json"
+            )
             assert res.status_code == 200, res.content
             done += 1
     profiler.stop()
@@ -264,18 +271,32 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (2 cores, shared)", flush=True)
     with bench_database("rivals_load", base):
         url = os.environ["DATABASE_URL"]
-        os.environ.update(CELERY_BROKER_URL=broker, CACHE_URL=cache, RIVALS_ROUND_LAYOUTS="L08",
-                          DJANGO_SETTINGS_MODULE="config.settings")
+        os.environ.update(
+            CELERY_BROKER_URL=broker,
+            CACHE_URL=cache,
+            RIVALS_ROUND_LAYOUTS="L08",
+            DJANGO_SETTINGS_MODULE="config.settings",
+        )
         # connections kept for the whole run, so that the database backends measured stay the same
-        stack = Stack(database_url=url, broker_url=broker, cache_url=cache, folder=folder, RIVALS_BENCH_FLOOR="1",
-                      RIVALS_ROUND_LAYOUTS="L08", DATABASE_CONN_MAX_AGE="900")
+        stack = Stack(
+            database_url=url,
+            broker_url=broker,
+            cache_url=cache,
+            folder=folder,
+            RIVALS_BENCH_FLOOR="1",
+            RIVALS_ROUND_LAYOUTS="L08",
+            DATABASE_CONN_MAX_AGE="900",
+        )
         solo.Api.port, solo.Api.observer = stack.port, recorder
         try:
             stack.prepare()
             stack.start()
             time.sleep(3)  # the worker connects to the broker
-            print(f"service: gunicorn {stack.web_workers}×{stack.threads} gthread, worker prefork ×2, beat; "
-                  f"PostgreSQL {url.rsplit('@', 1)[-1]}, broker {broker}, cache {cache}", flush=True)
+            print(
+                f"service: gunicorn {stack.web_workers}×{stack.threads} gthread, worker prefork ×2, beat; "
+                f"PostgreSQL {url.rsplit('@', 1)[-1]}, broker {broker}, cache {cache}",
+                flush=True,
+            )
             size0, games0, _ = database_figures(url)
             c = args.clients
             floor = [Guarded(FloorPlayer(f"floor-{i}"), errors) for i in range(c)]
@@ -284,14 +305,23 @@ def main() -> int:
             quick = [Guarded(rounds.RoundPlayer(f"quick-{i}"), errors) for i in range(c - c % 2)]
             arena = [Guarded(rounds.RoundPlayer(f"arena-{i}", mode="arena"), errors) for i in range(4)]
             parallel(lambda p: p.step(), floor + singles + classics + quick)  # warm-up; pairs form in the queue
-            ratios, rates, cpu = interleaved(recorder, floor, {"solo remove_pair": singles, "round remove_pair": quick},
-                                      args.seconds, args.repeats, stack.web_worker_pids(), url)
+            ratios, rates, cpu = interleaved(
+                recorder,
+                floor,
+                {"solo remove_pair": singles, "round remove_pair": quick},
+                args.seconds,
+                args.repeats,
+                stack.web_worker_pids(),
+                url,
+            )
 
             recorder.phase = "half"  # an open loop the server can take: half the solo closed loop's rate
             solo_rate = statistics.median(rates["solo remove_pair"])
             sched, _ = solo.open_loop(singles, solo_rate / 2, args.mixed_seconds / 2)
-            print(f"2a. solo open loop at {solo_rate / 2:.0f}/s (half the closed loop's {solo_rate:.0f}/s): latency "
-                  f"from the schedule p50 {ms(statistics.median(sched))}, p99 {ms(solo.pct(sched, 0.99))}")
+            print(
+                f"2a. solo open loop at {solo_rate / 2:.0f}/s (half the closed loop's {solo_rate:.0f}/s): latency "
+                f"from the schedule p50 {ms(statistics.median(sched))}, p99 {ms(solo.pct(sched, 0.99))}"
+            )
 
             recorder.phase = "mixed"
             stop_arena = threading.Event()
@@ -306,23 +336,31 @@ def main() -> int:
             accepted = sum(p.accepted for p in singles + classics + quick + arena) - accepted0
             load = os.getloadavg()
             p99 = solo.pct(sched, 0.99) * 1000
-            print(f"2. mixed open loop at {args.rate:.0f}/s for {args.mixed_seconds:.0f} s (solo single, solo classic, "
-                  f"Quick Match; an Arena beside): {accepted / wall:.0f} accepted intents/s; latency from the "
-                  f"schedule p50 {ms(statistics.median(sched))}, p99 {p99:.1f} ms, max {ms(max(sched))}")
+            print(
+                f"2. mixed open loop at {args.rate:.0f}/s for {args.mixed_seconds:.0f} s (solo single, solo classic, "
+                f"Quick Match; an Arena beside): {accepted / wall:.0f} accepted intents/s; latency from the "
+                f"schedule p50 {ms(statistics.median(sched))}, p99 {p99:.1f} ms, max {ms(max(sched))}"
+            )
             for (phase, endpoint), lat in sorted(recorder.latency.items()):
                 if phase == "mixed":
-                    print(f"   {endpoint:42s} n={len(lat):6d}  p50 {ms(statistics.median(lat)):>9s}  "
-                          f"p99 {ms(solo.pct(lat, 0.99)):>9s}")
+                    print(
+                        f"   {endpoint:42s} n={len(lat):6d}  p50 {ms(statistics.median(lat)):>9s}  "
+                        f"p99 {ms(solo.pct(lat, 0.99)):>9s}"
+                    )
             arena_rounds = sum(1 for p in arena if p.player.match_id is None) if arena else 0
-            print(f"   arena: {sum(p.accepted for p in arena)} intents accepted by its 4 players "
-                  f"({arena_rounds} between matches at the end)")
+            print(
+                f"   arena: {sum(p.accepted for p in arena)} intents accepted by its 4 players "
+                f"({arena_rounds} between matches at the end)"
+            )
 
             size1, games1, events1 = database_figures(url)
             games = games1 - games0
-            print(f"3. database: {games} games (round boards included), {events1} events; "
-                  f"{(size1 - size0) / max(games, 1) * 1000 / 2**20:.1f} MiB per 1,000 games "
-                  f"({events1 / max(games1, 1):.1f} events per game)")
-            for kind, players in (("solo remove_pair", singles), ("round remove_pair", quick)):
+            print(
+                f"3. database: {games} games (round boards included), {events1} events; "
+                f"{(size1 - size0) / max(games, 1) * 1000 / 2**20:.1f} MiB per 1,000 games "
+                f"({events1 / max(games1, 1):.1f} events per game)"
+            )
+            for kind, _players in (("solo remove_pair", singles), ("round remove_pair", quick)):
                 calls = Counter()
                 for (phase, endpoint), lat in recorder.latency.items():
                     if phase == f"closed {kind}":
@@ -334,20 +372,26 @@ def main() -> int:
             statuses = {phase: dict(sorted(c.items())) for phase, c in recorder.statuses.items()}
             server_errors = recorder.server_errors()
             print(f"   statuses by phase: {statuses}")
-            print(f"   errors: {server_errors} answers ≥ 500, {len(errors)} client failures"
-                  + (f" — first: {errors[:3]}" if errors else ""))
+            print(
+                f"   errors: {server_errors} answers ≥ 500, {len(errors)} client failures"
+                + (f" — first: {errors[:3]}" if errors else "")
+            )
             print(f"load average after: {load[0]:.2f} {load[1]:.2f}")
             for kind, values in ratios.items():
                 mean = statistics.mean(values)
                 verdict = "PASS" if mean >= TARGET_RATIO else "FAIL"
-                print(f"{verdict} {kind}: {mean:.2f} of the floor (target ≥ {TARGET_RATIO}; runs "
-                      f"{', '.join(f'{v:.2f}' for v in values)}); CPU per intent ×"
-                      f"{statistics.mean(c[0] for c in cpu[kind]):.2f} the floor's in the web workers, ×"
-                      f"{statistics.mean(c[1] for c in cpu[kind]):.2f} in the database")
+                print(
+                    f"{verdict} {kind}: {mean:.2f} of the floor (target ≥ {TARGET_RATIO}; runs "
+                    f"{', '.join(f'{v:.2f}' for v in values)}); CPU per intent ×"
+                    f"{statistics.mean(c[0] for c in cpu[kind]):.2f} the floor's in the web workers, ×"
+                    f"{statistics.mean(c[1] for c in cpu[kind]):.2f} in the database"
+                )
                 if verdict == "FAIL":
                     failed.append(kind)
-            print(f"{'PASS' if p99 <= TARGET_P99_MS else 'FAIL'} p99 {p99:.1f} ms at {args.rate:.0f}/s "
-                  f"(target ≤ {TARGET_P99_MS:.0f} ms)")
+            print(
+                f"{'PASS' if p99 <= TARGET_P99_MS else 'FAIL'} p99 {p99:.1f} ms at {args.rate:.0f}/s "
+                f"(target ≤ {TARGET_P99_MS:.0f} ms)"
+            )
             if p99 > TARGET_P99_MS:
                 failed.append("p99")
             print(f"{'PASS' if not (server_errors or errors) else 'FAIL'} errors: {server_errors + len(errors)}")
@@ -376,8 +420,13 @@ def replay_beside_load(stack, players, rate: float, recorder) -> bool:
 
     def run_rebuild():
         started = time.perf_counter()
-        out["rebuild"] = subprocess.run([sys.executable, "manage.py", "rebuild_projections", "--no-progress"],
-                                        cwd=ROOT, env=stack.env, capture_output=True, text=True)
+        out["rebuild"] = subprocess.run(
+            [sys.executable, "manage.py", "rebuild_projections", "--no-progress"],
+            cwd=ROOT,
+            env=stack.env,
+            capture_output=True,
+            text=True,
+        )
         out["seconds"] = time.perf_counter() - started
 
     thread = threading.Thread(target=run_rebuild)
@@ -387,17 +436,26 @@ def replay_beside_load(stack, players, rate: float, recorder) -> bool:
         sched, _ = solo.open_loop(players, rate, 2)
         lat_all += sched
     thread.join()
-    verify = subprocess.run([sys.executable, "manage.py", "rebuild_projections", "--verify", "--no-progress"],
-                            cwd=ROOT, env=stack.env, capture_output=True, text=True)
+    verify = subprocess.run(
+        [sys.executable, "manage.py", "rebuild_projections", "--verify", "--no-progress"],
+        cwd=ROOT,
+        env=stack.env,
+        capture_output=True,
+        text=True,
+    )
     rebuilt = out["rebuild"]
-    print(f"4. replay beside the load: rebuild_projections ({out['seconds']:.1f} s, exit {rebuilt.returncode}) while "
-          f"an open loop at {rate:.0f}/s played: latency p50 {ms(statistics.median(lat_all))}, "
-          f"p99 {ms(solo.pct(lat_all, 0.99))}, max {ms(max(lat_all))} over {len(lat_all)} intents")
+    print(
+        f"4. replay beside the load: rebuild_projections ({out['seconds']:.1f} s, exit {rebuilt.returncode}) while "
+        f"an open loop at {rate:.0f}/s played: latency p50 {ms(statistics.median(lat_all))}, "
+        f"p99 {ms(solo.pct(lat_all, 0.99))}, max {ms(max(lat_all))} over {len(lat_all)} intents"
+    )
     for line in (rebuilt.stdout + rebuilt.stderr).strip().splitlines()[-3:]:
         print(f"   {line}")
     equal = verify.returncode == 0
-    print(f"{'PASS' if equal else 'FAIL'} every projection equals the log after the load (--verify: "
-          f"{(verify.stdout + verify.stderr).strip().splitlines()[-1] if (verify.stdout + verify.stderr).strip() else '?'})")
+    print(
+        f"{'PASS' if equal else 'FAIL'} every projection equals the log after the load (--verify: "
+        f"{(verify.stdout + verify.stderr).strip().splitlines()[-1] if (verify.stdout + verify.stderr).strip() else '?'})"
+    )
     return equal and rebuilt.returncode == 0
 
 

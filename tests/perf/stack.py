@@ -27,8 +27,14 @@ def free_port() -> int:
 
 
 def spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdout=log.open("ab"),
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
 
 
 def stop(proc: subprocess.Popen | None, sig=signal.SIGTERM) -> None:
@@ -65,41 +71,97 @@ def free_redis_dbs(count: int, base: str = MACHINE_REDIS) -> list[str]:
 class Stack:
     """gunicorn + worker + beat; ``env`` is what every process of it (and ``manage``) sees."""
 
-    def __init__(self, *, database_url: str, broker_url: str, cache_url: str, folder: Path,
-                 web_workers: int = 2, threads: int = 4, **extra: str):
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        broker_url: str,
+        cache_url: str,
+        folder: Path,
+        web_workers: int = 2,
+        threads: int = 4,
+        **extra: str,
+    ):
         self.folder = folder
         self.port = free_port()
         self.web_workers, self.threads = web_workers, threads
-        self.env = {**os.environ, "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
-                    "CACHE_URL": cache_url, "DJANGO_SETTINGS_MODULE": "config.settings",
-                    "RIVALS_DATA_DIR": str(folder), "THROTTLE_USER": "1000000/minute",
-                    "THROTTLE_ANON": "1000000/minute", "LOG_LEVEL": "WARNING", **extra}
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "CACHE_URL": cache_url,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "RIVALS_DATA_DIR": str(folder),
+            "THROTTLE_USER": "1000000/minute",
+            "THROTTLE_ANON": "1000000/minute",
+            "LOG_LEVEL": "WARNING",
+            **extra,
+        }
         self.env.pop("CELERY_TASK_ALWAYS_EAGER", None)
         self.web = self.worker = self.beat = None
 
     def manage(self, *args: str) -> None:
-        subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, check=True, stdout=subprocess.DEVNULL
+        )
 
     def prepare(self) -> None:
         self.manage("migrate", "--noinput", "-v0")
         self.manage("setup_periodic_tasks")
 
     def start_web(self) -> None:
-        self.web = spawn(["-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-                          "--workers", str(self.web_workers), "--worker-class", "gthread", "--threads",
-                          str(self.threads), "--keep-alive", "30", "--log-level", "warning",
-                          "--control-socket", str(self.folder / "gunicorn.ctl")], self.env, self.folder / "web.log")
+        self.web = spawn(
+            [
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.web_workers),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                str(self.threads),
+                "--keep-alive",
+                "30",
+                "--log-level",
+                "warning",
+                "--control-socket",
+                str(self.folder / "gunicorn.ctl"),
+            ],
+            self.env,
+            self.folder / "web.log",
+        )
         self.wait_healthy()
 
     def start_worker(self, name: str = "load") -> None:
-        self.worker = spawn(["-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING", "--concurrency", "2",
-                             "--without-gossip", "--without-mingle", "-n", f"{name}@%h"], self.env,
-                            self.folder / "worker.log")
+        self.worker = spawn(
+            [
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--loglevel",
+                "WARNING",
+                "--concurrency",
+                "2",
+                "--without-gossip",
+                "--without-mingle",
+                "-n",
+                f"{name}@%h",
+            ],
+            self.env,
+            self.folder / "worker.log",
+        )
 
     def start_beat(self) -> None:
-        self.beat = spawn(["-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
-                           "-s", str(self.folder / "beat-schedule")], self.env, self.folder / "beat.log")
+        self.beat = spawn(
+            ["-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING", "-s", str(self.folder / "beat-schedule")],
+            self.env,
+            self.folder / "beat.log",
+        )
 
     def start(self) -> None:
         self.start_worker()
@@ -146,9 +208,23 @@ class OwnRedis:
         if binary is None:
             raise FileNotFoundError("redis-server is not installed (apt-get install redis-server)")
         self.socket = folder / "redis.sock"
-        self.proc = subprocess.Popen([binary, "--port", "0", "--unixsocket", str(self.socket), "--save", "",
-                                      "--appendonly", "no", "--dir", str(folder)], stdout=subprocess.DEVNULL,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            [
+                binary,
+                "--port",
+                "0",
+                "--unixsocket",
+                str(self.socket),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 10
         while not self.socket.exists():
             if time.monotonic() > deadline or self.proc.poll() is not None:

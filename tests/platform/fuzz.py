@@ -22,8 +22,13 @@ RANDOM = os.environ.get("RIVALS_FUZZ_RANDOM") == "1"
 
 
 def fuzz_settings(default_examples: int) -> settings:
-    return settings(max_examples=EXAMPLES or default_examples, derandomize=not RANDOM, deadline=None,
-                    suppress_health_check=list(HealthCheck), database=None)
+    return settings(
+        max_examples=EXAMPLES or default_examples,
+        derandomize=not RANDOM,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )
 
 
 class Budget:

@@ -61,8 +61,7 @@ def test_errors_use_the_api_error_body(api, guest):
 
 @pytest.mark.django_db
 def test_huge_body_is_413_in_the_error_format(api):
-    res = api.post("/api/v1/auth/guest", data='{"device_id": "' + "x" * 200_000 + '"}',
-                   content_type="application/json")
+    res = api.post("/api/v1/auth/guest", data='{"device_id": "' + "x" * 200_000 + '"}', content_type="application/json")
     assert res.status_code == 413
     assert res.json()["error"]["code"] == "invalid"
 
@@ -105,8 +104,13 @@ def test_an_accounts_key_reused_for_another_request_is_409_conflict(guest):
 
 @pytest.mark.django_db
 def test_event_metadata_carries_request_id_and_idempotency_key(api):
-    api.post("/api/v1/auth/guest", {"device_id": "tab-9"}, format="json",
-             HTTP_IDEMPOTENCY_KEY="k-9", HTTP_X_REQUEST_ID="req-42")
+    api.post(
+        "/api/v1/auth/guest",
+        {"device_id": "tab-9"},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-9",
+        HTTP_X_REQUEST_ID="req-42",
+    )
     event = Event.objects.get(type="AccountCreated")
     assert event.metadata["request_id"] == "req-42"
     assert event.metadata["idempotency_key"] == "k-9"

@@ -25,8 +25,9 @@ def test_the_floor_appends_one_row_per_accepted_seq_and_refuses_a_stale_one(gues
     view, factory = FloorIntentView.as_view(), APIRequestFactory()
 
     def post(seq):
-        request = factory.post("/api/v1/bench/floor", {"seq": seq, "type": "remove_pair", "tiles": [1, 2]},
-                               format="json")
+        request = factory.post(
+            "/api/v1/bench/floor", {"seq": seq, "type": "remove_pair", "tiles": [1, 2]}, format="json"
+        )
         force_authenticate(request, user=account)
         return view(request)
 

@@ -23,7 +23,11 @@ ROOT = Path(__file__).resolve().parents[2]
 def _spawn(args: list[str], env: dict, log: Path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", *args],
-        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
 
 
@@ -46,11 +50,29 @@ def test_beat_schedules_the_heartbeat_and_a_real_worker_records_it(tmp_path):
     task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
     task.save()
 
-    env = {**os.environ, "DATABASE_URL": database_url(connection.settings_dict), "RIVALS_DATA_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "RIVALS_DATA_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat",
-                     "--without-gossip", "--without-mingle", "-n", "test-worker@%h"], env, tmp_path / "worker.log")
+    worker = _spawn(
+        [
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            "test-worker@%h",
+        ],
+        env,
+        tmp_path / "worker.log",
+    )
     beat = _spawn(["beat", "--loglevel", "INFO", "-s", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log")
     try:
         deadline = time.monotonic() + 120

@@ -14,7 +14,10 @@ from rivals.models import Account, Event, Stream
 
 def _append(stream="test-1", n=1, expected=0):
     return event_append(
-        stream_id=stream, stream_type="test", expected_version=expected, actor="test",
+        stream_id=stream,
+        stream_type="test",
+        expected_version=expected,
+        actor="test",
         events=[NewEvent("Tested", {"i": i}) for i in range(n)],
     )
 
@@ -92,8 +95,13 @@ def test_concurrent_appenders_with_one_expected_version_exactly_one_wins():
         try:
             with transaction.atomic():
                 barrier.wait(timeout=10)
-                event_append(stream_id="race", stream_type="test", expected_version=1, actor=tag,
-                             events=[NewEvent("Raced", {"by": tag})])
+                event_append(
+                    stream_id="race",
+                    stream_type="test",
+                    expected_version=1,
+                    actor=tag,
+                    events=[NewEvent("Raced", {"by": tag})],
+                )
             outcome = "ok"
         except StreamConflict:
             outcome = "conflict"
@@ -123,8 +131,13 @@ def test_concurrent_appenders_at_head_never_lose_an_event():
 
         try:
             for i in range(per_writer):
-                event_append(stream_id="head", stream_type="test", expected_version=None, actor=str(tag),
-                             events=[NewEvent("Tested", {"w": tag, "i": i})])
+                event_append(
+                    stream_id="head",
+                    stream_type="test",
+                    expected_version=None,
+                    actor=str(tag),
+                    events=[NewEvent("Tested", {"w": tag, "i": i})],
+                )
         except Exception as exc:  # noqa: BLE001
             errors.append(exc)
         finally:
@@ -156,7 +169,7 @@ def test_rebuild_projections_equals_live_state(guest):
     c1.patch("/api/v1/account", {"display_name": "Alice B"}, format="json")
     account_jokers_change(account=Account.objects.get(pk=a2), delta=3, reason="operator_grant", actor="operator:test")
     live = _live_state()
-    assert (a1, "Alice B", 0) in live and (a2, "Player %d" % a2, 3) in live
+    assert (a1, "Alice B", 0) in live and (a2, f"Player {a2}", 3) in live
     Account.objects.update(display_name="garbage", jokers=99)  # projections wrecked
     call_command("rebuild_projections")
     assert _live_state() == live
@@ -173,7 +186,11 @@ def test_set_pgtrigger_ignore_does_not_switch_the_protection_off():
         cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'rivals_event'::regclass AND NOT tgisinternal")
         names = [row[0] for row in cur.fetchall()]
     assert sorted(names) == ["rivals_event_no_truncate", "rivals_event_no_update_delete"]
-    ignore = "{" + ",".join(f"rivals_event:{n}" for n in names) + ",rivals_event:pgtrigger_protect_event_update_delete_ed9f3}"
+    ignore = (
+        "{"
+        + ",".join(f"rivals_event:{n}" for n in names)
+        + ",rivals_event:pgtrigger_protect_event_update_delete_ed9f3}"
+    )
     for sql in ("UPDATE rivals_event SET type = 'Forged'", "DELETE FROM rivals_event", "TRUNCATE rivals_event"):
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cur:
             cur.execute("SELECT set_config('pgtrigger.ignore', %s, true)", [ignore])
@@ -204,15 +221,21 @@ def _as_role(role: str, *statements: str) -> None:
 @pytest.mark.django_db
 def test_the_application_role_appends_and_reads_but_cannot_change_events(app_role):
     _append(n=1)
-    _as_role(app_role, "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
-                       "metadata, recorded_at) VALUES ('test-2', 'test', 1, 'Tested', 1, '{}', '{}', now())",
-             "SELECT count(*) FROM rivals_event", "UPDATE rivals_account SET jokers = jokers")
+    _as_role(
+        app_role,
+        "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
+        "metadata, recorded_at) VALUES ('test-2', 'test', 1, 'Tested', 1, '{}', '{}', now())",
+        "SELECT count(*) FROM rivals_event",
+        "UPDATE rivals_account SET jokers = jokers",
+    )
     for attack in (
         ["UPDATE rivals_event SET type = 'Forged'"],
         ["DELETE FROM rivals_event"],
         ["TRUNCATE rivals_event"],
-        ["SET LOCAL pgtrigger.ignore = '{rivals_event:rivals_event_no_update_delete}'",
-         "UPDATE rivals_event SET type = 'Forged'"],
+        [
+            "SET LOCAL pgtrigger.ignore = '{rivals_event:rivals_event_no_update_delete}'",
+            "UPDATE rivals_event SET type = 'Forged'",
+        ],
         ["SET LOCAL session_replication_role = replica"],
         ["ALTER TABLE rivals_event DISABLE TRIGGER rivals_event_no_update_delete"],
         ["DROP TRIGGER rivals_event_no_update_delete ON rivals_event"],
@@ -240,18 +263,31 @@ def test_db_roles_refuses_a_role_that_could_switch_the_protection_off():
 def test_append_new_streams_opens_many_streams_at_once_and_refuses_an_existing_one():
     from rivals.eventstore import event_append_new_streams
 
-    rows = event_append_new_streams(streams=[
-        ("bulk-a", "bulk", [NewEvent("Opened", {"n": 1}), NewEvent("Noted", {"n": 2})]),
-        ("bulk-b", "bulk", [NewEvent("Opened", {"n": 3})]),
-    ], actor="test")
+    rows = event_append_new_streams(
+        streams=[
+            ("bulk-a", "bulk", [NewEvent("Opened", {"n": 1}), NewEvent("Noted", {"n": 2})]),
+            ("bulk-b", "bulk", [NewEvent("Opened", {"n": 3})]),
+        ],
+        actor="test",
+    )
     assert [(r.stream_id, r.version, r.type) for r in rows] == [
-        ("bulk-a", 1, "Opened"), ("bulk-a", 2, "Noted"), ("bulk-b", 1, "Opened")]
+        ("bulk-a", 1, "Opened"),
+        ("bulk-a", 2, "Noted"),
+        ("bulk-b", 1, "Opened"),
+    ]
     stored = list(Event.objects.filter(stream_id__startswith="bulk-").order_by("position"))
     assert [(e.stream_id, e.version, e.data, e.metadata["actor"]) for e in stored] == [
-        ("bulk-a", 1, {"n": 1}, "test"), ("bulk-a", 2, {"n": 2}, "test"), ("bulk-b", 1, {"n": 3}, "test")]
+        ("bulk-a", 1, {"n": 1}, "test"),
+        ("bulk-a", 2, {"n": 2}, "test"),
+        ("bulk-b", 1, {"n": 3}, "test"),
+    ]
     assert [r.position for r in rows] == [e.position for e in stored]
-    assert dict(Stream.objects.filter(id__startswith="bulk-").values_list("id", "version")) == {"bulk-a": 2, "bulk-b": 1}
+    assert dict(Stream.objects.filter(id__startswith="bulk-").values_list("id", "version")) == {
+        "bulk-a": 2,
+        "bulk-b": 1,
+    }
     with pytest.raises(StreamConflict), transaction.atomic():
-        event_append_new_streams(streams=[("bulk-c", "bulk", [NewEvent("Opened")]),
-                                          ("bulk-b", "bulk", [NewEvent("Opened")])])
+        event_append_new_streams(
+            streams=[("bulk-c", "bulk", [NewEvent("Opened")]), ("bulk-b", "bulk", [NewEvent("Opened")])]
+        )
     assert not Event.objects.filter(stream_id="bulk-c").exists()  # all or nothing

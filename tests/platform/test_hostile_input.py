@@ -36,11 +36,11 @@ def _assert_invalid(res):
 
 
 REFUSED_INTENT_BODIES = {
-    "nul in a string": '{"seq": 99, "type": "hint", "note": ' + NUL + '}',
-    "nul in a key": '{"seq": 99, "type": "hint", ' + NUL + ': 1}',
-    "lone surrogate in a string": '{"seq": 99, "type": "hint", "note": ' + SURROGATE + '}',
-    "lone surrogate in a key": '{"seq": 99, "type": "hint", ' + SURROGATE + ': 1}',
-    "nul in the type": '{"seq": 0, "type": ' + NUL + '}',
+    "nul in a string": '{"seq": 99, "type": "hint", "note": ' + NUL + "}",
+    "nul in a key": '{"seq": 99, "type": "hint", ' + NUL + ": 1}",
+    "lone surrogate in a string": '{"seq": 99, "type": "hint", "note": ' + SURROGATE + "}",
+    "lone surrogate in a key": '{"seq": 99, "type": "hint", ' + SURROGATE + ": 1}",
+    "nul in the type": '{"seq": 0, "type": ' + NUL + "}",
     "seq 1e400": '{"seq": 1e400, "type": "hint"}',
     "tile 1e400": '{"seq": 0, "type": "click_blocked", "tile": 1e400}',
     "NaN": '{"seq": NaN, "type": "hint"}',
@@ -67,7 +67,7 @@ def test_hostile_intent_bodies_are_400_and_keep_a_sanitised_record(player, kind,
 @pytest.mark.django_db
 def test_the_sanitised_record_keeps_what_was_sent_readably(player):
     client, ids = player
-    _post(client, f"/api/v1/games/{ids['games']}/intents", '{"seq": 1e400, "type": "hint", "note": ' + NUL + '}')
+    _post(client, f"/api/v1/games/{ids['games']}/intents", '{"seq": 1e400, "type": "hint", "note": ' + NUL + "}")
     assert RejectedIntent.objects.latest("pk").intent == {"seq": "inf", "type": "hint", "note": "a\ufffdb"}
 
 
@@ -89,8 +89,12 @@ DEEP = "[" * 5000 + "]" * 5000
 def test_deeply_nested_json_is_400_everywhere_unauthenticated_too(api, player):
     client, ids = player
     _assert_invalid(_post(api, "/api/v1/auth/guest", DEEP))
-    for path in ("/api/v1/games", "/api/v1/sichuan", f"/api/v1/games/{ids['games']}/intents",
-                 f"/api/v1/sichuan/{ids['sichuan']}/intents"):
+    for path in (
+        "/api/v1/games",
+        "/api/v1/sichuan",
+        f"/api/v1/games/{ids['games']}/intents",
+        f"/api/v1/sichuan/{ids['sichuan']}/intents",
+    ):
         _assert_invalid(_post(client, path, DEEP))
     _assert_invalid(client.patch("/api/v1/account", data=DEEP, content_type="application/json"))
     _assert_invalid(_post(client, "/api/v1/games", '{"mode": ' + "[" * 40 + "]" * 40 + "}"))
@@ -108,8 +112,9 @@ def test_offsets_past_bigint_and_negative_are_400(player):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("bad", ["a\u0007b", "\ufeffname", "evil\u202egnp.exe", "x\u2066y\u2069", "a\u0085b",
-                                 "a\u2028b", "\u200f\u200f"])
+@pytest.mark.parametrize(
+    "bad", ["a\u0007b", "\ufeffname", "evil\u202egnp.exe", "x\u2066y\u2069", "a\u0085b", "a\u2028b", "\u200f\u200f"]
+)
 def test_display_names_and_device_ids_refuse_controls_boms_and_bidi_overrides(api, player, bad):
     client, _ = player
     res = client.patch("/api/v1/account", {"display_name": bad}, format="json")
@@ -163,12 +168,18 @@ def _intent_routes(resolver=None, prefix=""):
 
 _hostile_text = st.text(st.characters(codec=None, categories=["Cc", "Cs", "Cf", "Co", "Lu", "Nd", "Zs"]), max_size=8)
 _scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(10**30), max_value=10**30),
-    st.floats(allow_nan=True, allow_infinity=True), _hostile_text,
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.floats(allow_nan=True, allow_infinity=True),
+    _hostile_text,
     st.sampled_from(["remove_pair", "hint", "discard", "pass", "\x00", "\ud800", "\ufeff"]),
 )
-_json = st.recursive(_scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=4), st.dictionaries(_hostile_text, inner, max_size=4)), max_leaves=12)
+_json = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_hostile_text, inner, max_size=4)),
+    max_leaves=12,
+)
 
 
 def _as_text(value) -> str:
@@ -177,11 +188,24 @@ def _as_text(value) -> str:
 
 _bodies = st.one_of(
     _json.map(_as_text),
-    st.builds(lambda seq, extra: _as_text({"seq": seq, "type": "hint", **extra}),
-              st.one_of(st.integers(-5, 5), st.floats(), st.text(max_size=3)),
-              st.dictionaries(_hostile_text, _scalars, max_size=3)),
-    st.sampled_from(["1e400", '{"seq": 1e400}', "[" * 3000, DEEP, '{"a": "\\u0000"}', "", "nul", '"\\udfff"',
-                     '{"seq": 0, "type": "hint", "tiles": [1e999, -1e999]}']),
+    st.builds(
+        lambda seq, extra: _as_text({"seq": seq, "type": "hint", **extra}),
+        st.one_of(st.integers(-5, 5), st.floats(), st.text(max_size=3)),
+        st.dictionaries(_hostile_text, _scalars, max_size=3),
+    ),
+    st.sampled_from(
+        [
+            "1e400",
+            '{"seq": 1e400}',
+            "[" * 3000,
+            DEEP,
+            '{"a": "\\u0000"}',
+            "",
+            "nul",
+            '"\\udfff"',
+            '{"seq": 0, "type": "hint", "tiles": [1e999, -1e999]}',
+        ]
+    ),
     st.binary(max_size=40).map(lambda b: b.decode("latin-1")),
 )
 

@@ -28,8 +28,14 @@ from tests.platform.fuzz import Budget, fuzz_settings
 TARGETS = ("single", "classic", "pool_practice", "round", "sichuan")
 budget = Budget(share=0.3)
 
-_junk = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=4),
-                  st.lists(st.integers(-3, 3), max_size=3), st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+_junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=4),
+    st.lists(st.integers(-3, 3), max_size=3),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
 
 
 def _mostly(value, otherwise, tenths: int = 8):
@@ -38,11 +44,13 @@ def _mostly(value, otherwise, tenths: int = 8):
 
 
 _body = st.fixed_dictionaries(
-    {"type": _mostly("valid", st.one_of(st.sampled_from(INTENT_TYPES + SICHUAN_TYPES), st.text(max_size=6), _junk)),
-     "seq": _mostly("current", st.one_of(st.integers(-2, 60), _junk)),
-     "tiles": _mostly("plan", st.one_of(st.lists(st.integers(-2, 150), max_size=3), _junk), 6),
-     "tile": _mostly("free", st.one_of(st.integers(-2, 150), _junk), 6),
-     "pick": st.integers(0, 1000)},  # which valid type and suit; not sent
+    {
+        "type": _mostly("valid", st.one_of(st.sampled_from(INTENT_TYPES + SICHUAN_TYPES), st.text(max_size=6), _junk)),
+        "seq": _mostly("current", st.one_of(st.integers(-2, 60), _junk)),
+        "tiles": _mostly("plan", st.one_of(st.lists(st.integers(-2, 150), max_size=3), _junk), 6),
+        "tile": _mostly("free", st.one_of(st.integers(-2, 150), _junk), 6),
+        "pick": st.integers(0, 1000),
+    },  # which valid type and suit; not sent
     optional={"suit": st.sampled_from(["x", 1, None]), "extra": _junk},
 )
 
@@ -127,7 +135,8 @@ def test_fuzzed_intents_are_never_a_5xx_and_never_write_half(targets, which, bod
         body["tile"] = _next_pair(board)[pick % 2] if isinstance(board, Game) else pick % 108
     body.setdefault("suit", "CDB"[pick % 3])
     path = {"sichuan": f"/api/v1/sichuan/{target}/intents", "round": f"/api/v1/rounds/{target}/intents"}.get(
-        kind, f"/api/v1/games/{target}/intents")
+        kind, f"/api/v1/games/{target}/intents"
+    )
     stream = f"sichuan-{target}" if kind == "sichuan" else board.stream_id
     before_events = Event.objects.filter(stream_id=stream).count()
     before_row, records = _row(board), RejectedIntent.objects.count()
@@ -145,8 +154,9 @@ def test_fuzzed_intents_are_never_a_5xx_and_never_write_half(targets, which, bod
     if res.status_code >= 400:
         assert set(answer["error"]) == {"code", "message", "details"}, answer
         assert RejectedIntent.objects.count() == records + 1
-        new = list(Event.objects.filter(stream_id=stream).order_by("version")[before_events:]
-                   .values_list("type", flat=True))
+        new = list(
+            Event.objects.filter(stream_id=stream).order_by("version")[before_events:].values_list("type", flat=True)
+        )
         assert set(new) <= {"GameEnded"} and (not new or kind == "round"), (body, new)  # only the round clock's end
         if not new:
             assert _row(board) == before_row, (body, before_row, _row(board))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -76,9 +76,15 @@ def own_postgres(folder):
 
 
 def _env(folder: Path, database_url: str, **extra) -> dict:
-    env = {**os.environ, "DATABASE_URL": database_url, "RIVALS_DATA_DIR": str(folder),
-           "DJANGO_SETTINGS_MODULE": "config.settings", "THROTTLE_ANON": "100000/minute",
-           "THROTTLE_USER": "100000/minute", **extra}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "RIVALS_DATA_DIR": str(folder),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "THROTTLE_ANON": "100000/minute",
+        "THROTTLE_USER": "100000/minute",
+        **extra,
+    }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("CELERY_BROKER_URL", None)
     env.update(extra)
@@ -127,9 +133,25 @@ class Client:
 
 def test_a_database_restart_under_load_answers_503_never_500_and_loses_nothing_accepted(own_postgres, folder):
     port = _free_port()
-    web = _spawn(["-m", "gunicorn", "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                  "--worker-class", "gthread", "--threads", "4", "--control-socket", str(folder / "gunicorn.ctl")],
-                 _env(folder, own_postgres.url), folder / "web.log")
+    web = _spawn(
+        [
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--worker-class",
+            "gthread",
+            "--threads",
+            "4",
+            "--control-socket",
+            str(folder / "gunicorn.ctl"),
+        ],
+        _env(folder, own_postgres.url),
+        folder / "web.log",
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -170,9 +192,13 @@ def test_a_database_restart_under_load_answers_503_never_500_and_loses_nothing_a
     assert all(stopped_at - 0.5 <= at <= restarted_at + 5 for *_, at in unavailable)
     for c in clients:  # service came back for everyone, and every accepted intent is in the log
         assert any(s == 200 and at > restarted_at for s, _, _, at in c.answers)
-        stored = {row[0] for row in own_postgres.query(
-            "SELECT (data->>'seq')::int - 1 FROM rivals_event WHERE stream_id = %s AND type = 'HintGiven'",
-            [f"game-{c.game}"])}
+        stored = {
+            row[0]
+            for row in own_postgres.query(
+                "SELECT (data->>'seq')::int - 1 FROM rivals_event WHERE stream_id = %s AND type = 'HintGiven'",
+                [f"game-{c.game}"],
+            )
+        }
         assert set(c.accepted) <= stored
         assert own_postgres.query("SELECT seq FROM rivals_game WHERE id = %s", [c.game])[0][0] >= len(c.accepted)
 
@@ -182,12 +208,40 @@ def test_a_database_restart_under_load_answers_503_never_500_and_loses_nothing_a
 
 def test_a_task_hit_by_a_database_outage_is_retried_until_it_succeeds(own_postgres, folder):
     env = _env(folder, own_postgres.url)
-    worker = _spawn(["-m", "celery", "-A", "config", "worker", "--pool", "solo", "--loglevel", "INFO",
-                     "--without-gossip", "--without-mingle", "-n", "retry-worker@%h"], env, folder / "retry.log")
+    worker = _spawn(
+        [
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            "retry-worker@%h",
+        ],
+        env,
+        folder / "retry.log",
+    )
     try:
         own_postgres.stop()
-        subprocess.run([sys.executable, "-c", "import django; django.setup(); from rivals.tasks import "
-                        "levels_generate_chunk as t; t.delay(start=1, end=3)"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import django; django.setup(); from rivals.tasks import "
+                    "levels_generate_chunk as t; t.delay(start=1, end=3)"
+                ),
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
         time.sleep(5)  # the task runs into the outage and is retried (1 s, 2 s … with jitter)
         own_postgres.start()
         deadline = time.monotonic() + 90
@@ -218,13 +272,25 @@ def own_redis(folder):
     server.stop()
 
 
-def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility_timeout(own_postgres, folder,
-                                                                                         own_redis):
+def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility_timeout(
+    own_postgres, folder, own_redis
+):
     import redis
 
     env = _env(folder, own_postgres.url, CELERY_BROKER_URL=own_redis, CELERY_VISIBILITY_TIMEOUT_S="4")
-    args = ["-m", "celery", "-A", "config", "worker", "--concurrency", "1", "--loglevel", "INFO",
-            "--without-gossip", "--without-mingle"]
+    args = [
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--concurrency",
+        "1",
+        "--loglevel",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+    ]
     first = _spawn([*args, "-n", "doomed@%h"], env, folder / "doomed.log")
     second = None
     # the chunk copies rows from the shipped level table in milliseconds: a lock on the table keeps
@@ -232,8 +298,19 @@ def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility
     holder = psycopg.connect(own_postgres.url)
     holder.execute("LOCK TABLE rivals_level IN ACCESS EXCLUSIVE MODE")
     try:
-        subprocess.run([sys.executable, "-c", "import django; django.setup(); from rivals.tasks import "
-                        "levels_generate_chunk as t; t.delay(start=6001, end=6040)"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                (
+                    "import django; django.setup(); from rivals.tasks import "
+                    "levels_generate_chunk as t; t.delay(start=6001, end=6040)"
+                ),
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
         deadline = time.monotonic() + 60
         while "Task rivals.levels_generate_chunk" not in (folder / "doomed.log").read_text(errors="replace"):
             assert time.monotonic() < deadline, (folder / "doomed.log").read_text()[-3000:]

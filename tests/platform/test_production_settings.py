@@ -12,17 +12,30 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     base = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_DEBUG")}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env},
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**base, **env}, capture_output=True, text=True, timeout=120
+    )
 
 
-PRODUCTION = {"DJANGO_PRODUCTION": "1", "DJANGO_SECRET_KEY": "k" * 20 + "-ProductionOnly-" + "9Xq!z" * 6,
-              "DJANGO_ALLOWED_HOSTS": "rivals.example"}
+PRODUCTION = {
+    "DJANGO_PRODUCTION": "1",
+    "DJANGO_SECRET_KEY": "k" * 20 + "-ProductionOnly-" + "9Xq!z" * 6,
+    "DJANGO_ALLOWED_HOSTS": "rivals.example",
+}
 
 
 def test_check_deploy_with_production_settings_passes_without_security_warnings(tmp_path):
-    res = _manage("check", "--deploy", "--tag", "security", "--fail-level", "WARNING", **PRODUCTION,
-                  DATABASE_URL="postgres://rivals@db.invalid:5432/rivals", RIVALS_DATA_DIR=str(tmp_path))
+    res = _manage(
+        "check",
+        "--deploy",
+        "--tag",
+        "security",
+        "--fail-level",
+        "WARNING",
+        **PRODUCTION,
+        DATABASE_URL="postgres://rivals@db.invalid:5432/rivals",
+        RIVALS_DATA_DIR=str(tmp_path),
+    )
     assert res.returncode == 0, res.stdout + res.stderr
     assert "no issues" in res.stdout
 
@@ -41,6 +54,11 @@ def test_production_without_a_secret_key_refuses_to_start(tmp_path):
 
 
 def test_production_refuses_the_benchmark_floor_endpoint(tmp_path):
-    res = _manage("check", **PRODUCTION, RIVALS_BENCH_FLOOR="1", DATABASE_URL="postgres://rivals@db.invalid/rivals",
-                  RIVALS_DATA_DIR=str(tmp_path))
+    res = _manage(
+        "check",
+        **PRODUCTION,
+        RIVALS_BENCH_FLOOR="1",
+        DATABASE_URL="postgres://rivals@db.invalid/rivals",
+        RIVALS_DATA_DIR=str(tmp_path),
+    )
     assert res.returncode != 0 and "RIVALS_BENCH_FLOOR" in res.stderr

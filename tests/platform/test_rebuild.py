@@ -11,13 +11,13 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connections
 
+from rankings.models import AmrPoints, PointsHistogram
 from rivals import engine
 from rivals.matches.models import Round
 from rivals.models import Account, Event, Game, PointsLedgerEntry
 from rivals.rebuild import rebuild
 from rivals.services.daily_bonus import daily_bonus_claim
 from rivals.services.games import game_board, game_create, game_intent_apply
-from rankings.models import AmrPoints, PointsHistogram
 from tests.factories import AccountFactory
 from tests.matches.helpers import complete, first_round, match
 from tests.tournaments.helpers import at, new_tournament, register_all, score_tables
@@ -32,8 +32,11 @@ def _pairs(game: Game, n: int) -> None:
     for _ in range(n):
         game = Game.objects.get(pk=game.pk)
         plan = engine.solve(game_board(game)).plan
-        game_intent_apply(account=game.account, game_id=game.pk,
-                          intent={"seq": game.seq, "type": "remove_pair", "tiles": list(plan[0])})
+        game_intent_apply(
+            account=game.account,
+            game_id=game.pk,
+            intent={"seq": game.seq, "type": "remove_pair", "tiles": list(plan[0])},
+        )
 
 
 def _history() -> dict:
@@ -54,8 +57,13 @@ def _history() -> dict:
     tournament_start(tournament_id=t.pk, now=at(10))
     score_tables(t, 1, {entrants[0].pk: 600, entrants[1].pk: 300})
     finalize.tournament_finalize(tournament_id=t.pk, now=at(70))
-    return {"solo": solo, "won": Game.objects.get(pk=won.pk), "open": Game.objects.get(pk=open_game.pk),
-            "match": m, "tournament": t}
+    return {
+        "solo": solo,
+        "won": Game.objects.get(pk=won.pk),
+        "open": Game.objects.get(pk=open_game.pk),
+        "match": m,
+        "tournament": t,
+    }
 
 
 def _verify() -> str:
@@ -79,13 +87,24 @@ def test_rebuild_repairs_exactly_the_wrecked_rows_and_verify_names_their_tables(
     PointsHistogram.objects.update(n=7)
     with pytest.raises(CommandError) as failed:
         _verify()
-    for table in ("rivals_game", "rivals_account", "rivals_points_ledger", "rankings_amrpoints", "matches_round",
-                  "rankings_pointshistogram"):
+    for table in (
+        "rivals_game",
+        "rivals_account",
+        "rivals_points_ledger",
+        "rankings_amrpoints",
+        "matches_round",
+        "rankings_pointshistogram",
+    ):
         assert table in str(failed.value)
     report = rebuild()
     assert {d.table for d in report.differences if d.any} == {
-        "rivals_game", "rivals_account", "rivals_points_ledger", "rankings_amrpoints", "matches_round",
-        "rankings_pointshistogram"}
+        "rivals_game",
+        "rivals_account",
+        "rivals_points_ledger",
+        "rankings_amrpoints",
+        "matches_round",
+        "rankings_pointshistogram",
+    }
     assert report.written > 0 and report.events == Event.objects.count() - _unprojected()
     assert "every projection equals the log" in _verify()
     assert Game.objects.get(pk=h["won"].pk).score == h["won"].score

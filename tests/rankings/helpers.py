@@ -19,8 +19,7 @@ def make_accounts(n: int, prefix: str = "p") -> list[Account]:
 
 
 def award(account, amount: int, at: datetime, *, source: str = "single_player", counts: bool = True):
-    return points_award(account=account, amount=amount, source=source, key=f"test:{next(_keys)}", at=at,
-                        counts=counts)
+    return points_award(account=account, amount=amount, source=source, key=f"test:{next(_keys)}", at=at, counts=counts)
 
 
 def d(s: str) -> date:

@@ -56,7 +56,10 @@ def test_r35_equal_points_share_a_place_1_1_3_and_display_order():
     page = ranking_page(board="daily", limit=10, offset=0, day=day)
     assert page["count"] == 4
     assert [(r["place"], r["player"]["id"], r["points"]) for r in page["results"]] == [
-        (1, e.pk, 50), (1, a.pk, 50), (1, b.pk, 50), (4, c.pk, 30),
+        (1, e.pk, 50),
+        (1, a.pk, 50),
+        (1, b.pk, 50),
+        (4, c.pk, 30),
     ]
     assert page["results"][0]["player"] == {"id": e.pk, "display_name": "P3"}
     assert ranking_me(board="daily", account_id=b.pk, day=day) == {"place": 1, "points": 50, "total_players": 4}
@@ -72,10 +75,16 @@ def test_r35_account_without_points_is_unlisted_but_placed_after_everyone():
     a, b, z = make_accounts(3)
     award(a, 10, utc("2026-04-01T10:00:00Z"))
     award(b, 10, utc("2026-04-01T11:00:00Z"))
-    assert ranking_me(board="amr", account_id=z.pk, day=d("2026-04-01")) == {"place": 3, "points": 0,
-                                                                            "total_players": 2}
-    assert ranking_me(board="weekly", account_id=a.pk, day=d("2026-04-06")) == {"place": 1, "points": 0,
-                                                                                "total_players": 0}
+    assert ranking_me(board="amr", account_id=z.pk, day=d("2026-04-01")) == {
+        "place": 3,
+        "points": 0,
+        "total_players": 2,
+    }
+    assert ranking_me(board="weekly", account_id=a.pk, day=d("2026-04-06")) == {
+        "place": 1,
+        "points": 0,
+        "total_players": 0,
+    }
 
 
 @pytest.mark.django_db
@@ -92,13 +101,16 @@ def test_r35_places_across_histogram_buckets_and_deep_pages(seek_from, monkeypat
     expected_places = [1, 2, 3, 4, 4, 6, 7, 8, 9, 9, 11, 12]
     for acc, amount, place in zip(accounts, amounts, expected_places, strict=True):
         assert ranking_me(board="amr", account_id=acc.pk, day=d("2026-07-01")) == {
-            "place": place, "points": amount, "total_players": 12}
+            "place": place,
+            "points": amount,
+            "total_players": 12,
+        }
     full = ranking_page(board="amr", limit=100, offset=0, day=d("2026-07-01"))["results"]
     assert [r["place"] for r in full] == expected_places
     for offset in range(13):
         for limit in (1, 3):
             part = ranking_page(board="amr", limit=limit, offset=offset, day=d("2026-07-01"))["results"]
-            assert part == full[offset:offset + limit]
+            assert part == full[offset : offset + limit]
 
 
 @pytest.mark.django_db
@@ -111,8 +123,10 @@ def test_r35_api_lists_and_me(guest):
     award(me, 25, timezone.now())
     res = client.get("/api/v1/rankings/daily?limit=1&offset=0")
     assert res.status_code == 200
-    assert res.json() == {"count": 2, "results": [
-        {"place": 1, "player": {"id": other_id, "display_name": f"Player {other_id}"}, "points": 40}]}
+    assert res.json() == {
+        "count": 2,
+        "results": [{"place": 1, "player": {"id": other_id, "display_name": f"Player {other_id}"}, "points": 40}],
+    }
     res = client.get("/api/v1/rankings/amr/me")
     assert res.json() == {"place": 2, "points": 25, "total_players": 2}
     assert client.get("/api/v1/rankings/weekly?limit=0").status_code == 400

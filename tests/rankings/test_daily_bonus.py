@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-
 from datetime import timedelta
 
 import pytest
@@ -51,7 +50,10 @@ def test_r31_jokers_on_days_10_and_20():
     a.refresh_from_db()
     assert a.jokers == 2
     assert daily_bonus_status(account=a, now=noon(start + timedelta(days=20))) == {
-        "streak": 21, "claimed_today": True, "doubled_today": False}
+        "streak": 21,
+        "claimed_today": True,
+        "doubled_today": False,
+    }
 
 
 @pytest.mark.django_db
@@ -169,8 +171,17 @@ def test_r30_profile_streak_is_alive_until_a_day_is_missed():
     for i in range(3):
         daily_bonus_claim(account=a, now=noon(d("2026-10-23") + timedelta(days=i)))  # 23, 24, 25 (25-h day)
     assert daily_bonus_status(account=a, now=utc("2026-10-25T21:59:59Z")) == {
-        "streak": 3, "claimed_today": True, "doubled_today": False}
+        "streak": 3,
+        "claimed_today": True,
+        "doubled_today": False,
+    }
     assert daily_bonus_status(account=a, now=utc("2026-10-25T22:00:00Z")) == {  # 2026-10-26 00:00 Romanian
-        "streak": 3, "claimed_today": False, "doubled_today": False}
+        "streak": 3,
+        "claimed_today": False,
+        "doubled_today": False,
+    }
     assert daily_bonus_status(account=a, now=utc("2026-10-26T22:00:00Z")) == {  # 2026-10-27: day 26 missed
-        "streak": 0, "claimed_today": False, "doubled_today": False}
+        "streak": 0,
+        "claimed_today": False,
+        "doubled_today": False,
+    }

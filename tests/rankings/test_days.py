@@ -64,8 +64,11 @@ def test_r34_point_at_235959_and_000000_fall_in_different_days(before, after, da
     assert buckets == {d(day_before): 7, d(day_after): 11}
     assert account_points(account_id=a.pk, day=d(day_before))["daily"] == 7
     assert account_points(account_id=a.pk, day=d(day_after))["daily"] == 11
-    assert ranking_me(board="daily", account_id=a.pk, day=d(day_after)) == {"place": 1, "points": 11,
-                                                                          "total_players": 1}
+    assert ranking_me(board="daily", account_id=a.pk, day=d(day_after)) == {
+        "place": 1,
+        "points": 11,
+        "total_players": 1,
+    }
 
 
 @pytest.mark.django_db

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-
 import random
 from datetime import timedelta
 
@@ -138,7 +137,11 @@ def test_rebuild_projections_reproduces_the_rankings_state():
         if i % 3:
             rankings_roll(today=day)
         for _ in range(rng.randint(0, 2)):
-            award(rng.choice(accounts), rng.randint(-5, 200) or 1, day_start_utc(day) + timedelta(hours=rng.randint(0, 22)))
+            award(
+                rng.choice(accounts),
+                rng.randint(-5, 200) or 1,
+                day_start_utc(day) + timedelta(hours=rng.randint(0, 22)),
+            )
     before = rankings_state()
     assert before.amr
     call_command("rebuild_projections", stdout=io.StringIO())

@@ -1,4 +1,5 @@
 """Scenario helpers: build a table from chosen hands by folding a crafted ``TableDealt``."""
+
 from __future__ import annotations
 
 from rivals.sichuan.engine import replay
@@ -43,8 +44,15 @@ class Deck:
         return sorted(t for ids in self.free.values() for t in ids)
 
 
-def make_table(hands: list[str], front: str = "", back: str = "", dealer: int = 0,
-               missing: str | None = "BBBB", fill: bool = True, rules: Rules | None = None):
+def make_table(
+    hands: list[str],
+    front: str = "",
+    back: str = "",
+    dealer: int = 0,
+    missing: str | None = "BBBB",
+    fill: bool = True,
+    rules: Rules | None = None,
+):
     """Hands by face strings; the wall is ``front`` (drawn first) + the unused tiles (when
     ``fill``) + ``back`` (kong replacements come from the back, last listed first)."""
     deck = Deck()
@@ -53,8 +61,18 @@ def make_table(hands: list[str], front: str = "", back: str = "", dealer: int = 
     b = deck.take(back)
     middle = deck.rest() if fill else []
     wall = f + middle + list(reversed(b))
-    t = replay([{"type": "TableDealt", "seed": 0, "dealer": dealer, "hands": hs, "wall": wall,
-                 "rules": (rules or Rules()).to_dict()}])
+    t = replay(
+        [
+            {
+                "type": "TableDealt",
+                "seed": 0,
+                "dealer": dealer,
+                "hands": hs,
+                "wall": wall,
+                "rules": (rules or Rules()).to_dict(),
+            }
+        ]
+    )
     if missing:
         for s in range(4):
             t.apply(s, {"type": "declare_missing", "suit": missing[s]})
@@ -76,8 +94,9 @@ def types(events) -> list[str]:
 
 
 def settled(events, reason=None) -> list[dict]:
-    return [p for e in events if e["type"] == "Settled" and (reason is None or e["reason"] == reason)
-            for p in e["payments"]]
+    return [
+        p for e in events if e["type"] == "Settled" and (reason is None or e["reason"] == reason) for p in e["payments"]
+    ]
 
 
 def pays(records) -> list[tuple[int, int, int]]:

@@ -1,4 +1,5 @@
 """S-18, S-19: the AI sees only its seat, follows the rules and decides fast."""
+
 import ast
 import inspect
 import time
@@ -51,38 +52,46 @@ def test_s18_seat_view_holds_only_plain_values_and_no_other_hand():
     assert not hasattr(v, "__dict__")  # slots: nothing can be attached
     assert set(v.hand) == set(t.hands[1])
     assert v.hand_sizes == tuple(len(h) for h in t.hands)
-    assert set(f.name for f in fields(SeatView)).isdisjoint({"hands", "wall", "table"})
+    assert {f.name for f in fields(SeatView)}.isdisjoint({"hands", "wall", "table"})
     assert v.revealed_hands is None and v.wall_count == len(t.wall)
 
 
 def test_s18_declares_missing_suit_of_least_cost():
-    t = make_table(["123456789C 1234D 8B", "123456789B 11D 22D", "2468D 39D 1346789C",
-                    "2366C 9C 2468B 1357B"], missing=None)
+    t = make_table(
+        ["123456789C 1234D 8B", "123456789B 11D 22D", "2468D 39D 1346789C", "2366C 9C 2468B 1357B"], missing=None
+    )
     assert ai_action(seat_view(t, 0)) == {"type": "declare_missing", "suit": "B"}
     assert ai_action(seat_view(t, 1)) == {"type": "declare_missing", "suit": "C"}
 
 
 def test_s18_discards_missing_suit_first_and_always_wins():
-    t = make_table(["123C 456C 789C 11D 2B 3B 4B", "123456789C 11D 22D", "2468D 39D 1346789B",
-                    "2366C 9C 2468B 1357B"], missing="BBCD")
+    t = make_table(
+        ["123C 456C 789C 11D 2B 3B 4B", "123456789C 11D 22D", "2468D 39D 1346789B", "2366C 9C 2468B 1357B"],
+        missing="BBCD",
+    )
     a = ai_action(seat_view(t, 0))
     assert a["type"] == "discard" and (a["tile"] >> 2) // 9 == 2
-    t = make_table(["777D 123C 456C 789C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B",
-                    "3456B 1289D 99D 1B 2B 7B"], missing="BDCC")
+    t = make_table(
+        ["777D 123C 456C 789C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B", "3456B 1289D 99D 1B 2B 7B"],
+        missing="BDCC",
+    )
     assert ai_action(seat_view(t, 0)) == {"type": "win"}
 
 
 def test_s18_pongs_only_when_not_farther_from_ready():
     # seat 1 with 55D in a hand where ponging keeps shanten -> pong
-    t = make_table(["5D 123B 456B 789B 11C 22C", "55D 99D 123C 456C 78C 1D",
-                    "2468D 3D 1346789C", "2366C 9C 2468B 1357B"],
-                   missing="DBBD")
+    t = make_table(
+        ["5D 123B 456B 789B 11C 22C", "55D 99D 123C 456C 78C 1D", "2468D 3D 1346789C", "2366C 9C 2468B 1357B"],
+        missing="DBBD",
+    )
     E.apply(t, 0, {"type": "discard", "tile": tile_of(t, 0, "5D")})
     assert t.phase == "claims"
     assert ai_action(seat_view(t, 1)) == {"type": "pong"}
     # a 55D that is part of 3-4-5-5-6-7D breaks two runs: pass
-    t = make_table(["5D 123B 456B 789B 11C 22C", "345567D 123C 456C 9C",
-                    "2468D 3D 1346789C", "2366C 9C 2468B 1357B"], missing="DBBD")
+    t = make_table(
+        ["5D 123B 456B 789B 11C 22C", "345567D 123C 456C 9C", "2468D 3D 1346789C", "2366C 9C 2468B 1357B"],
+        missing="DBBD",
+    )
     E.apply(t, 0, {"type": "discard", "tile": tile_of(t, 0, "5D")})
     assert ai_action(seat_view(t, 1)) == {"type": "pass"}
 
@@ -111,8 +120,10 @@ def test_s19_ai_beats_baseline_and_decides_fast():
 
 
 def test_s19_baseline_takes_wins_and_plays_legal():
-    t = make_table(["777D 123C 456C 789C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B",
-                    "3456B 1289D 99D 1B 2B 7B"], missing="BDCC")
+    t = make_table(
+        ["777D 123C 456C 789C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B", "3456B 1289D 99D 1B 2B 7B"],
+        missing="BDCC",
+    )
     assert BaselinePlayer(1)(seat_view(t, 0)) == {"type": "win"}
     t = new_table(8)
     E.run_ai_turns(t, human_seat=None, policies={s: BaselinePlayer(s) for s in range(4)})

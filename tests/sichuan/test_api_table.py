@@ -172,21 +172,24 @@ def test_illegal_action_is_422_recorded_as_rejected_intent_and_nothing_written(g
     assert rejected.filter(intent__type="pong").exists()
 
 
-@pytest.mark.parametrize("body", [
-    ["not", "an", "object"],
-    {"type": "pass"},
-    {"seq": "0", "type": "pass"},
-    {"seq": True, "type": "pass"},
-    {"seq": -1, "type": "pass"},
-    {"seq": 0, "type": "chow"},
-    {"seq": 0, "type": "declare_missing"},
-    {"seq": 0, "type": "declare_missing", "suit": "W"},
-    {"seq": 0, "type": "discard"},
-    {"seq": 0, "type": "discard", "tile": "5"},
-    {"seq": 0, "type": "discard", "tile": True},
-    {"seq": 0, "type": "discard", "tile": 108},
-    {"seq": 0, "type": "kong", "tile": 3.5},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        ["not", "an", "object"],
+        {"type": "pass"},
+        {"seq": "0", "type": "pass"},
+        {"seq": True, "type": "pass"},
+        {"seq": -1, "type": "pass"},
+        {"seq": 0, "type": "chow"},
+        {"seq": 0, "type": "declare_missing"},
+        {"seq": 0, "type": "declare_missing", "suit": "W"},
+        {"seq": 0, "type": "discard"},
+        {"seq": 0, "type": "discard", "tile": "5"},
+        {"seq": 0, "type": "discard", "tile": True},
+        {"seq": 0, "type": "discard", "tile": 108},
+        {"seq": 0, "type": "kong", "tile": 3.5},
+    ],
+)
 def test_bad_intent_shape_is_400_invalid_and_nothing_written(guest, body):
     client, _ = guest("sc-shape")
     view = create(client, seed=SEED)
@@ -242,7 +245,7 @@ def test_events_endpoint_hides_ai_hands_draws_and_claim_choices_until_the_end(gu
         body = send(client, view["id"], {"seq": view["seq"], **choose(view, rng)}).json()
         view = body["table"]
         listed = client.get(f"/api/v1/sichuan/{view['id']}/events").json()
-        assert listed[-len(body["events"]):] == body["events"]  # an intent answers the tail of the list
+        assert listed[-len(body["events"]) :] == body["events"]  # an intent answers the tail of the list
     events = client.get(f"/api/v1/sichuan/{view['id']}/events").json()
     # numbered among the visible events only: no gaps that would count hidden ones
     assert [e["index"] for e in events] == list(range(1, len(events) + 1))

@@ -1,4 +1,5 @@
 """S-1 .. S-9: deal, missing suit, turns, claims, kongs, robbing, bloody battle, end; replay."""
+
 import json
 
 import pytest
@@ -21,8 +22,7 @@ def _declare_all(t, suits="BBBB"):
 def test_s1_108_distinct_tiles_and_faces():
     assert tile_face(0) == "1C" and tile_face(4 * 13) == "5D" and tile_face(107) == "9B"
     assert len({tile_face(i) for i in range(108)}) == 27
-    assert all(sum(1 for i in range(108) if tile_face(i) == f) == 4
-               for f in {tile_face(i) for i in range(108)})
+    assert all(sum(1 for i in range(108) if tile_face(i) == f) == 4 for f in {tile_face(i) for i in range(108)})
     with pytest.raises(ValueError):
         tile_face(108)
 
@@ -41,15 +41,13 @@ def test_s2_deal_14_13_13_13_dealer_from_seed():
 
 def test_s2_prng_is_splitmix64():
     r = SplitMix64(1234567)
-    assert [r.next() for _ in range(3)] == [6457827717110365317, 3203168211198807973,
-                                             9817491932198370423]
+    assert [r.next() for _ in range(3)] == [6457827717110365317, 3203168211198807973, 9817491932198370423]
 
 
 # ---------------------------------------------------------------- S-3
 def test_s3_all_four_declare_before_play_and_hidden_until_all_declared():
     t = new_table(7)
-    assert [E.legal_actions(t, s) for s in range(4)] == [
-        [{"type": "declare_missing", "suit": x} for x in "CDB"]] * 4
+    assert [E.legal_actions(t, s) for s in range(4)] == [[{"type": "declare_missing", "suit": x} for x in "CDB"]] * 4
     E.apply(t, 2, {"type": "declare_missing", "suit": "D"})
     assert E.legal_actions(t, 2) == []
     assert E.seat_view(t, 0).missing == (None, None, None, None)
@@ -59,16 +57,17 @@ def test_s3_all_four_declare_before_play_and_hidden_until_all_declared():
     evs = E.apply(t, 0, {"type": "declare_missing", "suit": "C"})
     evs += E.apply(t, 1, {"type": "declare_missing", "suit": "B"})
     evs += E.apply(t, 3, {"type": "declare_missing", "suit": "C"})
-    assert evs[-1] == {"type": "MissingSuitsRevealed", "suits": ["C", "B", "D", "C"],
-                       "dealer": t.dealer}
+    assert evs[-1] == {"type": "MissingSuitsRevealed", "suits": ["C", "B", "D", "C"], "dealer": t.dealer}
     assert E.seat_view(t, 0).missing == ("C", "B", "D", "C")
     red = E.events_for_seat(t.events, 0)
     assert [e["suit"] for e in red if e["type"] == "MissingSuitDeclared"] == [None, "C", None, None]
 
 
 def test_s3_missing_suit_tiles_discarded_first():
-    t = make_table(["123C 456C 789C 11D 2B 3B 4B", "123456789C 11D 22D", "2468D 39D 1346789B",
-                    "2366C 9C 2468B 1357B"], missing="BBCD")
+    t = make_table(
+        ["123C 456C 789C 11D 2B 3B 4B", "123456789C 11D 22D", "2468D 39D 1346789B", "2366C 9C 2468B 1357B"],
+        missing="BBCD",
+    )
     acts = t.legal_actions(0)
     assert {tile_face(a["tile"]) for a in acts} == {"2B", "3B", "4B"}
     assert all(a["type"] == "discard" for a in acts)
@@ -77,9 +76,15 @@ def test_s3_missing_suit_tiles_discarded_first():
 def test_s3_no_pong_no_win_of_missing_suit_and_no_win_while_holding_it():
     # seat 1 holds 55D but D is its missing suit: no pong; seat 2 would be complete with 5D
     # but holds a bamboo tile of its missing suit B: no win.
-    t = make_table(["5D 123C 456C 789C 11B 22B", "55D 123C 456C 789C 1B 3B",
-                    "123C 456C 789C 99D 4D 6D 5B"[:0] + "123C 456C 78C 99D 46D 5B",
-                    "2468B 1357B 1D 3D 6D 8D 9D"], missing="DDBC")
+    t = make_table(
+        [
+            "5D 123C 456C 789C 11B 22B",
+            "55D 123C 456C 789C 1B 3B",
+            "123C 456C 789C 99D 4D 6D 5B"[:0] + "123C 456C 78C 99D 46D 5B",
+            "2468B 1357B 1D 3D 6D 8D 9D",
+        ],
+        missing="DDBC",
+    )
     evs = discard(t, 0, "5D")
     assert "ClaimWindowOpened" not in types(evs)
     assert evs[-1]["type"] == "TileDrawn" and evs[-1]["seat"] == 1
@@ -87,8 +92,10 @@ def test_s3_no_pong_no_win_of_missing_suit_and_no_win_while_holding_it():
 
 # ---------------------------------------------------------------- S-4
 def test_s4_dealer_first_turn_no_draw_then_next_draws_no_chow():
-    t = make_table(["4D 123C 456C 789C 11B 22B", "56D 12C 45C 78C 11D 22D 3D",
-                    "2468D 39D 1346789B", "2366C 9C 2468B 1357B"], missing="DBCD")
+    t = make_table(
+        ["4D 123C 456C 789C 11B 22B", "56D 12C 45C 78C 11D 22D 3D", "2468D 39D 1346789B", "2366C 9C 2468B 1357B"],
+        missing="DBCD",
+    )
     assert t.phase == "turn" and t.turn == 0 and t.drawn is None and len(t.hands[0]) == 14
     evs = discard(t, 0, "4D")
     # seat 1 holds 5D6D: a run is no claim (S-4, no chow)
@@ -98,8 +105,15 @@ def test_s4_dealer_first_turn_no_draw_then_next_draws_no_chow():
 
 # ---------------------------------------------------------------- S-5
 def test_s5_win_beats_pong_and_claims_wait_for_all_decisions():
-    t = make_table(["5D 123C 456C 789C 11B 22B", "55D 12C 45C 78C 11D 22D 3D",
-                    "123C 456C 789C 99D 46D", "2468B 1357B 1D 3D 6D 8D 9D"], missing="DBBC")
+    t = make_table(
+        [
+            "5D 123C 456C 789C 11B 22B",
+            "55D 12C 45C 78C 11D 22D 3D",
+            "123C 456C 789C 99D 46D",
+            "2468B 1357B 1D 3D 6D 8D 9D",
+        ],
+        missing="DBBC",
+    )
     discard(t, 0, "5D")
     assert t.claim["options"] == {1: ["pong"], 2: ["win"]}
     assert E.legal_actions(t, 1) == [{"type": "pong"}, {"type": "pass"}]
@@ -112,8 +126,10 @@ def test_s5_win_beats_pong_and_claims_wait_for_all_decisions():
 
 
 def test_s5_after_pong_discard_without_draw_and_no_kong():
-    t = make_table(["5D 123B 456B 789B 11C 22C", "55D 7777C 12C 45C 11D 3D",
-                    "2468D 39D 1346789B", "2366C 9C 2468B 1357B"], missing="DBCD")
+    t = make_table(
+        ["5D 123B 456B 789B 11C 22C", "55D 7777C 12C 45C 11D 3D", "2468D 39D 1346789B", "2366C 9C 2468B 1357B"],
+        missing="DBCD",
+    )
     wall = len(t.wall)
     discard(t, 0, "5D")
     t.apply(1, {"type": "pong"})
@@ -122,8 +138,10 @@ def test_s5_after_pong_discard_without_draw_and_no_kong():
 
 
 def test_s5_three_winners_on_one_discard_end_the_deal():
-    t = make_table(["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D",
-                    "123B 456B 789B 99D 46D", "234B 567B 888B 99D 34D"], missing="DBCC")
+    t = make_table(
+        ["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D", "123B 456B 789B 99D 46D", "234B 567B 888B 99D 34D"],
+        missing="DBCC",
+    )
     discard(t, 0, "5D")
     for s in (3, 1, 2):
         evs = t.apply(s, {"type": "win"})
@@ -134,8 +152,7 @@ def test_s5_three_winners_on_one_discard_end_the_deal():
 
 
 def test_s8_decision_first_winner_setting():
-    hands = ["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D",
-             "13579B 68B 1379D 3D 8D", "234B 567B 888B 99D 46D"]
+    hands = ["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D", "13579B 68B 1379D 3D 8D", "234B 567B 888B 99D 46D"]
     t = make_table(hands, missing="DBCC", rules=Rules(turn_after_discard_win="first_winner"))
     discard(t, 0, "5D")
     t.apply(1, {"type": "win"})
@@ -145,15 +162,21 @@ def test_s8_decision_first_winner_setting():
 
 # ---------------------------------------------------------------- S-6, S-7
 def test_s6_kong_needs_a_tile_left_in_the_wall():
-    t = make_table(["7777D 123C 456C 89C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B",
-                    "3456B 1289D 99D 1B 2B 7B"], missing="BDCC", fill=False)
+    t = make_table(
+        ["7777D 123C 456C 89C 11D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B", "3456B 1289D 99D 1B 2B 7B"],
+        missing="BDCC",
+        fill=False,
+    )
     assert t.wall == []
     assert "kong" not in {a["type"] for a in t.legal_actions(0)}
 
 
 def test_s6_win_on_kong_replacement_tile():
-    t = make_table(["7777D 123C 456C 789C 1D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B",
-                    "3456B 289D 99D 1B 2B 7B 6D"], back="1D", missing="BDCC")
+    t = make_table(
+        ["7777D 123C 456C 789C 1D", "123456789C 11B 22B", "234568D 1357B 9B 6B 8B", "3456B 289D 99D 1B 2B 7B 6D"],
+        back="1D",
+        missing="BDCC",
+    )
     evs = t.apply(0, {"type": "kong", "tile": tile_of(t, 0, "7D")})
     assert {"type": "win"} in t.legal_actions(0)
     evs = t.apply(0, {"type": "win"})
@@ -164,17 +187,22 @@ def test_s6_win_on_kong_replacement_tile():
 
 
 def test_s7_concealed_kong_cannot_be_robbed():
-    t = make_table(["7777D 123C 456C 89C 11D", "123C 456C 789C 11B 68D", "234568D 1357B 9B 6B 8B",
-                    "3456B 129D 99D 1B 2B 7B 3D"], back="3D", missing="BBCC")
+    t = make_table(
+        ["7777D 123C 456C 89C 11D", "123C 456C 789C 11B 68D", "234568D 1357B 9B 6B 8B", "3456B 129D 99D 1B 2B 7B 3D"],
+        back="3D",
+        missing="BBCC",
+    )
     evs = t.apply(0, {"type": "kong", "tile": tile_of(t, 0, "7D")})
     assert types(evs) == ["Konged", "Settled", "TileDrawn"]
 
 
 # ---------------------------------------------------------------- S-8, S-9
 def test_s8_winner_leaves_play_no_draw_no_claim_no_pay():
-    t = make_table(["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D",
-                    "123B 456B 789B 999D 5B", "159C 1357D 28C 4C 6C 8D 9D"], front="5B",
-                   missing="DBCB")
+    t = make_table(
+        ["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D", "123B 456B 789B 999D 5B", "159C 1357D 28C 4C 6C 8D 9D"],
+        front="5B",
+        missing="DBCB",
+    )
     discard(t, 0, "5D")
     t.apply(1, {"type": "win"})
     assert t.active == [True, False, True, True]
@@ -185,9 +213,12 @@ def test_s8_winner_leaves_play_no_draw_no_claim_no_pay():
 
 
 def test_s9_last_tile_self_draw_and_empty_wall_discard_claimable_only_for_a_win():
-    t = make_table(["8C 123B 456B 789B 11D 22D", "123C 456C 789C 999D 5D",
-                    "55C 2468D 9D 1C 3C 7C 6C", "1357D 68B 1357B 9B 3D 4D"], front="5D",
-                   missing="CBBC", fill=False)
+    t = make_table(
+        ["8C 123B 456B 789B 11D 22D", "123C 456C 789C 999D 5D", "55C 2468D 9D 1C 3C 7C 6C", "1357D 68B 1357B 9B 3D 4D"],
+        front="5D",
+        missing="CBBC",
+        fill=False,
+    )
     discard(t, 0, "8C")
     evs = t.apply(1, {"type": "win"})
     assert "last_tile" in evs[0]["fans"]
@@ -195,9 +226,17 @@ def test_s9_last_tile_self_draw_and_empty_wall_discard_claimable_only_for_a_win(
 
 
 def test_s9_empty_wall_discard_no_pong():
-    t = make_table(["8C 123B 456B 789B 11D 22D", "123C 456C 789C 99D 5C",
-                    "55C 2468D 9D 1C 3C 7C 2D 6C", "1357D 68B 1357B 9B 3D 4D"], front="3D",
-                   missing="CBBC", fill=False)
+    t = make_table(
+        [
+            "8C 123B 456B 789B 11D 22D",
+            "123C 456C 789C 99D 5C",
+            "55C 2468D 9D 1C 3C 7C 2D 6C",
+            "1357D 68B 1357B 9B 3D 4D",
+        ],
+        front="3D",
+        missing="CBBC",
+        fill=False,
+    )
     discard(t, 0, "8C")
     assert t.turn == 1 and t.wall == []
     evs = t.apply(1, {"type": "discard", "tile": tile_of(t, 1, "5C")})  # seat 2 holds 55C
@@ -221,7 +260,7 @@ def test_replay_reproduces_state_after_every_event():
         part = replay(stored[:n])
         assert part.events == stored[:n]
     # continuing from a replayed prefix gives the same deal
-    half = replay(stored[:len(stored) // 2])
+    half = replay(stored[: len(stored) // 2])
     E.run_ai_turns(half, human_seat=None)
     assert half.snapshot() == t.snapshot()
 
@@ -251,7 +290,7 @@ def test_seat_view_hides_other_hands_until_the_end():
     assert v.hand == tuple(sorted(t.hands[0])) and v.revealed_hands is None
     assert v.hand_sizes == tuple(len(h) for h in t.hands) and v.wall_count == len(t.wall)
     dumped = json.dumps(v.to_dict())
-    assert "wall\"" not in dumped
+    assert 'wall"' not in dumped
     red = E.events_for_seat(t.events, 0)
     assert red[0]["wall"] is None and red[0]["hands"][1] is None
     assert all(e["tile"] is None for e in red if e["type"] == "TileDrawn" and e["seat"] != 0)
@@ -260,12 +299,18 @@ def test_seat_view_hides_other_hands_until_the_end():
 
 
 def test_illegal_actions_are_refused_without_state_change():
-    t = make_table(["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D",
-                    "13579B 68B 1379D 3D 8D", "234B 567B 888B 99D 46D"], missing="DBCC")
+    t = make_table(
+        ["5D 123C 456C 789C 11B 22B", "123C 456C 789C 11D 46D", "13579B 68B 1379D 3D 8D", "234B 567B 888B 99D 46D"],
+        missing="DBCC",
+    )
     snap = t.snapshot()
-    for seat, a in ((1, {"type": "discard", "tile": t.hands[1][0]}), (0, {"type": "pong"}),
-                    (0, {"type": "discard", "tile": 999}), (0, {"type": "win"}),
-                    (0, {"type": "kong", "tile": 0})):
+    for seat, a in (
+        (1, {"type": "discard", "tile": t.hands[1][0]}),
+        (0, {"type": "pong"}),
+        (0, {"type": "discard", "tile": 999}),
+        (0, {"type": "win"}),
+        (0, {"type": "kong", "tile": 0}),
+    ):
         with pytest.raises(IllegalAction):
             t.apply(seat, a)
     assert t.snapshot() == snap

@@ -1,4 +1,5 @@
 """Properties over seeds and random legal play: zero-sum ledger, tile conservation, replay."""
+
 import json
 
 from hypothesis import given, settings
@@ -47,8 +48,7 @@ def test_property_zero_sum_and_tile_conservation_random_play(seed, choice_seed):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), choice_seed=st.integers(0, 2**32),
-       ai=st.sets(st.integers(0, 3), min_size=1))
+@given(seed=st.integers(0, 2**64 - 1), choice_seed=st.integers(0, 2**32), ai=st.sets(st.integers(0, 3), min_size=1))
 def test_property_ai_mixed_play_invariants(seed, choice_seed, ai):
     t = _play(seed, choice_seed, ai_seats=ai)
     assert sum(t.scores) == 0
@@ -56,10 +56,13 @@ def test_property_ai_mixed_play_invariants(seed, choice_seed, ai):
     for s in range(4):
         if t.wins[s] is None:
             continue
-        idx = next(i for i, e in enumerate(t.events)
-                   if e["type"] == "HandWon" and e["seat"] == s)
-        later = [p for e in t.events[idx + 1:] if e["type"] == "Settled"
-                 and e["reason"] not in ("kong_refund",) for p in e["payments"]]
+        idx = next(i for i, e in enumerate(t.events) if e["type"] == "HandWon" and e["seat"] == s)
+        later = [
+            p
+            for e in t.events[idx + 1 :]
+            if e["type"] == "Settled" and e["reason"] not in ("kong_refund",)
+            for p in e["payments"]
+        ]
         assert all(p["payer"] != s for p in later)
     # S-16: ledger sums to zero per settlement event
     for e in t.events:

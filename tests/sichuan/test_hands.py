@@ -1,4 +1,5 @@
 """S-10 .. S-12: winning hands, fan rows, value, waits, shanten."""
+
 from rivals.sichuan.engine import hands as H
 
 from .helpers import counts, kinds, melds
@@ -101,8 +102,7 @@ def test_s11_win_event_fans_each_plus_1():
         f = fans("123C 456C 789D 234B 55D", events=(ev,))
         assert f == [ev]
         assert H.fan_total(f) == 1
-    assert H.fan_total(fans("123C 456C 789D 234B 55D",
-                            events=("kong_replacement", "last_tile"))) == 2
+    assert H.fan_total(fans("123C 456C 789D 234B 55D", events=("kong_replacement", "last_tile"))) == 2
 
 
 # ---------------------------------------------------------------- S-12 and EXAMPLES

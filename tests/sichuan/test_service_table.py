@@ -27,17 +27,28 @@ def _play(account, table_id, seq: int, state, rng: random.Random, intents: int) 
         if state.over:
             break
         view = {"legal_actions": engine.legal_actions(state, 0)}
-        result = svc.sichuan_intent_apply(account=account, table_id=table_id,
-                                          intent={"seq": seq, **choose(view, rng)})
+        result = svc.sichuan_intent_apply(account=account, table_id=table_id, intent={"seq": seq, **choose(view, rng)})
         seq, state = result.table.seq, result.state
     return result
 
 
 def _rows():
     return sorted(
-        SichuanTable.objects.values_list("id", "account_id", "human_seat", "seed", "dealer", "status", "seq",
-                                         "version", "scores", "end_reason", "created_at", "updated_at",
-                                         "finished_at")
+        SichuanTable.objects.values_list(
+            "id",
+            "account_id",
+            "human_seat",
+            "seed",
+            "dealer",
+            "status",
+            "seq",
+            "version",
+            "scores",
+            "end_reason",
+            "created_at",
+            "updated_at",
+            "finished_at",
+        )
     )
 
 
@@ -65,8 +76,11 @@ def test_engine_state_replayed_from_the_stream_equals_the_live_state():
     replayed = svc.table_engine_state(table=SichuanTable.objects.get(pk=created.table.pk))
     assert replayed.snapshot() == result.state.snapshot()
     # the stream holds exactly the engine's events (plus the service's own)
-    stored = [e for e in Event.objects.filter(stream_id=created.table.stream_id).order_by("version")
-              if e.type not in svc.SERVICE_EVENT_TYPES]
+    stored = [
+        e
+        for e in Event.objects.filter(stream_id=created.table.stream_id).order_by("version")
+        if e.type not in svc.SERVICE_EVENT_TYPES
+    ]
     assert [{**e.data, "type": e.type} for e in stored] == result.state.events
 
 
@@ -87,8 +101,9 @@ def test_refused_intent_writes_nothing():
     with pytest.raises(NotAllowed):
         svc.sichuan_intent_apply(account=account, table_id=created.table.pk, intent={"seq": 0, "type": "win"})
     with pytest.raises(Conflict):
-        svc.sichuan_intent_apply(account=account, table_id=created.table.pk,
-                                 intent={"seq": 3, "type": "declare_missing", "suit": "C"})
+        svc.sichuan_intent_apply(
+            account=account, table_id=created.table.pk, intent={"seq": 3, "type": "declare_missing", "suit": "C"}
+        )
     assert Event.objects.count() == count
     table = SichuanTable.objects.get(pk=created.table.pk)
     assert (table.seq, table.version) == (0, created.table.version)
@@ -105,8 +120,9 @@ def test_two_racing_intents_on_one_table_exactly_one_wins():
     def racer(suit: str):
         try:
             barrier.wait(timeout=10)
-            svc.sichuan_intent_apply(account=account, table_id=created.table.pk,
-                                     intent={"seq": 0, "type": "declare_missing", "suit": suit})
+            svc.sichuan_intent_apply(
+                account=account, table_id=created.table.pk, intent={"seq": 0, "type": "declare_missing", "suit": suit}
+            )
             outcome = "ok"
         except Conflict:
             outcome = "conflict"
@@ -125,6 +141,7 @@ def test_two_racing_intents_on_one_table_exactly_one_wins():
     assert table.seq == 1
     accepted = Event.objects.filter(stream_id=table.stream_id, type=svc.INTENT_ACCEPTED)
     assert accepted.count() == 1
-    versions = list(Event.objects.filter(stream_id=table.stream_id).order_by("version")
-                    .values_list("version", flat=True))
+    versions = list(
+        Event.objects.filter(stream_id=table.stream_id).order_by("version").values_list("version", flat=True)
+    )
     assert versions == list(range(1, table.version + 1))

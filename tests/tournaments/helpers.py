@@ -21,8 +21,16 @@ def players(n: int, prefix: str = "p") -> list[Account]:
 
 def new_tournament(**kw):
     """Registration opens at T0, start at T0 + 10 min, end at T0 + 70 min (created at T0)."""
-    settings = {"kind": "regular", "title": "Evening Cup", "starts_at": at(10), "ends_at": at(70), "min_players": 2,
-                "prize_table": [100, 50, 25], "multipliers": [1, 2, 3], "registration_opens_at": at(0)}
+    settings = {
+        "kind": "regular",
+        "title": "Evening Cup",
+        "starts_at": at(10),
+        "ends_at": at(70),
+        "min_players": 2,
+        "prize_table": [100, 50, 25],
+        "multipliers": [1, 2, 3],
+        "registration_opens_at": at(0),
+    }
     settings.update(kw)
     now = settings.pop("now", at(0))
     return tournament_create(actor="operator:test", now=now, **settings)
@@ -54,6 +62,11 @@ def score_tables(t, wave: int, scores: dict[int, int], completed: set[int] = fro
     from tournaments.services.tables import table_score
 
     for table in tables(t, wave):
-        table_score(table_id=table.pk, reason="idle", now=now or at(20),
-                    results=[{"account_id": a, "score": scores.get(a, 0), "completed": a in completed}
-                             for a in seat_ids(table)])
+        table_score(
+            table_id=table.pk,
+            reason="idle",
+            now=now or at(20),
+            results=[
+                {"account_id": a, "score": scores.get(a, 0), "completed": a in completed} for a in seat_ids(table)
+            ],
+        )

@@ -22,11 +22,19 @@ pytestmark = pytest.mark.django_db
 def _form(**kw):
     now = timezone.localtime(timezone.now())
     start, end = now + timedelta(hours=1), now + timedelta(hours=2)
-    data = {"kind": "regular", "title": "Admin Cup", "registration_opens_at_0": now.strftime("%Y-%m-%d"),
-            "registration_opens_at_1": now.strftime("%H:%M:%S"), "starts_at_0": start.strftime("%Y-%m-%d"),
-            "starts_at_1": start.strftime("%H:%M:%S"), "ends_at_0": end.strftime("%Y-%m-%d"),
-            "ends_at_1": end.strftime("%H:%M:%S"), "min_players": "2", "prize_table": "100, 50,25",
-            "multipliers": "1,2,3"}
+    data = {
+        "kind": "regular",
+        "title": "Admin Cup",
+        "registration_opens_at_0": now.strftime("%Y-%m-%d"),
+        "registration_opens_at_1": now.strftime("%H:%M:%S"),
+        "starts_at_0": start.strftime("%Y-%m-%d"),
+        "starts_at_1": start.strftime("%H:%M:%S"),
+        "ends_at_0": end.strftime("%Y-%m-%d"),
+        "ends_at_1": end.strftime("%H:%M:%S"),
+        "min_players": "2",
+        "prize_table": "100, 50,25",
+        "multipliers": "1,2,3",
+    }
     for prefix in ("registrations", "waves", "tables"):
         data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
     data.update(kw)
@@ -43,8 +51,9 @@ def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_cli
     assert created.metadata["actor"] == f"operator:{admin_user.pk}"
     page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
     assert page.status_code == 200 and b"TournamentCreated" in page.content
-    res = admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/",
-                            {**form, "title": "Renamed", "multipliers": "2"})
+    res = admin_client.post(
+        f"/admin/tournaments/tournament/{t.pk}/change/", {**form, "title": "Renamed", "multipliers": "2"}
+    )
     assert res.status_code == 302
     edited = Event.objects.get(stream_id=t.stream_id, type="TournamentEdited")
     assert edited.data["changes"] == {"title": "Renamed", "multipliers": [2]}
@@ -60,9 +69,17 @@ def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_cli
 
 def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
     now = timezone.now()
-    t = tournament_create(actor="operator:1", kind="regular", title="Running", starts_at=now + timedelta(seconds=1),
-                          ends_at=now + timedelta(hours=1), min_players=2, prize_table=[10], multipliers=[1],
-                          now=now)
+    t = tournament_create(
+        actor="operator:1",
+        kind="regular",
+        title="Running",
+        starts_at=now + timedelta(seconds=1),
+        ends_at=now + timedelta(hours=1),
+        min_players=2,
+        prize_table=[10],
+        multipliers=[1],
+        now=now,
+    )
     for acc in players(2):
         tournament_register(tournament_id=t.pk, account=acc, now=now)
     tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))  # seated, its table opened
@@ -80,10 +97,22 @@ def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
 
 
 def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
-    res = admin_client.post("/admin/tournaments/recurringschedule/add/", {
-        "title": "Nightly", "kind": "regular", "local_time": "20:00", "weekdays": "0123456", "duration_minutes": "60",
-        "registration_hours_before": "24", "min_players": "2", "prize_table": "50,20", "multipliers": "1,2",
-        "days_ahead": "2", "active": "on"})
+    res = admin_client.post(
+        "/admin/tournaments/recurringschedule/add/",
+        {
+            "title": "Nightly",
+            "kind": "regular",
+            "local_time": "20:00",
+            "weekdays": "0123456",
+            "duration_minutes": "60",
+            "registration_hours_before": "24",
+            "min_players": "2",
+            "prize_table": "50,20",
+            "multipliers": "1,2",
+            "days_ahead": "2",
+            "active": "on",
+        },
+    )
     assert res.status_code == 302, res.content.decode()[:2000]
     s = RecurringSchedule.objects.get()
     assert s.multipliers == [1, 2] and Tournament.objects.filter(schedule=s).count() in (2, 3)
@@ -92,34 +121,83 @@ def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
 def test_p5_operator_creates_a_pot_in_the_admin(admin_client, admin_user):
     now = timezone.localtime(timezone.now())
     (acc,) = players(1)
-    res = admin_client.post("/admin/tournaments/pot/add/", {
-        "title": "Pot", "code": "MJ1-L08-AAAAAAB", "time_limit_s": "300", "prize_split": "30,20", "counts": "on",
-        "starts_at_0": now.strftime("%Y-%m-%d"), "starts_at_1": now.strftime("%H:%M:%S"),
-        "ends_at_0": (now + timedelta(hours=1)).strftime("%Y-%m-%d"),
-        "ends_at_1": (now + timedelta(hours=1)).strftime("%H:%M:%S"), "entrants": str(acc.pk),
-        "entrants-TOTAL_FORMS": "0", "entrants-INITIAL_FORMS": "0"})
+    res = admin_client.post(
+        "/admin/tournaments/pot/add/",
+        {
+            "title": "Pot",
+            "code": "MJ1-L08-AAAAAAB",
+            "time_limit_s": "300",
+            "prize_split": "30,20",
+            "counts": "on",
+            "starts_at_0": now.strftime("%Y-%m-%d"),
+            "starts_at_1": now.strftime("%H:%M:%S"),
+            "ends_at_0": (now + timedelta(hours=1)).strftime("%Y-%m-%d"),
+            "ends_at_1": (now + timedelta(hours=1)).strftime("%H:%M:%S"),
+            "entrants": str(acc.pk),
+            "entrants-TOTAL_FORMS": "0",
+            "entrants-INITIAL_FORMS": "0",
+        },
+    )
     assert res.status_code == 302, res.content.decode()[:2000]
     pot = Pot.objects.get()
     assert (pot.open_entry, pot.counts, pot.prize_split) == (False, True, [30, 20])
     assert list(pot.entrants.values_list("account_id", flat=True)) == [acc.pk]
-    assert Event.objects.get(stream_id=pot.stream_id, type="PotCreated").metadata["actor"] == f"operator:{admin_user.pk}"
+    assert (
+        Event.objects.get(stream_id=pot.stream_id, type="PotCreated").metadata["actor"] == f"operator:{admin_user.pk}"
+    )
     assert admin_client.get(f"/admin/tournaments/pot/{pot.pk}/change/").status_code == 200
 
 
 def test_tournament_create_command_prints_the_id_and_refuses_bad_input():
     out = io.StringIO()
-    call_command("tournament_create", "--kind", "champions", "--title", "Sunday Champions", "--starts-at",
-                 "2030-06-02T18:00:00Z", "--ends-at", "2030-06-02T19:00:00+00:00", "--registration-opens",
-                 "2030-06-01T00:00:00Z", "--min-players", "16", "--prizes", "300,150", "--multipliers", "1,2,3",
-                 stdout=out)
+    call_command(
+        "tournament_create",
+        "--kind",
+        "champions",
+        "--title",
+        "Sunday Champions",
+        "--starts-at",
+        "2030-06-02T18:00:00Z",
+        "--ends-at",
+        "2030-06-02T19:00:00+00:00",
+        "--registration-opens",
+        "2030-06-01T00:00:00Z",
+        "--min-players",
+        "16",
+        "--prizes",
+        "300,150",
+        "--multipliers",
+        "1,2,3",
+        stdout=out,
+    )
     t = Tournament.objects.get(pk=out.getvalue().strip())
     assert (t.kind, t.min_players, t.prize_table, t.multipliers) == ("champions", 16, [300, 150], [1, 2, 3])
     with pytest.raises(CommandError, match="multipliers"):
-        call_command("tournament_create", "--title", "X", "--starts-at", "2030-06-02T18:00:00Z", "--ends-at",
-                     "2030-06-02T19:00:00Z", "--min-players", "2", "--multipliers", "0")
+        call_command(
+            "tournament_create",
+            "--title",
+            "X",
+            "--starts-at",
+            "2030-06-02T18:00:00Z",
+            "--ends-at",
+            "2030-06-02T19:00:00Z",
+            "--min-players",
+            "2",
+            "--multipliers",
+            "0",
+        )
     with pytest.raises(CommandError, match="starts-at"):
-        call_command("tournament_create", "--title", "X", "--starts-at", "tomorrow", "--ends-at",
-                     "2030-06-02T19:00:00Z", "--min-players", "2")
+        call_command(
+            "tournament_create",
+            "--title",
+            "X",
+            "--starts-at",
+            "tomorrow",
+            "--ends-at",
+            "2030-06-02T19:00:00Z",
+            "--min-players",
+            "2",
+        )
 
 
 def test_jobs_run_due_runs_every_periodic_job_once_by_name():

@@ -15,9 +15,16 @@ pytestmark = pytest.mark.django_db
 
 def live_tournament(kind="regular", *, start_in=timedelta(minutes=10), **kw):
     now = timezone.now()
-    settings = {"kind": kind, "title": "Live Cup", "starts_at": now + start_in, "ends_at": now + start_in
-                + timedelta(hours=1), "min_players": 2, "prize_table": [100, 50], "multipliers": [1, 2],
-                "registration_opens_at": now - timedelta(minutes=1)}
+    settings = {
+        "kind": kind,
+        "title": "Live Cup",
+        "starts_at": now + start_in,
+        "ends_at": now + start_in + timedelta(hours=1),
+        "min_players": 2,
+        "prize_table": [100, 50],
+        "multipliers": [1, 2],
+        "registration_opens_at": now - timedelta(minutes=1),
+    }
     settings.update(kw)
     return tournament_create(actor="operator:1", **settings)
 
@@ -31,8 +38,15 @@ def test_r21_list_by_status_and_the_page_shows_the_settings(api, guest):
     body = res.json()
     assert body["count"] == 1
     row = body["results"][0]
-    assert (row["id"], row["kind"], row["status"], row["min_players"], row["prize_table"], row["multipliers"],
-            row["registered"]) == (str(t.pk), "regular", "upcoming", 2, [100, 50], [1, 2], 0)
+    assert (
+        row["id"],
+        row["kind"],
+        row["status"],
+        row["min_players"],
+        row["prize_table"],
+        row["multipliers"],
+        row["registered"],
+    ) == (str(t.pk), "regular", "upcoming", 2, [100, 50], [1, 2], 0)
     assert api.get("/api/v1/tournaments?status=cancelled").json()["results"][0]["cancel_reason"] == "operator"
     assert api.get("/api/v1/tournaments?status=soon").json()["error"]["code"] == "invalid"
     assert api.get("/api/v1/tournaments").json()["count"] == 2

@@ -41,8 +41,11 @@ def play(client, round_id: str, account_id: int, pairs: int | None = None) -> di
     plan = engine.solve(game_board(game)).plan
     res = None
     for seq, pair in enumerate(plan[:pairs] if pairs else plan):
-        res = client.post(f"/api/v1/rounds/{round_id}/intents", {"seq": seq, "type": "remove_pair",
-                                                                 "tiles": list(pair)}, format="json")
+        res = client.post(
+            f"/api/v1/rounds/{round_id}/intents",
+            {"seq": seq, "type": "remove_pair", "tiles": list(pair)},
+            format="json",
+        )
         assert res.status_code == 200, res.content
     return res.json()
 
@@ -52,9 +55,24 @@ def test_issue10_end_to_end(guest, settings):
     starts = timezone.now() + timedelta(seconds=START_IN_S)
     ends = starts + timedelta(seconds=DURATION_S)
     out = io.StringIO()
-    call_command("tournament_create", "--kind", "regular", "--title", "E2E Cup", "--starts-at", starts.isoformat(),
-                 "--ends-at", ends.isoformat(), "--min-players", "5", "--prizes", "100,50,25",
-                 "--multipliers", "1,2", stdout=out)
+    call_command(
+        "tournament_create",
+        "--kind",
+        "regular",
+        "--title",
+        "E2E Cup",
+        "--starts-at",
+        starts.isoformat(),
+        "--ends-at",
+        ends.isoformat(),
+        "--min-players",
+        "5",
+        "--prizes",
+        "100,50,25",
+        "--multipliers",
+        "1,2",
+        stdout=out,
+    )
     tid = out.getvalue().strip()
     created = Event.objects.get(stream_id=f"tournament-{tid}", type="TournamentCreated")
     assert created.metadata["actor"] == "operator:cli"
@@ -87,7 +105,7 @@ def test_issue10_end_to_end(guest, settings):
     page = clients[winners[0]].get(f"/api/v1/tournaments/{tid}").json()  # on read: wave 2 seated
     assert page["current_wave"] == 2
     standings = {row["player"]["id"]: row["tp"] for row in page["standings"]}
-    for round_id, seated in tables.items():
+    for seated in tables.values():
         n = len(seated)
         top = {3: 30, 2: 20}[n]  # first completed, ×1 in wave 1
         assert max(standings[a] for a in seated) == top

@@ -31,8 +31,11 @@ def played(n=4, *, scores=None, **kw):
 
 
 def prizes(t):
-    return dict(PointsLedgerEntry.objects.filter(source="tournament_prize", ref__tournament_id=str(t.pk))
-                .values_list("account_id", "amount"))
+    return dict(
+        PointsLedgerEntry.objects.filter(source="tournament_prize", ref__tournament_id=str(t.pk)).values_list(
+            "account_id", "amount"
+        )
+    )
 
 
 def test_r26_prizes_by_total_tp_are_points_awarded_once_after_the_end():
@@ -43,7 +46,11 @@ def test_r26_prizes_by_total_tp_are_points_awarded_once_after_the_end():
     entry = PointsLedgerEntry.objects.get(account=b, source="tournament_prize")
     assert entry.counts and entry.awarded_at == t.ends_at and entry.award_key == f"tournament_prize:{t.pk}:{b.pk}"
     assert [(r.account_id, r.place, r.prize) for r in Registration.objects.filter(tournament=t).order_by("place")] == [
-        (b.pk, 1, 100), (c.pk, 2, 50), (a.pk, 3, 25), (d.pk, 4, 0)]
+        (b.pk, 1, 100),
+        (c.pk, 2, 50),
+        (a.pk, 3, 25),
+        (d.pk, 4, 0),
+    ]
     assert account_points(account_id=b.pk)["amr"] == 100  # final prizes count in the rankings
     assert not Event.objects.filter(type="PointsAwarded", data__source="tournament_points").exists()
     assert not finalize.tournament_finalize(tournament_id=t.pk, now=at(71))  # a second run does nothing

@@ -30,20 +30,34 @@ def test_r21_created_edited_cancelled_are_events_with_the_operator_as_actor():
     assert (created.type, created.metadata["actor"]) == ("TournamentCreated", "operator:test")
     assert created.data["prize_table"] == [100, 50, 25] and created.data["multipliers"] == [1, 2, 3]
     assert (edited.type, edited.metadata["actor"], edited.data["changes"]) == (
-        "TournamentEdited", "operator:7", {"title": "Late Cup", "multipliers": [2, 4]})
+        "TournamentEdited",
+        "operator:7",
+        {"title": "Late Cup", "multipliers": [2, 4]},
+    )
     assert (cancelled.type, cancelled.metadata["actor"], cancelled.data["reason"]) == (
-        "TournamentCancelled", "operator:8", "operator")
+        "TournamentCancelled",
+        "operator:8",
+        "operator",
+    )
     t.refresh_from_db()
     assert (t.title, t.multipliers, t.status) == ("Late Cup", [2, 4], "cancelled")
 
 
-@pytest.mark.parametrize(("changes", "field"), [
-    ({"multipliers": [1, 7]}, "multipliers"), ({"multipliers": [0]}, "multipliers"),
-    ({"multipliers": ["x"]}, "multipliers"), ({"prize_table": [-5]}, "prize_table"),
-    ({"min_players": 1}, "min_players"), ({"kind": "weekly"}, "kind"), ({"title": " "}, "title"),
-    ({"ends_at": at(5)}, "ends_at"), ({"registration_opens_at": at(20)}, "registration_opens_at"),
-    ({"starts_at": datetime(2026, 6, 1, 18, 20)}, "starts_at"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"multipliers": [1, 7]}, "multipliers"),
+        ({"multipliers": [0]}, "multipliers"),
+        ({"multipliers": ["x"]}, "multipliers"),
+        ({"prize_table": [-5]}, "prize_table"),
+        ({"min_players": 1}, "min_players"),
+        ({"kind": "weekly"}, "kind"),
+        ({"title": " "}, "title"),
+        ({"ends_at": at(5)}, "ends_at"),
+        ({"registration_opens_at": at(20)}, "registration_opens_at"),
+        ({"starts_at": datetime(2026, 6, 1, 18, 20)}, "starts_at"),
+    ],
+)
 def test_r21_bad_settings_are_refused_naming_the_field(changes, field):
     with pytest.raises(Invalid) as exc:
         new_tournament(**changes)
@@ -106,6 +120,7 @@ def test_registration_bad_input():
 
 # --- start ----------------------------------------------------------------------------
 
+
 def test_r22_fewer_than_the_minimum_is_cancelled_with_the_count():
     t = new_tournament(min_players=4)
     register_all(t, players(3))
@@ -148,6 +163,7 @@ def test_start_job_after_the_end_time_cancels_and_never_seats():
 
 # --- R-28 eligibility -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(("points", "ok"), [(199, False), (200, True)])
 def test_r28_champions_registration_needs_200_weekly_prize_points(points, ok):
     t = new_tournament(kind="champions")
@@ -167,16 +183,29 @@ def test_r28_champions_registration_needs_200_weekly_prize_points(points, ok):
 def test_r28_the_week_starts_on_monday_0000_romanian_time():
     # Monday 2026-03-30 00:00 in Bucharest (summer time, +03:00) is 2026-03-29T21:00:00Z
     (a,) = players(1)
-    points_award(account=a, amount=200, source="tournament_prize", key="test:sunday",
-                 at=datetime(2026, 3, 29, 20, 59, 59, tzinfo=UTC))  # Sunday 23:59:59 Romanian time
+    points_award(
+        account=a,
+        amount=200,
+        source="tournament_prize",
+        key="test:sunday",
+        at=datetime(2026, 3, 29, 20, 59, 59, tzinfo=UTC),
+    )  # Sunday 23:59:59 Romanian time
     assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 3, 29, 20, 59, 59, tzinfo=UTC)) == 200
     assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC)) == 0
-    points_award(account=a, amount=200, source="tournament_prize", key="test:monday",
-                 at=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC))  # Monday 00:00:00
+    points_award(
+        account=a,
+        amount=200,
+        source="tournament_prize",
+        key="test:monday",
+        at=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC),
+    )  # Monday 00:00:00
     assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 4, 5, 20, 59, 59, tzinfo=UTC)) == 200
     assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 4, 5, 21, 0, 0, tzinfo=UTC)) == 0
-    t = new_tournament(kind="champions", now=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
-                       registration_opens_at=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
-                       starts_at=datetime(2026, 3, 30, 18, 0, tzinfo=UTC),
-                       ends_at=datetime(2026, 3, 30, 19, 0, tzinfo=UTC))
+    t = new_tournament(
+        kind="champions",
+        now=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
+        registration_opens_at=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
+        starts_at=datetime(2026, 3, 30, 18, 0, tzinfo=UTC),
+        ends_at=datetime(2026, 3, 30, 19, 0, tzinfo=UTC),
+    )
     tournament_register(tournament_id=t.pk, account=a, now=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC))

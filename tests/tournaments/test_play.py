@@ -31,8 +31,12 @@ def remove_pairs(rnd: Round, account_id: int, count: int, start_s: float):
     plan = engine.solve(game_board(game)).plan
     for i, pair in enumerate(plan[:count]):
         game.refresh_from_db()
-        round_intent_apply(account=game.account, round_id=rnd.pk, now=at(10, start_s + i),
-                           intent={"seq": game.seq, "type": "remove_pair", "tiles": list(pair)})
+        round_intent_apply(
+            account=game.account,
+            round_id=rnd.pk,
+            now=at(10, start_s + i),
+            intent={"seq": game.seq, "type": "remove_pair", "tiles": list(pair)},
+        )
 
 
 def test_r23_five_players_sit_at_3_plus_2_each_table_one_tournament_round():

@@ -21,8 +21,14 @@ CODE = "MJ1-L08-AAAAAAB"
 
 def open_pot(**kw) -> Pot:
     now = timezone.now()
-    settings = {"title": "Friday pot", "code": CODE.lower(), "time_limit_s": 300, "prize_split": [80, 40, 20, 0],
-                "starts_at": now - timedelta(minutes=1), "ends_at": now + timedelta(minutes=10)}
+    settings = {
+        "title": "Friday pot",
+        "code": CODE.lower(),
+        "time_limit_s": 300,
+        "prize_split": [80, 40, 20, 0],
+        "starts_at": now - timedelta(minutes=1),
+        "ends_at": now + timedelta(minutes=10),
+    }
     settings.update(kw)
     return pot_create(actor="operator:1", **settings)
 
@@ -46,11 +52,16 @@ def test_p5_entrants_play_the_pot_deal_and_ties_share_the_split_as_r20(guest):
         games.append(game["id"])
     pair = first_pair(None, games[0])
     for (client, _), game_id in zip(clients[:2], games[:2], strict=True):  # the same first pair: a tie
-        res = client.post(f"/api/v1/games/{game_id}/intents", {"seq": 0, "type": "remove_pair", "tiles": pair},
-                          format="json")
+        res = client.post(
+            f"/api/v1/games/{game_id}/intents", {"seq": 0, "type": "remove_pair", "tiles": pair}, format="json"
+        )
         assert res.status_code == 200, res.content
-    assert clients[0][0].post(f"/api/v1/games/{games[0]}/intents", {"seq": 1, "type": "restart"},
-                              format="json").status_code == 422  # P-4: restart only in practice
+    assert (
+        clients[0][0]
+        .post(f"/api/v1/games/{games[0]}/intents", {"seq": 1, "type": "restart"}, format="json")
+        .status_code
+        == 422
+    )  # P-4: restart only in practice
     page = clients[3][0].get(f"/api/v1/pots/{pot.pk}").json()
     assert page["status"] == "open" and page["result"] is None
     assert [e["score"] for e in page["entrants"]][:2] == [Game.objects.get(pk=games[0]).score] * 2

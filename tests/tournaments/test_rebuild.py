@@ -28,8 +28,10 @@ def _row(o) -> tuple:
 
 
 def snapshot():
-    return {m.__name__: sorted(_row(o) for o in m.objects.all())
-            for m in (Tournament, Registration, Wave, Table, TableSeat, Trophy, Pot, PotEntrant)}
+    return {
+        m.__name__: sorted(_row(o) for o in m.objects.all())
+        for m in (Tournament, Registration, Wave, Table, TableSeat, Trophy, Pot, PotEntrant)
+    }
 
 
 def test_rebuild_projections_reproduces_tournaments_and_pots():
@@ -42,8 +44,15 @@ def test_rebuild_projections_reproduces_tournaments_and_pots():
     score_tables(t, 2, {a.pk: 50 * i for i, a in enumerate(accounts)}, now=at(40))
     tournament_tick(tournament_id=t.pk, now=at(71))
     now = timezone.now()
-    pot = pot_create(actor="operator:1", title="Pot", code="MJ1-L08-AAAAAAB", prize_split=[5],
-                     starts_at=now - timedelta(minutes=1), ends_at=now + timedelta(minutes=5), entrants=[accounts[0].pk])
+    pot = pot_create(
+        actor="operator:1",
+        title="Pot",
+        code="MJ1-L08-AAAAAAB",
+        prize_split=[5],
+        starts_at=now - timedelta(minutes=1),
+        ends_at=now + timedelta(minutes=5),
+        entrants=[accounts[0].pk],
+    )
     pot_enter(pot_id=pot.pk, account=accounts[1])
     pot_finalize(pot_id=pot.pk, now=pot.ends_at)
     before = snapshot()

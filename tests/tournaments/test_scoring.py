@@ -16,14 +16,23 @@ def tp(results, multiplier=1):
 
 # --- every cell of the table (players × first completed / not) ------------------------------
 
+
 def test_r24_four_players_first_completed():
     assert tp([(1, True, 2000), (2, False, 900), (3, False, 600), (4, False, 300)]) == [
-        (1, 1, 40), (2, 2, 20), (3, 3, 10), (4, 4, 0)]
+        (1, 1, 40),
+        (2, 2, 20),
+        (3, 3, 10),
+        (4, 4, 0),
+    ]
 
 
 def test_r24_four_players_first_not_completed():
     assert tp([(1, False, 1500), (2, False, 900), (3, False, 600), (4, False, 300)]) == [
-        (1, 1, 30), (2, 2, 20), (3, 3, 10), (4, 4, 0)]
+        (1, 1, 30),
+        (2, 2, 20),
+        (3, 3, 10),
+        (4, 4, 0),
+    ]
 
 
 def test_r24_three_players_first_completed():
@@ -62,13 +71,17 @@ def test_r24_table_sizes_outside_two_to_four_are_refused():
 
 # --- the worked examples of EXAMPLES.md -------------------------------------------------------
 
-@pytest.mark.parametrize(("results", "multiplier", "expected"), [
-    ([(1, True, 1800), (2, False, 900), (3, False, 900), (4, False, 300)], 3, [120, 45, 45, 0]),
-    ([(1, False, 1200), (2, False, 1200), (3, False, 500)], 2, [34, 34, 0]),
-    ([(1, False, 0), (2, False, -100)], 1, [10, 0]),
-    ([(1, False, 0), (2, False, 0)], 1, [0, 0]),
-    ([(1, False, 800), (2, False, 600), (3, False, 600), (4, False, 600)], 1, [30, 10, 10, 10]),
-])
+
+@pytest.mark.parametrize(
+    ("results", "multiplier", "expected"),
+    [
+        ([(1, True, 1800), (2, False, 900), (3, False, 900), (4, False, 300)], 3, [120, 45, 45, 0]),
+        ([(1, False, 1200), (2, False, 1200), (3, False, 500)], 2, [34, 34, 0]),
+        ([(1, False, 0), (2, False, -100)], 1, [10, 0]),
+        ([(1, False, 0), (2, False, 0)], 1, [0, 0]),
+        ([(1, False, 800), (2, False, 600), (3, False, 600), (4, False, 600)], 1, [30, 10, 10, 10]),
+    ],
+)
 def test_r25_worked_examples(results, multiplier, expected):
     by_account = {a: p for a, _, p in tp(results, multiplier)}
     assert [by_account[a] for a, _, _ in results] == expected
@@ -115,10 +128,15 @@ def test_r25_shares_never_exceed_the_places_and_ties_are_equal(rows, multiplier)
 
 # --- R-20 split (pots reuse it) ---------------------------------------------------------------------
 
+
 def test_r20_arena_split_examples():
     prizes = [80, 40, 20, 0]
-    cases = [([2400, 2400, 1800, 1800], [60, 60, 10, 10]), ([3000, 2000, 2000, 2000], [80, 20, 20, 20]),
-             ([2500, 2500, 2500, 1000], [46, 46, 46, 0]), ([1000] * 4, [35] * 4)]
+    cases = [
+        ([2400, 2400, 1800, 1800], [60, 60, 10, 10]),
+        ([3000, 2000, 2000, 2000], [80, 20, 20, 20]),
+        ([2500, 2500, 2500, 1000], [46, 46, 46, 0]),
+        ([1000] * 4, [35] * 4),
+    ]
     for scores, expected in cases:
         placed = {p.account_id: p.points for p in shared_split([(i, (s,)) for i, s in enumerate(scores)], prizes)}
         assert [placed[i] for i in range(4)] == expected
@@ -126,10 +144,14 @@ def test_r20_arena_split_examples():
 
 # --- R-26 final places --------------------------------------------------------------------------------
 
+
 def test_r26_equal_tp_earlier_registration_is_placed_above():
     # A and B both have 120 TP; B registered at 10:00:01, A at 10:00:05 → B above A
     assert final_places([(1, 120, "10:00:05"), (2, 120, "10:00:01"), (3, 130, "10:00:09")]) == [
-        (3, 1, 130), (2, 2, 120), (1, 3, 120)]
+        (3, 1, 130),
+        (2, 2, 120),
+        (1, 3, 120),
+    ]
 
 
 def test_r26_same_instant_lower_account_id_is_placed_above():
@@ -138,9 +160,24 @@ def test_r26_same_instant_lower_account_id_is_placed_above():
 
 # --- R-23 seating -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("n", "sizes"), [(0, []), (1, []), (2, [2]), (3, [3]), (4, [4]), (5, [3, 2]), (6, [3, 3]),
-                                          (7, [4, 3]), (8, [4, 4]), (9, [3, 3, 3]), (10, [4, 3, 3]),
-                                          (13, [4, 3, 3, 3])])
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (0, []),
+        (1, []),
+        (2, [2]),
+        (3, [3]),
+        (4, [4]),
+        (5, [3, 2]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [3, 3, 3]),
+        (10, [4, 3, 3]),
+        (13, [4, 3, 3, 3]),
+    ],
+)
 def test_r23_table_sizes(n, sizes):
     assert table_sizes(n) == sizes
 
@@ -163,6 +200,8 @@ def test_r23_seating_follows_tp_standings_with_a_seeded_reproducible_tie_order()
     assert [len(t) for t in plan.tables] == [4, 4]
     assert set(plan.tables[0][:2]) == {2, 6} and plan.tables[0][2] == 4  # the leaders meet
     assert plan == seat(list(reversed(players)), seed=42, wave=3)  # input order does not matter
-    zeros = [a for a in plan.tables[0][3:] + plan.tables[1]]
-    other_waves = {tuple(a for t in seat(players, seed=42, wave=w).tables for a in t if a in zeros) for w in range(1, 9)}
+    zeros = list(plan.tables[0][3:] + plan.tables[1])
+    other_waves = {
+        tuple(a for t in seat(players, seed=42, wave=w).tables for a in t if a in zeros) for w in range(1, 9)
+    }
     assert len(other_waves) > 1  # ties are reshuffled from wave to wave, reproducibly

@@ -41,17 +41,44 @@ def test_r22_beat_and_a_real_worker_start_and_seat_a_due_tournament(tmp_path):
     task.interval, _ = IntervalSchedule.objects.get_or_create(every=1, period=IntervalSchedule.SECONDS)
     task.save()
     now = timezone.now()
-    t = tournament_create(actor="operator:test", kind="regular", title="Worker Cup", starts_at=now + timedelta(seconds=2),
-                          ends_at=now + timedelta(minutes=30), min_players=2, prize_table=[10], multipliers=[1], now=now)
+    t = tournament_create(
+        actor="operator:test",
+        kind="regular",
+        title="Worker Cup",
+        starts_at=now + timedelta(seconds=2),
+        ends_at=now + timedelta(minutes=30),
+        min_players=2,
+        prize_table=[10],
+        multipliers=[1],
+        now=now,
+    )
     for acc in players(3):
         tournament_register(tournament_id=t.pk, account=acc, now=now)
 
-    env = {**os.environ, "DATABASE_URL": _worker_database_url(), "RIVALS_DATA_DIR": str(tmp_path),
-           "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": _worker_database_url(),
+        "RIVALS_DATA_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("CELERY_BROKER_URL", None)
-    worker = _spawn(["worker", "--pool", "solo", "--loglevel", "INFO", "--without-heartbeat", "--without-gossip",
-                     "--without-mingle", "-n", "tournaments-worker@%h"], env, tmp_path / "worker.log")
+    worker = _spawn(
+        [
+            "worker",
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-n",
+            "tournaments-worker@%h",
+        ],
+        env,
+        tmp_path / "worker.log",
+    )
     beat = _spawn(["beat", "--loglevel", "INFO", "-s", str(tmp_path / "beat-schedule")], env, tmp_path / "beat.log")
     try:
         deadline = time.monotonic() + 120

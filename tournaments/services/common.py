@@ -33,8 +33,14 @@ def tournament_locked(tournament_id) -> Tournament:
 
 def tournament_append(t: Tournament, events: Sequence[NewEvent], *, actor: str, now: datetime) -> None:
     """Append to the tournament's stream at the locked row's version; the row is then reloaded."""
-    event_append(stream_id=t.stream_id, stream_type=STREAM_TYPE, expected_version=t.version, actor=actor,
-                 now=now, events=list(events))
+    event_append(
+        stream_id=t.stream_id,
+        stream_type=STREAM_TYPE,
+        expected_version=t.version,
+        actor=actor,
+        now=now,
+        events=list(events),
+    )
     t.refresh_from_db()
 
 

@@ -33,7 +33,8 @@ def _totals(t) -> list[tuple[int, int, object]]:
             "SELECT r.account_id, COALESCE(s.tp, 0), r.registered_at FROM tournaments_registration r "
             "LEFT JOIN (SELECT account_id, SUM(tp) AS tp FROM tournaments_tableseat WHERE tournament_id = %s "
             "AND tp IS NOT NULL GROUP BY account_id) s ON s.account_id = r.account_id WHERE r.tournament_id = %s",
-            [t.pk, t.pk])
+            [t.pk, t.pk],
+        )
         return cur.fetchall()
 
 
@@ -54,11 +55,16 @@ def tournament_finalize(*, tournament_id, now: datetime | None = None) -> bool:
     rows = [[a, place, tp, prizes[place - 1] if place <= len(prizes) else 0] for a, place, tp in places]
     trophy = None
     if rows:  # R-27 the regular cup; R-29 one counted copy of the Champions trophy per win
-        trophy = {"account_id": rows[0][0], "kind": "champions" if t.kind == "champions" else "cup",
-                  "title": t.title}
+        trophy = {"account_id": rows[0][0], "kind": "champions" if t.kind == "champions" else "cup", "title": t.title}
     tournament_append(t, [ev.tournament_finalized(places=rows, trophy=trophy, at=now)], actor="system", now=now)
     for account_id, place, tp, prize in rows:
         if prize > 0:
-            points_award(account=account_id, amount=prize, source="tournament_prize", key=prize_key(t.pk, account_id),
-                         at=t.ends_at, ref={"tournament_id": str(t.pk), "title": t.title, "place": place, "tp": tp})
+            points_award(
+                account=account_id,
+                amount=prize,
+                source="tournament_prize",
+                key=prize_key(t.pk, account_id),
+                at=t.ends_at,
+                ref={"tournament_id": str(t.pk), "title": t.title, "place": place, "tp": tp},
+            )
     return True

@@ -61,8 +61,9 @@ def settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
         raise Invalid("min_players is an integer 2…100000", details={"min_players": ["integer 2…100000"]})
     s["prize_table"] = int_list(s.get("prize_table", []), "prize_table", lo=0, hi=None, max_len=MAX_PRIZE_PLACES)
     # R-25: an integer ×1 … ×6 per seating wave
-    s["multipliers"] = int_list(s.get("multipliers", []), "multipliers", lo=MULTIPLIER_MIN, hi=MULTIPLIER_MAX,
-                                 max_len=MAX_WAVES_IN_SCHEDULE)
+    s["multipliers"] = int_list(
+        s.get("multipliers", []), "multipliers", lo=MULTIPLIER_MIN, hi=MULTIPLIER_MAX, max_len=MAX_WAVES_IN_SCHEDULE
+    )
     return {k: s[k] for k in ev.SETTINGS}
 
 
@@ -71,8 +72,14 @@ def _current_settings(t: Tournament) -> dict[str, Any]:
 
 
 @transaction.atomic
-def tournament_create(*, actor: str, now: datetime | None = None, schedule_id: int | None = None,
-                      occurrence: str | None = None, **settings: Any) -> Tournament:
+def tournament_create(
+    *,
+    actor: str,
+    now: datetime | None = None,
+    schedule_id: int | None = None,
+    occurrence: str | None = None,
+    **settings: Any,
+) -> Tournament:
     """Create a tournament (``TournamentCreated``, actor e.g. ``operator:7``). Registration opens at
     ``registration_opens_at`` (default: now) and closes at the start."""
     now = now or timezone.now()
@@ -83,9 +90,23 @@ def tournament_create(*, actor: str, now: datetime | None = None, schedule_id: i
     if clean["ends_at"] <= now:
         raise Invalid("the tournament would already be over", details={"ends_at": ["in the future"]})
     tid = uuid.uuid4()
-    event_append(stream_id=f"tournament-{tid}", stream_type=STREAM_TYPE, expected_version=0, actor=actor, now=now,
-                 events=[ev.tournament_created(tournament_id=tid, settings=clean, seed=secrets.randbits(62),
-                                               created_at=now, schedule_id=schedule_id, occurrence=occurrence)])
+    event_append(
+        stream_id=f"tournament-{tid}",
+        stream_type=STREAM_TYPE,
+        expected_version=0,
+        actor=actor,
+        now=now,
+        events=[
+            ev.tournament_created(
+                tournament_id=tid,
+                settings=clean,
+                seed=secrets.randbits(62),
+                created_at=now,
+                schedule_id=schedule_id,
+                occurrence=occurrence,
+            )
+        ],
+    )
     task_on_commit("tournaments.tick", eta=clean["starts_at"], tournament_id=str(tid))
     return Tournament.objects.get(pk=tid)
 
@@ -119,12 +140,18 @@ def tournament_edit(*, tournament_id, actor: str, now: datetime | None = None, *
 
 
 @transaction.atomic
-def tournament_cancel(*, tournament_id, actor: str, reason: str = "operator", now: datetime | None = None) -> Tournament:
+def tournament_cancel(
+    *, tournament_id, actor: str, reason: str = "operator", now: datetime | None = None
+) -> Tournament:
     """An operator cancels an upcoming or running tournament: no prizes, no trophy."""
     now = now or timezone.now()
     t = tournament_locked(tournament_id)
     if t.status in ("finished", "cancelled"):
         raise NotAllowed(f"the tournament is already {t.status}", details={"status": t.status})
-    tournament_append(t, [ev.tournament_cancelled(reason=reason, registered=t.registered, minimum=t.minimum, at=now)],
-                      actor=actor, now=now)
+    tournament_append(
+        t,
+        [ev.tournament_cancelled(reason=reason, registered=t.registered, minimum=t.minimum, at=now)],
+        actor=actor,
+        now=now,
+    )
     return t

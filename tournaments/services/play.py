@@ -37,8 +37,12 @@ def _seat_next_wave(t: Tournament, now: datetime) -> bool:
     if not plan.tables:
         return False
     tables = [{"table": k, "account_ids": ids} for k, ids in enumerate(plan.tables, start=1)]
-    tournament_append(t, [ev.wave_seated(wave=number, multiplier=t.multiplier(number), tables=tables,
-                                         waiting=plan.waiting, at=now)], actor=SYSTEM, now=now)
+    tournament_append(
+        t,
+        [ev.wave_seated(wave=number, multiplier=t.multiplier(number), tables=tables, waiting=plan.waiting, at=now)],
+        actor=SYSTEM,
+        now=now,
+    )
     task_on_commit("tournaments.tick", tournament_id=str(t.pk))  # open the tables' rounds at once
     return True
 
@@ -61,8 +65,9 @@ def tournament_start(*, tournament_id, now: datetime | None = None) -> str:
     elif now >= t.ends_at:
         reason = "not_started_before_end"
     if reason:
-        tournament_append(t, [ev.tournament_cancelled(reason=reason, registered=n, minimum=t.minimum, at=now)],
-                          actor=SYSTEM, now=now)
+        tournament_append(
+            t, [ev.tournament_cancelled(reason=reason, registered=n, minimum=t.minimum, at=now)], actor=SYSTEM, now=now
+        )
         return "cancelled"
     tournament_append(t, [ev.tournament_started(registered=n, at=now)], actor=SYSTEM, now=now)
     _seat_next_wave(t, now)
@@ -113,10 +118,14 @@ def tournaments_due(now: datetime):
     has tables still to open, or whose end passed."""
     open_tables = Table.objects.filter(tournament=OuterRef("pk"), status="playing")
     unopened = open_tables.filter(round_id__isnull=True)
-    return (Tournament.objects.filter(Q(status="scheduled", starts_at__lte=now)
-                                      | Q(status="running") & (Q(ends_at__lte=now) | ~Exists(open_tables)
-                                                               | Exists(unopened)))
-            .order_by("starts_at").values_list("pk", flat=True))
+    return (
+        Tournament.objects.filter(
+            Q(status="scheduled", starts_at__lte=now)
+            | Q(status="running") & (Q(ends_at__lte=now) | ~Exists(open_tables) | Exists(unopened))
+        )
+        .order_by("starts_at")
+        .values_list("pk", flat=True)
+    )
 
 
 def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:

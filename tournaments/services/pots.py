@@ -37,8 +37,14 @@ def pot_locked(pot_id) -> Pot:
 
 
 def _append(pot: Pot, events, *, actor: str, now: datetime) -> None:
-    event_append(stream_id=pot.stream_id, stream_type=STREAM_TYPE, expected_version=pot.version, actor=actor,
-                 now=now, events=list(events))
+    event_append(
+        stream_id=pot.stream_id,
+        stream_type=STREAM_TYPE,
+        expected_version=pot.version,
+        actor=actor,
+        now=now,
+        events=list(events),
+    )
     pot.refresh_from_db()
 
 
@@ -65,8 +71,10 @@ def pot_settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
     s["prize_split"] = int_list(s.get("prize_split", []), "prize_split", lo=0, hi=None, max_len=1000)
     s["open_entry"] = bool(s.get("open_entry", True))
     s["counts"] = bool(s.get("counts", False))
-    return {k: s[k] for k in ("title", "code", "time_limit_s", "open_entry", "prize_split", "counts", "starts_at",
-                              "ends_at")}
+    return {
+        k: s[k]
+        for k in ("title", "code", "time_limit_s", "open_entry", "prize_split", "counts", "starts_at", "ends_at")
+    }
 
 
 @transaction.atomic
@@ -82,8 +90,9 @@ def pot_create(*, actor: str, entrants: list[int] | None = None, now: datetime |
     events = [ev.pot_created(pot_id=pid, settings=clean, created_at=now)]
     if listed:
         events.append(ev.pot_entrant_listed(account_ids=listed))
-    event_append(stream_id=f"pot-{pid}", stream_type=STREAM_TYPE, expected_version=0, actor=actor, now=now,
-                 events=events)
+    event_append(
+        stream_id=f"pot-{pid}", stream_type=STREAM_TYPE, expected_version=0, actor=actor, now=now, events=events
+    )
     task_on_commit("tournaments.pot_tick", eta=clean["ends_at"], pot_id=str(pid))
     return Pot.objects.get(pk=pid)
 
@@ -103,10 +112,12 @@ def pot_enter(*, pot_id, account: Account, now: datetime | None = None) -> Game:
     if entrant is not None and entrant.game_id:
         raise Conflict("already entered", details={"game_id": str(entrant.game_id)})
     left_s = int((pot.ends_at - now).total_seconds())
-    game = game_create(account=account, mode="pool_pot", code=pot.code, now=now,
-                       time_limit_s=max(1, min(pot.time_limit_s, left_s)))
-    _append(pot, [ev.pot_entered(account_id=account.pk, game_id=game.pk, at=now)], actor=f"account:{account.pk}",
-            now=now)
+    game = game_create(
+        account=account, mode="pool_pot", code=pot.code, now=now, time_limit_s=max(1, min(pot.time_limit_s, left_s))
+    )
+    _append(
+        pot, [ev.pot_entered(account_id=account.pk, game_id=game.pk, at=now)], actor=f"account:{account.pk}", now=now
+    )
     return game
 
 
@@ -122,22 +133,38 @@ def pot_finalize(*, pot_id, now: datetime | None = None) -> bool:
     if pot.status != "open" or now < pot.ends_at:
         return False
     entrants = list(PotEntrant.objects.filter(pot=pot).order_by("account_id"))
-    games = {g.pk: g for g in Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id])
-             .order_by("pk").select_for_update()}
+    games = {
+        g.pk: g
+        for g in Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id])
+        .order_by("pk")
+        .select_for_update()
+    }
     for game in games.values():
         game_expire_if_due(game=game, now=now)
     scores = dict(Game.objects.filter(pk__in=list(games)).values_list("pk", "score"))
     played = [(e.account_id, (scores[e.game_id],)) for e in entrants if e.game_id]
     placed = {p.account_id: p for p in shared_split(played, pot.prize_split)}
-    results = [{"account_id": e.account_id, "score": scores.get(e.game_id),
-                "place": placed[e.account_id].place if e.account_id in placed else None,
-                "prize": placed[e.account_id].points if e.account_id in placed else None} for e in entrants]
+    results = [
+        {
+            "account_id": e.account_id,
+            "score": scores.get(e.game_id),
+            "place": placed[e.account_id].place if e.account_id in placed else None,
+            "prize": placed[e.account_id].points if e.account_id in placed else None,
+        }
+        for e in entrants
+    ]
     _append(pot, [ev.pot_finalized(results=results, at=now)], actor="system", now=now)
     for r in results:
         if r["prize"]:
-            points_award(account=r["account_id"], amount=r["prize"], source="pool_pot", counts=pot.counts,
-                         key=pot_key(pot.pk, r["account_id"]), at=pot.ends_at,
-                         ref={"pot_id": str(pot.pk), "title": pot.title, "place": r["place"], "score": r["score"]})
+            points_award(
+                account=r["account_id"],
+                amount=r["prize"],
+                source="pool_pot",
+                counts=pot.counts,
+                key=pot_key(pot.pk, r["account_id"]),
+                at=pot.ends_at,
+                ref={"pot_id": str(pot.pk), "title": pot.title, "place": r["place"], "score": r["score"]},
+            )
     return True
 
 

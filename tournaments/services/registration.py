@@ -28,7 +28,10 @@ def weekly_prize_points(*, account_id: int, now: datetime | None = None) -> int:
     """R-28: points of final tournament prizes (R-26) awarded in the current Romanian week."""
     start, end = romanian_week(now or timezone.now())
     total = PointsLedgerEntry.objects.filter(
-        account_id=account_id, source="tournament_prize", awarded_at__gte=start, awarded_at__lt=end,
+        account_id=account_id,
+        source="tournament_prize",
+        awarded_at__gte=start,
+        awarded_at__lt=end,
     ).aggregate(s=Sum("amount"))["s"]
     return int(total or 0)
 
@@ -39,8 +42,9 @@ def _refuse_closed(t: Tournament, now: datetime, action: str) -> None:
     if t.status == "finished":
         raise NotAllowed(f"cannot {action}: the tournament is finished", details={"status": t.status})
     if t.status == "running" or now >= t.starts_at:
-        raise NotAllowed(f"cannot {action} after the start", details={"status": "running",
-                                                                     "starts_at": t.starts_at.isoformat()})
+        raise NotAllowed(
+            f"cannot {action} after the start", details={"status": "running", "starts_at": t.starts_at.isoformat()}
+        )
 
 
 @transaction.atomic
@@ -50,8 +54,9 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
     t = tournament_locked(tournament_id)
     _refuse_closed(t, now, "register")
     if now < t.registration_opens_at:
-        raise NotAllowed("registration is not open yet",
-                         details={"registration_opens_at": t.registration_opens_at.isoformat()})
+        raise NotAllowed(
+            "registration is not open yet", details={"registration_opens_at": t.registration_opens_at.isoformat()}
+        )
     existing = Registration.objects.filter(tournament=t, account=account).first()
     if existing:
         raise Conflict("already registered", details={"registered_at": existing.registered_at.isoformat()})
@@ -62,10 +67,13 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
             raise NotEligible(
                 f"the Champions Tournament needs {CHAMPIONS_WEEKLY_PRIZE_POINTS} tournament prize points this "
                 f"week; you have {points}",
-                details={"weekly_prize_points": points, "required": CHAMPIONS_WEEKLY_PRIZE_POINTS,
-                         "week_starts_at": start.isoformat()})
-    tournament_append(t, [ev.player_registered(account_id=account.pk, at=now)], actor=f"account:{account.pk}",
-                      now=now)
+                details={
+                    "weekly_prize_points": points,
+                    "required": CHAMPIONS_WEEKLY_PRIZE_POINTS,
+                    "week_starts_at": start.isoformat(),
+                },
+            )
+    tournament_append(t, [ev.player_registered(account_id=account.pk, at=now)], actor=f"account:{account.pk}", now=now)
     return Registration.objects.get(tournament=t, account=account)
 
 

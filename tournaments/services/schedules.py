@@ -42,20 +42,29 @@ def schedule_materialize(*, schedule: RecurringSchedule, now: datetime | None = 
     now = now or timezone.now()
     created = 0
     done = set(Tournament.objects.filter(schedule=schedule).values_list("occurrence", flat=True))
-    for day, starts_at in occurrences(wall=schedule.local_time, weekdays=schedule.weekdays,
-                                      first=romanian_day(now), days=schedule.days_ahead):
+    for day, starts_at in occurrences(
+        wall=schedule.local_time, weekdays=schedule.weekdays, first=romanian_day(now), days=schedule.days_ahead
+    ):
         if day in done or starts_at <= now:
             continue
         try:
             with transaction.atomic():
                 tournament_create(
-                    actor=f"schedule:{schedule.pk}", now=now, schedule_id=schedule.pk, occurrence=day.isoformat(),
-                    kind=schedule.kind, title=f"{schedule.title} {day:%d.%m.%Y}",
-                    registration_opens_at=min(starts_at, max(now, starts_at - timedelta(
-                        hours=schedule.registration_hours_before))),
-                    starts_at=starts_at, ends_at=starts_at + timedelta(minutes=schedule.duration_minutes),
-                    min_players=schedule.min_players, prize_table=schedule.prize_table,
-                    multipliers=schedule.multipliers)
+                    actor=f"schedule:{schedule.pk}",
+                    now=now,
+                    schedule_id=schedule.pk,
+                    occurrence=day.isoformat(),
+                    kind=schedule.kind,
+                    title=f"{schedule.title} {day:%d.%m.%Y}",
+                    registration_opens_at=min(
+                        starts_at, max(now, starts_at - timedelta(hours=schedule.registration_hours_before))
+                    ),
+                    starts_at=starts_at,
+                    ends_at=starts_at + timedelta(minutes=schedule.duration_minutes),
+                    min_players=schedule.min_players,
+                    prize_table=schedule.prize_table,
+                    multipliers=schedule.multipliers,
+                )
             created += 1
         except IntegrityError:  # another run created this (schedule, date) at the same moment
             continue
@@ -67,5 +76,6 @@ def schedule_materialize(*, schedule: RecurringSchedule, now: datetime | None = 
 
 def schedules_materialize(*, now: datetime | None = None) -> int:
     """Hourly job: every active schedule, idempotent (one instance per schedule and Romanian date)."""
-    return sum(schedule_materialize(schedule=s, now=now) for s in RecurringSchedule.objects.filter(active=True)
-               .order_by("pk"))
+    return sum(
+        schedule_materialize(schedule=s, now=now) for s in RecurringSchedule.objects.filter(active=True).order_by("pk")
+    )

@@ -33,17 +33,23 @@ OPEN_CHUNK = 250  # tables per opening transaction (a few hundred ms with rivals
 SYSTEM = "system"
 
 
-def table_rounds_create(t: Tournament, wave: int, tables: list[tuple[int, list[int]]],
-                        now: datetime) -> list[tuple[Any, Any]]:
+def table_rounds_create(
+    t: Tournament, wave: int, tables: list[tuple[int, list[int]]], now: datetime
+) -> list[tuple[Any, Any]]:
     """One tournament match (one round, R-17) per ``(table number, account ids)``, created in
     bulk: ``[(match_id, round_id)]``. Every round is cut at the tournament's end by its own clock.
 
     Decision: every table of a wave plays the same fresh deal (reproducible from the tournament
     and the wave), so that table scores of one wave are comparable across the tournament."""
     return matches_create(
-        mode="tournament", cutoff_at=t.ends_at, now=now, code=fresh_code(f"tournament:{t.pk}:wave:{wave}"),
-        tables=[(account_ids, {"tournament_id": str(t.pk), "wave": wave, "table": number})
-                for number, account_ids in tables])
+        mode="tournament",
+        cutoff_at=t.ends_at,
+        now=now,
+        code=fresh_code(f"tournament:{t.pk}:wave:{wave}"),
+        tables=[
+            (account_ids, {"tournament_id": str(t.pk), "wave": wave, "table": number}) for number, account_ids in tables
+        ],
+    )
 
 
 def _pending(t: Tournament, account_id: int | None):
@@ -66,12 +72,14 @@ def _open_chunk(*, tournament_id, now: datetime, account_id: int | None) -> int:
             table_score(table_id=table.pk, results=[], reason="cutoff", now=now)
         return len(pending)
     seats: dict[int, list[int]] = {}
-    for table_id, account in (TableSeat.objects.filter(table__in=pending).order_by("table_id", "seat")
-                              .values_list("table_id", "account_id")):
+    for table_id, account in (
+        TableSeat.objects.filter(table__in=pending).order_by("table_id", "seat").values_list("table_id", "account_id")
+    ):
         seats.setdefault(table_id, []).append(account)
     rounds = table_rounds_create(t, t.current_wave, [(x.number, seats[x.pk]) for x in pending], now)
-    opened = [{"table": x.number, "match_id": str(m), "round_id": str(r)}
-              for x, (m, r) in zip(pending, rounds, strict=True)]
+    opened = [
+        {"table": x.number, "match_id": str(m), "round_id": str(r)} for x, (m, r) in zip(pending, rounds, strict=True)
+    ]
     tournament_append(t, [ev.tables_opened(wave=t.current_wave, tables=opened, at=now)], actor=SYSTEM, now=now)
     return len(pending)
 
@@ -92,8 +100,10 @@ def tables_open(*, tournament_id, now: datetime | None = None, account_id: int |
 def _results_of(seats: list[int], results: list[dict]) -> list[tuple[int, bool, int]]:
     """The seated players' (account, completed, score); a player who never played has 0, not completed."""
     by_account = {int(r["account_id"]): r for r in results}
-    return [(a, bool(by_account.get(a, {}).get("completed", False)), int(by_account.get(a, {}).get("score", 0)))
-            for a in seats]
+    return [
+        (a, bool(by_account.get(a, {}).get("completed", False)), int(by_account.get(a, {}).get("score", 0)))
+        for a in seats
+    ]
 
 
 @transaction.atomic
@@ -115,11 +125,32 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
     played = _results_of(seats, results)
     placed = scoring.table_points(played, table.wave.multiplier)
     raw = {a: (c, s) for a, c, s in played}
-    rows = [{"account_id": p.account_id, "place": p.place, "score": raw[p.account_id][1],
-             "completed": raw[p.account_id][0], "tp": p.points} for p in placed]
-    tournament_append(t, [ev.table_scored(wave=table.wave.number, table=table.number, round_id=table.round_id,
-                                          reason=reason, multiplier=table.wave.multiplier, results=rows, at=now)],
-                      actor=SYSTEM, now=now)
+    rows = [
+        {
+            "account_id": p.account_id,
+            "place": p.place,
+            "score": raw[p.account_id][1],
+            "completed": raw[p.account_id][0],
+            "tp": p.points,
+        }
+        for p in placed
+    ]
+    tournament_append(
+        t,
+        [
+            ev.table_scored(
+                wave=table.wave.number,
+                table=table.number,
+                round_id=table.round_id,
+                reason=reason,
+                multiplier=table.wave.multiplier,
+                results=rows,
+                at=now,
+            )
+        ],
+        actor=SYSTEM,
+        now=now,
+    )
     task_on_commit("tournaments.tick", tournament_id=str(t.pk))  # R-23: seat the next wave at once
     return True
 
@@ -130,8 +161,12 @@ def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # noqa: 
         return
     table_id = Table.objects.filter(round_id=round.pk).values_list("pk", flat=True).first()
     if table_id is not None:
-        table_score(table_id=table_id, results=result["results"], reason=result["reason"],
-                    now=parse_datetime(result["ended_at"]))
+        table_score(
+            table_id=table_id,
+            results=result["results"],
+            reason=result["reason"],
+            now=parse_datetime(result["ended_at"]),
+        )
 
 
 def rounds_end_overdue(t: Tournament, now: datetime) -> int:

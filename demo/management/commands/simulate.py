@@ -27,26 +27,40 @@ DEFAULT_SEED = 2026
 
 
 class Command(BaseCommand):
-    help = ("Fill the database with a demo world: bots play levels, matches and tournaments through the real "
-            "services over the last DAYS days (never in production).")
+    help = (
+        "Fill the database with a demo world: bots play levels, matches and tournaments through the real "
+        "services over the last DAYS days (never in production)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=200, help="bot players (at least 8; default 200)")
         parser.add_argument("--days", type=int, default=14, help="simulated days up to today (default 14)")
-        parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                            help=f"the same seed on a fresh database gives the same world (default {DEFAULT_SEED})")
-        parser.add_argument("--round-layouts", default="small",
-                            help="layouts of the competitive rounds: small (at most 72 tiles, the default: "
-                                 "fast), all (as the settings say) or ids, e.g. L00,L08")
-        parser.add_argument("--until", default="",
-                            help="the present of the world, ISO 8601 with offset (default: now; with a fixed "
-                                 "--until and --seed a fresh database gets the very same world)")
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=DEFAULT_SEED,
+            help=f"the same seed on a fresh database gives the same world (default {DEFAULT_SEED})",
+        )
+        parser.add_argument(
+            "--round-layouts",
+            default="small",
+            help="layouts of the competitive rounds: small (at most 72 tiles, the default: "
+            "fast), all (as the settings say) or ids, e.g. L00,L08",
+        )
+        parser.add_argument(
+            "--until",
+            default="",
+            help="the present of the world, ISO 8601 with offset (default: now; with a fixed "
+            "--until and --seed a fresh database gets the very same world)",
+        )
         parser.add_argument("--quiet", action="store_true", help="no progress bar, only the summary")
 
     def handle(self, *args, **o):
         if w.production():
-            raise CommandError("simulate writes fake players and games: it refuses to run with DJANGO_PRODUCTION "
-                               "settings. Run it on a development or demo database.")
+            raise CommandError(
+                "simulate writes fake players and games: it refuses to run with DJANGO_PRODUCTION "
+                "settings. Run it on a development or demo database."
+            )
         players, n_days, seed = o["players"], o["days"], o["seed"]
         if players < 8:
             raise CommandError("--players must be at least 8 (a tournament needs a few tables)")
@@ -63,13 +77,20 @@ class Command(BaseCommand):
                 raise CommandError("--until: an ISO 8601 date-time with offset, not in the future")
         world = w.World(players=players, days=n_days, seed=seed, end=end)
         if Account.objects.filter(device_id=world.device_id(0)).exists():
-            raise CommandError(f"this database already holds the demo world of seed {seed}: use another --seed "
-                               "or a fresh database")
+            raise CommandError(
+                f"this database already holds the demo world of seed {seed}: use another --seed or a fresh database"
+            )
         started = wall_time.perf_counter()
         events_before = Event.objects.count()
         first = world.first_day()
-        bar = tqdm(total=1 + n_days * len(days.PHASES), unit="step", disable=o["quiet"], file=sys.stderr,
-                   desc="simulate", dynamic_ncols=True)
+        bar = tqdm(
+            total=1 + n_days * len(days.PHASES),
+            unit="step",
+            disable=o["quiet"],
+            file=sys.stderr,
+            desc="simulate",
+            dynamic_ncols=True,
+        )
         with w.running(seed, layouts), bar:
             bar.set_postfix_str("players and clubs")
             populate(world)
@@ -79,9 +100,12 @@ class Command(BaseCommand):
             w.beat(world.end)  # what is due at the present (the real beat takes over from here)
         counts = world_counts(device_prefix=f"demo-{seed}-", events_before=events_before)
         elapsed = wall_time.perf_counter() - started
-        self.stdout.write(self.style.SUCCESS(
-            f"Simulated {players} players over {n_days} days ({first} … {world.end:%Y-%m-%d %H:%M} UTC) "
-            f"in {elapsed:.0f} s:"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Simulated {players} players over {n_days} days ({first} … {world.end:%Y-%m-%d %H:%M} UTC) "
+                f"in {elapsed:.0f} s:"
+            )
+        )
         for line in summary_lines(counts):
             self.stdout.write(line)
         if o["verbosity"] > 1:

@@ -23,6 +23,7 @@ class Command(BaseCommand):
             self.stdout.write(f"enqueued levels {start}…{end} (the worker splits them into chunk tasks)")
             return
         t0 = time.perf_counter()
-        added = levels_generate(start=start, end=end, jobs=jobs,
-                                progress=lambda n: self.stdout.write(f"{n} levels stored"))
+        added = levels_generate(
+            start=start, end=end, jobs=jobs, progress=lambda n: self.stdout.write(f"{n} levels stored")
+        )
         self.stdout.write(self.style.SUCCESS(f"{added} levels added in {time.perf_counter() - t0:.1f}s"))

@@ -4,13 +4,16 @@ from rivals.rebuild import RebuildBusy, rebuild
 
 
 class Command(BaseCommand):
-    help = ("Rebuild every projection from the event log into private copies, then write into the live "
-            "tables only the rows that differ, in one short locked transaction: safe beside live traffic. "
-            "--verify compares only (exit status 1 when a projection differs from the log).")
+    help = (
+        "Rebuild every projection from the event log into private copies, then write into the live "
+        "tables only the rows that differ, in one short locked transaction: safe beside live traffic. "
+        "--verify compares only (exit status 1 when a projection differs from the log)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--verify", action="store_true",
-                            help="compare the rebuilt projections with the live tables; write nothing")
+        parser.add_argument(
+            "--verify", action="store_true", help="compare the rebuilt projections with the live tables; write nothing"
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, verify=False, no_progress=False, **options):
@@ -20,22 +23,30 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         for d in report.differences:
             if d.any:
-                self.stdout.write(f"  {d.table}: {d.only_live} rows only live, {d.only_rebuilt} only rebuilt, "
-                                  f"{d.changed} changed")
+                self.stdout.write(
+                    f"  {d.table}: {d.only_live} rows only live, {d.only_rebuilt} only rebuilt, {d.changed} changed"
+                )
                 for example in d.examples:
                     self.stdout.write(f"    {example}")
         self.stdout.write(
             f"{report.events} events replayed in {report.build_seconds:.2f}s ({report.rate:,.0f} events/s); "
             f"compared in {report.precompare_seconds:.2f}s without a lock, swap {report.swap_seconds * 1000:.0f} ms under lock (attempt {report.swap_attempts}), "
-            f"{report.caught_up} events caught up; {report.seconds:.2f}s in all")
+            f"{report.caught_up} events caught up; {report.seconds:.2f}s in all"
+        )
         differing = [d.table for d in report.differences if d.any]
         if verify:
             if differing:
-                detail = "; ".join(f"{d.table} ({'; '.join(d.examples)})" if d.examples else d.table
-                                   for d in report.differences if d.any)
+                detail = "; ".join(
+                    f"{d.table} ({'; '.join(d.examples)})" if d.examples else d.table
+                    for d in report.differences
+                    if d.any
+                )
                 raise CommandError(f"{len(differing)} projection tables differ from the log: {detail}")
             self.stdout.write(self.style.SUCCESS(f"every projection equals the log ({len(report.differences)} tables)"))
         else:
-            self.stdout.write(self.style.SUCCESS(
-                f"rebuilt {len(report.differences)} tables; {report.written} live rows written"
-                + (f" ({', '.join(differing)})" if differing else " (all were equal)")))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"rebuilt {len(report.differences)} tables; {report.written} live rows written"
+                    + (f" ({', '.join(differing)})" if differing else " (all were equal)")
+                )
+            )

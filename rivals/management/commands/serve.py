@@ -52,22 +52,48 @@ class Command(BaseCommand):
         data.mkdir(parents=True, exist_ok=True)
         self._step("starting web (gunicorn), worker and beat")
         procs = {
-            "web": [py, "-m", "gunicorn", "config.wsgi:application", "--bind", opts["bind"],
-                    "--workers", str(opts["web_workers"]), "--worker-class", "gthread", "--threads", "4",
-                    "--access-logfile", "-",
-                    # its control socket lives with the rest of this checkout's state, not in ~/.gunicorn
-                    # (shared by every service of the user: a second one replaced, then removed it)
-                    "--control-socket", str(data / "gunicorn.ctl")],
+            "web": [
+                py,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--bind",
+                opts["bind"],
+                "--workers",
+                str(opts["web_workers"]),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                "4",
+                "--access-logfile",
+                "-",
+                # its control socket lives with the rest of this checkout's state, not in ~/.gunicorn
+                # (shared by every service of the user: a second one replaced, then removed it)
+                "--control-socket",
+                str(data / "gunicorn.ctl"),
+            ],
             "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
-            "beat": [py, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
-                     "-s", str(data / "celerybeat-schedule")],
+            "beat": [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "-s",
+                str(data / "celerybeat-schedule"),
+            ],
         }
         running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
         host = opts["bind"]
-        self.stdout.write(self.style.SUCCESS(
-            f"==> serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  "
-            f"health http://{host}/healthz  (Ctrl-C stops)"
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"==> serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  "
+                f"health http://{host}/healthz  (Ctrl-C stops)"
+            )
+        )
         stopping = False
 
         def stop(*_):

@@ -13,8 +13,14 @@ class Command(BaseCommand):
         names = set()
         for spec in PERIODIC_TASKS:
             names.add(spec["name"])
-            fields = {"task": spec["task"], "enabled": True, "interval": None, "crontab": None,
-                      "kwargs": spec.get("kwargs_json", "{}"), "description": spec.get("description", "")}
+            fields = {
+                "task": spec["task"],
+                "enabled": True,
+                "interval": None,
+                "crontab": None,
+                "kwargs": spec.get("kwargs_json", "{}"),
+                "description": spec.get("description", ""),
+            }
             if "interval_seconds" in spec:
                 fields["interval"], _ = IntervalSchedule.objects.get_or_create(
                     every=spec["interval_seconds"], period=IntervalSchedule.SECONDS
@@ -22,9 +28,12 @@ class Command(BaseCommand):
             else:
                 cron = spec["crontab"]
                 fields["crontab"], _ = CrontabSchedule.objects.get_or_create(
-                    minute=cron.get("minute", "*"), hour=cron.get("hour", "*"),
-                    day_of_week=cron.get("day_of_week", "*"), day_of_month=cron.get("day_of_month", "*"),
-                    month_of_year=cron.get("month_of_year", "*"), timezone=cron.get("timezone", "UTC"),
+                    minute=cron.get("minute", "*"),
+                    hour=cron.get("hour", "*"),
+                    day_of_week=cron.get("day_of_week", "*"),
+                    day_of_month=cron.get("day_of_month", "*"),
+                    month_of_year=cron.get("month_of_year", "*"),
+                    timezone=cron.get("timezone", "UTC"),
                 )
             PeriodicTask.objects.update_or_create(name=spec["name"], defaults=fields)
         stale = PeriodicTask.objects.exclude(name__in=names).exclude(name__startswith="celery.")

@@ -17,8 +17,8 @@ from rivals.matches.services.queue import (
     queue_ticket_read,
 )
 from rivals.matches.services.rounds import (
-    fresh_code,
     RoundIntentResult,
+    fresh_code,
     round_board_of,
     round_boards,
     round_end_if_due,
@@ -30,9 +30,28 @@ from rivals.matches.services.rounds import (
 )
 
 __all__ = [
-    "duel_accept", "duel_challenge", "duel_decline", "duel_expire_if_due", "duel_read", "duels_expire_due",
-    "match_create", "match_standings", "matches_create",
-    "queue_expire_due", "queue_join", "queue_leave", "queue_ticket_expire_if_due", "queue_ticket_read",
-    "fresh_code", "RoundIntentResult", "round_board_of", "round_boards", "round_end_if_due", "round_end_now",
-    "round_intent_apply", "round_read", "round_with_boards", "rounds_end_due",
+    "duel_accept",
+    "duel_challenge",
+    "duel_decline",
+    "duel_expire_if_due",
+    "duel_read",
+    "duels_expire_due",
+    "match_create",
+    "match_standings",
+    "matches_create",
+    "queue_expire_due",
+    "queue_join",
+    "queue_leave",
+    "queue_ticket_expire_if_due",
+    "queue_ticket_read",
+    "fresh_code",
+    "RoundIntentResult",
+    "round_board_of",
+    "round_boards",
+    "round_end_if_due",
+    "round_end_now",
+    "round_intent_apply",
+    "round_read",
+    "round_with_boards",
+    "rounds_end_due",
 ]

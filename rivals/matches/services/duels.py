@@ -31,8 +31,14 @@ STREAM_TYPE = "duel"
 
 def _append(duel: Duel | uuid.UUID, event: NewEvent, *, actor: str, now: datetime, expected: int | None = None) -> None:
     duel_id = duel.pk if isinstance(duel, Duel) else duel
-    event_append(stream_id=f"duel-{duel_id}", stream_type=STREAM_TYPE,
-                 expected_version=duel.version if isinstance(duel, Duel) else 0, actor=actor, now=now, events=[event])
+    event_append(
+        stream_id=f"duel-{duel_id}",
+        stream_type=STREAM_TYPE,
+        expected_version=duel.version if isinstance(duel, Duel) else 0,
+        actor=actor,
+        now=now,
+        events=[event],
+    )
 
 
 @transaction.atomic
@@ -51,9 +57,20 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
         return pending, False
     duel_id = uuid.uuid4()
     expires_at = now + timedelta(seconds=settings.RIVALS["DUEL_TTL_S"])
-    _append(duel_id, NewEvent("DuelChallenged", {"duel_id": str(duel_id), "challenger_id": account.pk,
-                                                 "opponent_id": other.pk, "expires_at": expires_at.isoformat()}),
-            actor=f"account:{account.pk}", now=now)
+    _append(
+        duel_id,
+        NewEvent(
+            "DuelChallenged",
+            {
+                "duel_id": str(duel_id),
+                "challenger_id": account.pk,
+                "opponent_id": other.pk,
+                "expires_at": expires_at.isoformat(),
+            },
+        ),
+        actor=f"account:{account.pk}",
+        now=now,
+    )
     from rivals.matches.tasks import schedule_duel_expiry
 
     schedule_duel_expiry(duel_id=duel_id, at=expires_at)
@@ -88,10 +105,15 @@ def duel_accept(*, account: Account, duel_id, now: datetime | None = None) -> Du
     _pending(duel)
     if duel.opponent_id != account.pk:
         raise NotAllowed("only the challenged player can accept", details={"opponent": duel.opponent_id})
-    match = match_create(mode="duel", account_ids=[duel.challenger_id, duel.opponent_id], now=now,
-                         context={"duel_id": str(duel.pk)})
-    _append(duel, NewEvent("DuelAccepted", {"duel_id": str(duel.pk), "match_id": str(match.pk)}),
-            actor=f"account:{account.pk}", now=now)
+    match = match_create(
+        mode="duel", account_ids=[duel.challenger_id, duel.opponent_id], now=now, context={"duel_id": str(duel.pk)}
+    )
+    _append(
+        duel,
+        NewEvent("DuelAccepted", {"duel_id": str(duel.pk), "match_id": str(match.pk)}),
+        actor=f"account:{account.pk}",
+        now=now,
+    )
     duel.refresh_from_db()
     return duel
 
@@ -103,8 +125,7 @@ def duel_decline(*, account: Account, duel_id, now: datetime | None = None) -> D
     duel = _expire_if_due(_duel_of(account, duel_id, lock=True), now)
     _pending(duel)
     by = "opponent" if duel.opponent_id == account.pk else "challenger"
-    _append(duel, NewEvent("DuelDeclined", {"duel_id": str(duel.pk), "by": by}), actor=f"account:{account.pk}",
-            now=now)
+    _append(duel, NewEvent("DuelDeclined", {"duel_id": str(duel.pk), "by": by}), actor=f"account:{account.pk}", now=now)
     duel.refresh_from_db()
     return duel
 

@@ -30,22 +30,36 @@ PRIZE_SOURCES = {"quick": "quick_match", "arena": "arena"}  # R-33; duels and ta
 
 
 @transaction.atomic
-def match_create(*, mode: str, account_ids: list[int], context: dict | None = None,
-                 cutoff_at: datetime | None = None, starts_at: datetime | None = None,
-                 now: datetime | None = None, code: str | None = None) -> Match:
+def match_create(
+    *,
+    mode: str,
+    account_ids: list[int],
+    context: dict | None = None,
+    cutoff_at: datetime | None = None,
+    starts_at: datetime | None = None,
+    now: datetime | None = None,
+    code: str | None = None,
+) -> Match:
     """A match of ``mode`` for ``account_ids`` (seat order) and its first round, starting at
     ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
     tournament's end time). ``code`` deals every round of the match that game code (operators,
     tests); by default each round is a fresh deal."""
-    ((match_id, _),) = matches_create(mode=mode, tables=[(account_ids, context)], cutoff_at=cutoff_at,
-                                      starts_at=starts_at, now=now, code=code)
+    ((match_id, _),) = matches_create(
+        mode=mode, tables=[(account_ids, context)], cutoff_at=cutoff_at, starts_at=starts_at, now=now, code=code
+    )
     return Match.objects.get(pk=match_id)
 
 
 @transaction.atomic
-def matches_create(*, mode: str, tables: list[tuple[list[int], dict | None]], cutoff_at: datetime | None = None,
-                   starts_at: datetime | None = None, now: datetime | None = None,
-                   code: str | None = None) -> list[tuple[uuid.UUID, uuid.UUID]]:
+def matches_create(
+    *,
+    mode: str,
+    tables: list[tuple[list[int], dict | None]],
+    cutoff_at: datetime | None = None,
+    starts_at: datetime | None = None,
+    now: datetime | None = None,
+    code: str | None = None,
+) -> list[tuple[uuid.UUID, uuid.UUID]]:
     """Many matches at once — e.g. every table of a tournament wave: ``tables`` is
     ``[(account_ids, context)]``; returns ``[(match_id, round_id)]`` in the same order. All
     their streams (match, round, boards) are opened in a few statements and projected in bulk;
@@ -65,11 +79,28 @@ def matches_create(*, mode: str, tables: list[tuple[list[int], dict | None]], cu
     streams, out, rounds = [], [], []
     for ids, (_, context) in zip(groups, tables, strict=True):
         match_id = uuid.uuid4()
-        streams.append((f"match-{match_id}", "match", [NewEvent("MatchCreated", {
-            "match_id": str(match_id), "mode": mode, "players": ids, "rounds_total": ROUNDS[mode],
-            "context": context or {}, "code": code})]))
-        rnd, round_streams_ = round_streams(match_id=match_id, mode=mode, index=1, account_ids=ids,
-                                            starts_at=starts_at, cutoff_at=cutoff_at, code=code)
+        streams.append(
+            (
+                f"match-{match_id}",
+                "match",
+                [
+                    NewEvent(
+                        "MatchCreated",
+                        {
+                            "match_id": str(match_id),
+                            "mode": mode,
+                            "players": ids,
+                            "rounds_total": ROUNDS[mode],
+                            "context": context or {},
+                            "code": code,
+                        },
+                    )
+                ],
+            )
+        )
+        rnd, round_streams_ = round_streams(
+            match_id=match_id, mode=mode, index=1, account_ids=ids, starts_at=starts_at, cutoff_at=cutoff_at, code=code
+        )
         streams += round_streams_
         rounds.append(rnd)
         out.append((match_id, rnd.pk))
@@ -86,22 +117,44 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
     if rnd.index < match.rounds_total:
         # Decision: the 10-second break (R-20) counts from the moment the end is recorded, so a
         # late end (a dead worker) never starts the next round in the past.
-        round_schedule(match=match, index=rnd.index + 1, account_ids=list(rnd.players), starts_at=now + ARENA_BREAK,
-                       cutoff_at=rnd.cutoff_at, now=now, code=match.code or None)
+        round_schedule(
+            match=match,
+            index=rnd.index + 1,
+            account_ids=list(rnd.players),
+            starts_at=now + ARENA_BREAK,
+            cutoff_at=rnd.cutoff_at,
+            now=now,
+            code=match.code or None,
+        )
         return
     rounds = list(Round.objects.filter(match=match).order_by("index"))
     results = [r.result if r.pk != rnd.pk else rnd.result for r in rounds]
     standings, prizes = match_standings(mode=match.mode, players=list(rnd.players), results=results)
     ended_at = results[-1]["ended_at"]
-    event_append(stream_id=match.stream_id, stream_type="match", expected_version=match.version, actor="system",
-                 now=now, events=[NewEvent("MatchFinished", {"match_id": str(match.pk), "standings": standings,
-                                                             "prizes": prizes, "finished_at": ended_at})])
+    event_append(
+        stream_id=match.stream_id,
+        stream_type="match",
+        expected_version=match.version,
+        actor="system",
+        now=now,
+        events=[
+            NewEvent(
+                "MatchFinished",
+                {"match_id": str(match.pk), "standings": standings, "prizes": prizes, "finished_at": ended_at},
+            )
+        ],
+    )
     source = PRIZE_SOURCES.get(match.mode)
     for prize in prizes:
         if source and prize["points"] > 0:
-            points_award(account=prize["account_id"], amount=prize["points"], source=source,
-                         key=f"{source}:{match.pk}:{prize['account_id']}", at=rnd.ended_at,
-                         ref={"match_id": str(match.pk)})
+            points_award(
+                account=prize["account_id"],
+                amount=prize["points"],
+                source=source,
+                key=f"{source}:{match.pk}:{prize['account_id']}",
+                at=rnd.ended_at,
+                ref={"match_id": str(match.pk)},
+            )
 
 
 def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -110,8 +163,8 @@ def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tu
     One round (Quick Match, Duel, a table): the round's places (R-18); Quick Match points by
     R-12. Arena: places by the sum of the three round scores, prizes 80 / 40 / 20 / 0 shared by
     tied players, rounded down (R-20). Standings are in place order, ties in seat order."""
-    totals = {a: 0 for a in players}
-    completed = {a: False for a in players}
+    totals = dict.fromkeys(players, 0)
+    completed = dict.fromkeys(players, False)
     for result in results:
         for row in result["results"]:
             totals[row["account_id"]] += row["score"]
@@ -134,6 +187,7 @@ def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tu
         points = None
     standings = sorted(
         ({"account_id": a, "place": places[a], "score": totals[a], "completed": completed[a]} for a in players),
-        key=lambda row: row["place"])
+        key=lambda row: row["place"],
+    )
     prizes = [] if points is None else [{"account_id": a, "points": p} for a, p in zip(players, points, strict=True)]
     return standings, prizes

@@ -37,20 +37,34 @@ def _lock(name: str) -> None:
 
 
 def _append(ticket_id, event: NewEvent, *, expected: int, actor: str, now: datetime) -> None:
-    event_append(stream_id=f"queue-{ticket_id}", stream_type=STREAM_TYPE, expected_version=expected, actor=actor,
-                 now=now, events=[event])
+    event_append(
+        stream_id=f"queue-{ticket_id}",
+        stream_type=STREAM_TYPE,
+        expected_version=expected,
+        actor=actor,
+        now=now,
+        events=[event],
+    )
 
 
 def _expire(ticket: QueueTicket, now: datetime) -> QueueTicket:
-    _append(ticket.pk, NewEvent("QueueExpired", {"ticket_id": str(ticket.pk)}), expected=ticket.version,
-            actor="system", now=now)
+    _append(
+        ticket.pk,
+        NewEvent("QueueExpired", {"ticket_id": str(ticket.pk)}),
+        expected=ticket.version,
+        actor="system",
+        now=now,
+    )
     ticket.refresh_from_db()
     return ticket
 
 
 def _live_ticket(account: Account, now: datetime) -> QueueTicket | None:
-    for ticket in QueueTicket.objects.select_related("match").filter(account=account, status__in=("waiting", "matched"))\
-            .order_by("-created_at")[:5]:
+    for ticket in (
+        QueueTicket.objects.select_related("match")
+        .filter(account=account, status__in=("waiting", "matched"))
+        .order_by("-created_at")[:5]
+    ):
         if ticket.status == "waiting":
             if ticket.expires_at <= now:
                 _expire(QueueTicket.objects.select_for_update().get(pk=ticket.pk), now)
@@ -73,21 +87,41 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     if live is not None:
         return live, False
     _lock(f"queue:{mode}")
-    waiting = list(QueueTicket.objects.select_for_update()
-                   .filter(mode=mode, status="waiting", expires_at__gt=now).exclude(account=account)
-                   .order_by("created_at", "pk")[:GROUP[mode] - 1])
+    waiting = list(
+        QueueTicket.objects.select_for_update()
+        .filter(mode=mode, status="waiting", expires_at__gt=now)
+        .exclude(account=account)
+        .order_by("created_at", "pk")[: GROUP[mode] - 1]
+    )
     ticket_id = uuid.uuid4()
     ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
-    _append(ticket_id, NewEvent("QueueJoined", {"ticket_id": str(ticket_id), "account_id": account.pk, "mode": mode,
-                                                "expires_at": (now + ttl).isoformat()}),
-            expected=0, actor=f"account:{account.pk}", now=now)
+    _append(
+        ticket_id,
+        NewEvent(
+            "QueueJoined",
+            {
+                "ticket_id": str(ticket_id),
+                "account_id": account.pk,
+                "mode": mode,
+                "expires_at": (now + ttl).isoformat(),
+            },
+        ),
+        expected=0,
+        actor=f"account:{account.pk}",
+        now=now,
+    )
     ticket = QueueTicket.objects.get(pk=ticket_id)
     if len(waiting) == GROUP[mode] - 1:
         group = [*waiting, ticket]
         match = match_create(mode=mode, account_ids=[t.account_id for t in group], now=now)
         for t in group:
-            _append(t.pk, NewEvent("QueueMatched", {"ticket_id": str(t.pk), "match_id": str(match.pk)}),
-                    expected=t.version, actor=f"account:{account.pk}", now=now)
+            _append(
+                t.pk,
+                NewEvent("QueueMatched", {"ticket_id": str(t.pk), "match_id": str(match.pk)}),
+                expected=t.version,
+                actor=f"account:{account.pk}",
+                now=now,
+            )
         ticket.refresh_from_db()
     else:
         from rivals.matches.tasks import schedule_ticket_expiry
@@ -128,8 +162,13 @@ def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> 
         return ticket
     if ticket.expires_at <= now:
         return _expire(ticket, now)
-    _append(ticket.pk, NewEvent("QueueLeft", {"ticket_id": str(ticket.pk)}), expected=ticket.version,
-            actor=f"account:{account.pk}", now=now)
+    _append(
+        ticket.pk,
+        NewEvent("QueueLeft", {"ticket_id": str(ticket.pk)}),
+        expected=ticket.version,
+        actor=f"account:{account.pk}",
+        now=now,
+    )
     ticket.refresh_from_db()
     return ticket
 

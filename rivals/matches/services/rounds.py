@@ -62,33 +62,64 @@ def round_deal(round_id) -> engine.Deal:
     return engine.deal_from_code(fresh_code(f"round:{round_id}"))
 
 
-def round_streams(*, match_id, mode: str, index: int, account_ids: list[int], starts_at: datetime,
-                  cutoff_at: datetime | None, code: str | None = None) -> tuple[Round, list]:
+def round_streams(
+    *,
+    match_id,
+    mode: str,
+    index: int,
+    account_ids: list[int],
+    starts_at: datetime,
+    cutoff_at: datetime | None,
+    code: str | None = None,
+) -> tuple[Round, list]:
     """The new streams of one round: ``RoundScheduled`` and a ``GameStarted`` board of the round's
     deal (``code``, else a fresh one) per player. Returns the round as it will be (not saved) and
     the ``(stream_id, stream_type, events)`` to append."""
     round_id = uuid.uuid4()
     deal = engine.deal_from_code(code) if code else round_deal(round_id)
     data = {
-        "round_id": str(round_id), "match_id": str(match_id), "index": index, "mode": mode,
-        "players": list(account_ids), "code": deal.code, "layout": deal.layout.id,
-        "starts_at": _iso(starts_at), "hard_ends_at": _iso(starts_at + ROUND_DURATION), "cutoff_at": _iso(cutoff_at),
+        "round_id": str(round_id),
+        "match_id": str(match_id),
+        "index": index,
+        "mode": mode,
+        "players": list(account_ids),
+        "code": deal.code,
+        "layout": deal.layout.id,
+        "starts_at": _iso(starts_at),
+        "hard_ends_at": _iso(starts_at + ROUND_DURATION),
+        "cutoff_at": _iso(cutoff_at),
     }
     streams = [(f"round-{round_id}", STREAM_TYPE, [NewEvent("RoundScheduled", data)])]
     for account_id in account_ids:
-        stream_id, started = game_started(account_id=account_id, mode=mode, deal=deal, round_id=round_id,
-                                          starts_at=starts_at)
+        stream_id, started = game_started(
+            account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at
+        )
         streams.append((stream_id, "game", [started]))
     rnd = Round(id=round_id, starts_at=starts_at, hard_ends_at=starts_at + ROUND_DURATION, cutoff_at=cutoff_at)
     rnd.ends_at = rnd.deadline()[0]
     return rnd, streams
 
 
-def round_schedule(*, match: Match, index: int, account_ids: list[int], starts_at: datetime,
-                   cutoff_at: datetime | None, now: datetime, code: str | None = None) -> Round:
+def round_schedule(
+    *,
+    match: Match,
+    index: int,
+    account_ids: list[int],
+    starts_at: datetime,
+    cutoff_at: datetime | None,
+    now: datetime,
+    code: str | None = None,
+) -> Round:
     """Schedule one round of a running match (an arena's next round) and arm its end check."""
-    rnd, streams = round_streams(match_id=match.pk, mode=match.mode, index=index, account_ids=account_ids,
-                                 starts_at=starts_at, cutoff_at=cutoff_at, code=code)
+    rnd, streams = round_streams(
+        match_id=match.pk,
+        mode=match.mode,
+        index=index,
+        account_ids=account_ids,
+        starts_at=starts_at,
+        cutoff_at=cutoff_at,
+        code=code,
+    )
     event_append_new_streams(streams=streams, actor="system", now=now)
     from rivals.matches.tasks import schedule_round_check
 
@@ -119,8 +150,10 @@ def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
 
     Locking them is safe from deadlocks: every path that locks boards of a round holds the
     round's row lock first (the solo game path locks one board and never the round)."""
-    sql = ("SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
-           "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else ""))
+    sql = (
+        "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+        "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
+    )
     boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
     return [boards[a] for a in rnd.players if a in boards]
 
@@ -139,7 +172,8 @@ def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tupl
             "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
             "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
             f"{lock_boards}",
-            [str(round_id), member, str(round_id), str(round_id), member])
+            [str(round_id), member, str(round_id), str(round_id), member],
+        )
         rounds = models_from_rows(Round, cur, cur.fetchall())
         cur.nextset()
         games = models_from_rows(Game, cur, cur.fetchall())
@@ -202,15 +236,37 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
     Only a player who finished can have completed; a player who never played has 0."""
     keys = [(g.status == "won", g.score) for g in boards]
     places = competition_places(keys)
-    rows = [{"account_id": g.account_id, "place": place, "score": g.score, "completed": g.status == "won",
-             "pairs_left": g.present_mask.bit_count() // 2} for g, place in zip(boards, places, strict=True)]
+    rows = [
+        {
+            "account_id": g.account_id,
+            "place": place,
+            "score": g.score,
+            "completed": g.status == "won",
+            "pairs_left": g.present_mask.bit_count() // 2,
+        }
+        for g, place in zip(boards, places, strict=True)
+    ]
     rows.sort(key=lambda r: r["place"])  # stable: equal places stay in seat order
-    return {"round_id": str(rnd.pk), "match_id": str(rnd.match_id), "index": rnd.index, "ended_at": _iso(at),
-            "reason": reason, "results": rows}
+    return {
+        "round_id": str(rnd.pk),
+        "match_id": str(rnd.match_id),
+        "index": rnd.index,
+        "ended_at": _iso(at),
+        "reason": reason,
+        "results": rows,
+    }
 
 
-def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: str = "system",
-               via: str = "intent", boards: list[Game] | None = None) -> dict:
+def _round_end(
+    rnd: Round,
+    *,
+    at: datetime,
+    reason: str,
+    now: datetime,
+    actor: str = "system",
+    via: str = "intent",
+    boards: list[Game] | None = None,
+) -> dict:
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
     match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
     locked boards, changed in place."""
@@ -219,16 +275,39 @@ def _round_end(rnd: Round, *, at: datetime, reason: str, now: datetime, actor: s
 
     boards = boards if boards is not None else round_boards(rnd, lock=True)
     result = round_result(rnd, boards, at=at, reason=reason)
-    event_append(stream_id=rnd.stream_id, stream_type=STREAM_TYPE, expected_version=rnd.version, actor=actor,
-                 now=now, events=[NewEvent("RoundEnded", result)], live={"round": rnd}, metadata={"via": via})
+    event_append(
+        stream_id=rnd.stream_id,
+        stream_type=STREAM_TYPE,
+        expected_version=rnd.version,
+        actor=actor,
+        now=now,
+        events=[NewEvent("RoundEnded", result)],
+        live={"round": rnd},
+        metadata={"via": via},
+    )
     play_ms = max(0, int((at - rnd.starts_at).total_seconds() * 1000))
     for game in boards:
         if game.status not in ("won", "ended"):
-            event_append(stream_id=game.stream_id, stream_type="game", expected_version=game.version, actor=actor,
-                         now=now, live={"game": game},
-                         events=[NewEvent("GameEnded", {"reason": "round_over", "round_id": str(rnd.pk),
-                                                        "play_ms": play_ms, "score": game.score,
-                                                        "status": "ended"})])
+            event_append(
+                stream_id=game.stream_id,
+                stream_type="game",
+                expected_version=game.version,
+                actor=actor,
+                now=now,
+                live={"game": game},
+                events=[
+                    NewEvent(
+                        "GameEnded",
+                        {
+                            "reason": "round_over",
+                            "round_id": str(rnd.pk),
+                            "play_ms": play_ms,
+                            "score": game.score,
+                            "status": "ended",
+                        },
+                    )
+                ],
+            )
     match = Match.objects.select_for_update().get(pk=rnd.match_id)
     match_after_round(match=match, rnd=rnd, now=now)
     round_ended.send(sender=Round, round=rnd, match=match, result=result)
@@ -271,19 +350,30 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     # R-38: an intent outside the round's time is refused and says by how much (fair-play review)
     where = {"round": str(rnd.pk), "game_id": str(game.pk)}
     if rnd.status == "ended":
-        raise OutsideRoundTime("the round is over", details={
-            "status": "ended", "ended_at": _iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where})
+        raise OutsideRoundTime(
+            "the round is over",
+            details={"status": "ended", "ended_at": _iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
+        )
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
         _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
-        return RoundIntentResult(round=rnd, game=game, boards=boards, refused=OutsideRoundTime(
-            "the round is over", details={"status": "ended", "ended_at": _iso(at), "reason": reason,
-                                          "late_ms": _ms(now - at), **where}))
+        return RoundIntentResult(
+            round=rnd,
+            game=game,
+            boards=boards,
+            refused=OutsideRoundTime(
+                "the round is over",
+                details={"status": "ended", "ended_at": _iso(at), "reason": reason, "late_ms": _ms(now - at), **where},
+            ),
+        )
     if now < rnd.starts_at:
-        raise OutsideRoundTime("the round has not started yet", details={
-            "starts_at": _iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where})
-    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now,
-                             live={"round": rnd})
+        raise OutsideRoundTime(
+            "the round has not started yet",
+            details={"starts_at": _iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
+        )
+    result = game_intent_run(
+        game=game, account=account, kind=kind, seq=seq, intent=intent, now=now, live={"round": rnd}
+    )
     if game.status == "won":  # R-17: the first completion ends the round
         _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
     elif game.status == "stuck" and _nobody_can_play(rnd, boards):

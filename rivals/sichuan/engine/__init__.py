@@ -2,6 +2,7 @@
 
 Facade used by the Django service.  Standard library only; deterministic from the seed.
 """
+
 from __future__ import annotations
 
 from . import hands, payments
@@ -12,10 +13,29 @@ from .tiles import SplitMix64, tile_face, tile_kind, tile_rank, tile_suit
 from .view import MeldView, SeatView, events_for_seat, seat_view
 
 __all__ = [
-    "Rules", "Table", "SeatView", "MeldView", "IllegalAction", "BaselinePlayer", "SplitMix64",
-    "new_table", "legal_actions", "apply", "ai_action", "seat_view", "replay", "is_over",
-    "run_ai_turns", "tile_face", "tile_kind", "tile_suit", "tile_rank", "events_for_seat",
-    "pending_seats", "hands", "payments",
+    "Rules",
+    "Table",
+    "SeatView",
+    "MeldView",
+    "IllegalAction",
+    "BaselinePlayer",
+    "SplitMix64",
+    "new_table",
+    "legal_actions",
+    "apply",
+    "ai_action",
+    "seat_view",
+    "replay",
+    "is_over",
+    "run_ai_turns",
+    "tile_face",
+    "tile_kind",
+    "tile_suit",
+    "tile_rank",
+    "events_for_seat",
+    "pending_seats",
+    "hands",
+    "payments",
 ]
 
 

@@ -2,6 +2,7 @@
 
 The AI acts on a ``SeatView`` only (see ``view.py``): this module never imports the table.
 """
+
 from __future__ import annotations
 
 from . import hands as H
@@ -47,7 +48,7 @@ def _declare(view) -> dict:
     c = _counts(view.hand)
     best = None
     for s in range(3):
-        key = (H.shanten(_strip(c, s), 0), sum(c[9 * s:9 * s + 9]), s)
+        key = (H.shanten(_strip(c, s), 0), sum(c[9 * s : 9 * s + 9]), s)
         if best is None or key < best:
             best = key
     return {"type": "declare_missing", "suit": SUITS[best[2]]}
@@ -80,7 +81,7 @@ def _ukeire(c, nm, sh, live, ms):
 
 
 def _fan_potential(c):
-    suits = [sum(c[9 * s:9 * s + 9]) for s in range(3)]
+    suits = [sum(c[9 * s : 9 * s + 9]) for s in range(3)]
     pairs = sum(1 for x in c if x >= 2)
     return max(suits) * 2 + pairs
 

@@ -7,17 +7,35 @@ combines three small cached sets.
 Melds are given as ``(kind, size)`` pairs, size 3 (pong) or 4 (kong); all melds in this game
 are pongs or kongs (there is no chow, S-4).
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 FAN_NAMES = (
-    "basic", "all_pongs", "seven_pairs", "outside", "all_258_pongs", "full_flush",
-    "single_wait", "root", "kong_replacement", "robbing_kong", "last_tile",
+    "basic",
+    "all_pongs",
+    "seven_pairs",
+    "outside",
+    "all_258_pongs",
+    "full_flush",
+    "single_wait",
+    "root",
+    "kong_replacement",
+    "robbing_kong",
+    "last_tile",
 )
 _FAN_VALUE = {
-    "all_pongs": 1, "seven_pairs": 2, "outside": 2, "all_258_pongs": 3, "full_flush": 2,
-    "single_wait": 1, "root": 1, "kong_replacement": 1, "robbing_kong": 1, "last_tile": 1,
+    "all_pongs": 1,
+    "seven_pairs": 2,
+    "outside": 2,
+    "all_258_pongs": 3,
+    "full_flush": 2,
+    "single_wait": 1,
+    "root": 1,
+    "kong_replacement": 1,
+    "robbing_kong": 1,
+    "last_tile": 1,
 }
 EVENT_FANS = ("kong_replacement", "robbing_kong", "last_tile")
 
@@ -26,7 +44,7 @@ _I19 = (0, 8)
 
 
 # ---------------------------------------------------------------- per-suit winning forms
-@lru_cache(maxsize=None)
+@cache
 def _suit_forms(c: tuple) -> frozenset:
     """All feature tuples ``(has_pair, all_pong, all_258, outside)`` of the ways a 9-vector
     splits into pongs, runs and at most one pair.  Empty set: no split exists."""
@@ -103,8 +121,7 @@ def _standard_feature_sets(counts):
             for f2 in per[2]:
                 if f0[0] + f1[0] + f2[0] != 1:
                     continue
-                out.add((f0[1] and f1[1] and f2[1], f0[2] and f1[2] and f2[2],
-                         f0[3] and f1[3] and f2[3]))
+                out.add((f0[1] and f1[1] and f2[1], f0[2] and f1[2] and f2[2], f0[3] and f1[3] and f2[3]))
     return out
 
 
@@ -175,7 +192,7 @@ def waits(counts, melds=(), missing_suit: int | None = None, exclude_exhausted: 
 
     With ``exclude_exhausted`` a kind whose four copies all sit in this hand and melds is no
     wait (S-16.2).  A hand holding its missing suit waits on nothing (S-3)."""
-    if missing_suit is not None and any(counts[9 * missing_suit: 9 * missing_suit + 9]):
+    if missing_suit is not None and any(counts[9 * missing_suit : 9 * missing_suit + 9]):
         return []
     n_melds = len(melds)
     if sum(counts) != 13 - 3 * n_melds:
@@ -222,7 +239,7 @@ def _pareto(items):
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _suit_blocks(c: tuple) -> tuple:
     """Pareto set of (sets, partial sets, head pair) for one suit."""
     i = 0

@@ -3,10 +3,12 @@
 Every function returns payment records ``{"reason", "payer", "payee", "amount"}``; the ledger
 is zero-sum by construction (each record moves ``amount`` from payer to payee).
 """
+
 from __future__ import annotations
 
 from .rules import Rules
 
+DEFAULT_RULES = Rules()
 KONG_REASONS = ("kong_exposed", "kong_added", "kong_concealed")
 
 
@@ -20,26 +22,27 @@ def discard_win(discarder: int, winner: int, value: int, reason: str = "win_disc
     return [pay(reason, discarder, winner, value)]
 
 
-def self_draw(winner: int, value: int, active_opponents, rules: Rules = Rules()) -> list[dict]:
+def self_draw(winner: int, value: int, active_opponents, rules: Rules = DEFAULT_RULES) -> list[dict]:
     """S-14: each opponent still active pays base value + 1."""
     return [pay("win_self_draw", s, winner, value + rules.self_draw_bonus) for s in active_opponents]
 
 
-def kong(kind: str, owner: int, active_opponents, discarder: int | None = None,
-         rules: Rules = Rules()) -> list[dict]:
+def kong(
+    kind: str, owner: int, active_opponents, discarder: int | None = None, rules: Rules = DEFAULT_RULES
+) -> list[dict]:
     """S-15: exposed 2 from the discarder; added 1 / concealed 2 from each active opponent."""
     if kind == "exposed":
         return [pay("kong_exposed", discarder, owner, rules.exposed_kong_points)]
     if kind == "added":
         return [pay("kong_added", s, owner, rules.added_kong_points) for s in active_opponents]
     if kind == "concealed":
-        return [pay("kong_concealed", s, owner, rules.concealed_kong_points)
-                for s in active_opponents]
+        return [pay("kong_concealed", s, owner, rules.concealed_kong_points) for s in active_opponents]
     raise ValueError(kind)
 
 
-def exhaustion(active, pigs, ready_values: dict, ledger, rules: Rules = Rules(),
-               all_seats=(0, 1, 2, 3)) -> dict[str, list[dict]]:
+def exhaustion(
+    active, pigs, ready_values: dict, ledger, rules: Rules = DEFAULT_RULES, all_seats=(0, 1, 2, 3)
+) -> dict[str, list[dict]]:
     """S-16 wall-exhaustion settlement, in its three steps.
 
     ``active``: seats still active; ``pigs``: active seats still holding their missing suit;

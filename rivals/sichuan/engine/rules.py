@@ -1,4 +1,5 @@
 """Named settings of the Sichuan table.  Defaults are the **Decision** items of SICHUAN.md."""
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
@@ -32,7 +33,7 @@ class Rules:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict | None) -> "Rules":
+    def from_dict(cls, data: dict | None) -> Rules:
         if not data:
             return cls()
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}

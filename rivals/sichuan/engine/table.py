@@ -5,6 +5,7 @@ folded into the state by ``Table._on(event)`` and appended to ``Table.events``. 
 validates an action and decides which events follow; ``replay`` folds stored events into a fresh
 table, so the state rebuilt from events is the live state by construction.
 """
+
 from __future__ import annotations
 
 from . import hands as H
@@ -37,17 +38,17 @@ class Table:
         self.rules = rules or Rules()
         self.seed: int | None = None
         self.dealer = 0
-        self.wall: list[int] = []          # draws from the front, kong replacements from the back
+        self.wall: list[int] = []  # draws from the front, kong replacements from the back
         self.hands: list[list[int]] = [[], [], [], []]
         self.melds: list[list[dict]] = [[], [], [], []]
         self.discards: list[list[int]] = [[], [], [], []]
-        self.missing: list[int | None] = [None] * 4   # suit index per seat
-        self.revealed = False                 # missing suits public (all four declared)
+        self.missing: list[int | None] = [None] * 4  # suit index per seat
+        self.revealed = False  # missing suits public (all four declared)
         self.active = [True] * 4
         self.wins: list[dict | None] = [None] * 4
         self.win_order: list[int] = []
         self.won_tiles: dict[int, int] = {}  # seat -> tile taken from a discard / robbed kong
-        self.phase = "new"                    # new, declare, turn, claims, kong, over
+        self.phase = "new"  # new, declare, turn, claims, kong, over
         self.turn: int | None = None
         self.drawn: int | None = None
         self.replacement = False
@@ -118,7 +119,9 @@ class Table:
     def _on_ClaimWindowOpened(self, ev):
         self.phase = "claims"
         self.claim = {
-            "kind": ev["kind"], "from": ev["from"], "tile": ev["tile"],
+            "kind": ev["kind"],
+            "from": ev["from"],
+            "tile": ev["tile"],
             "options": {c["seat"]: list(c["options"]) for c in ev["claims"]},
             "decisions": {},
         }
@@ -151,8 +154,7 @@ class Table:
         for t in ev["tiles"]:
             if t != tile:
                 self.hands[seat].remove(t)
-        self.melds[seat].append({"type": "pong", "kong": None, "tiles": list(ev["tiles"]),
-                                 "from": frm})
+        self.melds[seat].append({"type": "pong", "kong": None, "tiles": list(ev["tiles"]), "from": frm})
         self.claim = None
         self.phase = "turn"
         self.turn = seat
@@ -167,13 +169,11 @@ class Table:
             for t in ev["tiles"]:
                 if t != ev["tile"]:
                     self.hands[seat].remove(t)
-            self.melds[seat].append({"type": "kong", "kong": "exposed", "tiles": list(ev["tiles"]),
-                                     "from": ev["from"]})
+            self.melds[seat].append({"type": "kong", "kong": "exposed", "tiles": list(ev["tiles"]), "from": ev["from"]})
         elif kind == "concealed":
             for t in ev["tiles"]:
                 self.hands[seat].remove(t)
-            self.melds[seat].append({"type": "kong", "kong": "concealed",
-                                     "tiles": list(ev["tiles"]), "from": None})
+            self.melds[seat].append({"type": "kong", "kong": "concealed", "tiles": list(ev["tiles"]), "from": None})
         else:  # added
             self.hands[seat].remove(ev["tile"])
             k = tile_kind(ev["tile"])
@@ -265,8 +265,7 @@ class Table:
                     if m["type"] == "pong":
                         k = tile_kind(m["tiles"][0])
                         if c[k]:
-                            acts.append({"type": "kong",
-                                         "tile": min(t for t in hand if t >> 2 == k)})
+                            acts.append({"type": "kong", "tile": min(t for t in hand if t >> 2 == k)})
         miss = [t for t in hand if tile_suit(t) == ms]
         for t in sorted(miss or hand):  # S-3: missing-suit tiles are discarded first
             acts.append({"type": "discard", "tile": t})
@@ -285,11 +284,19 @@ class Table:
         pos = 0
         for s in SEATS:
             n = 14 if s == dealer else 13
-            hands[s] = wall[pos:pos + n]
+            hands[s] = wall[pos : pos + n]
             pos += n
         self._out = []
-        self._emit({"type": "TableDealt", "seed": seed, "dealer": dealer, "hands": hands,
-                    "wall": wall[pos:], "rules": self.rules.to_dict()})
+        self._emit(
+            {
+                "type": "TableDealt",
+                "seed": seed,
+                "dealer": dealer,
+                "hands": hands,
+                "wall": wall[pos:],
+                "rules": self.rules.to_dict(),
+            }
+        )
         return self._flush()
 
     def _flush(self):
@@ -311,8 +318,7 @@ class Table:
                     break
             elif atype == "kong" and "tile" in a:
                 t = action.get("tile")
-                if t is None or (isinstance(t, int) and 0 <= t < N_TILES
-                                 and tile_kind(t) == tile_kind(a["tile"])):
+                if t is None or (isinstance(t, int) and 0 <= t < N_TILES and tile_kind(t) == tile_kind(a["tile"])):
                     match = a
                     break
             elif atype == "declare_missing":
@@ -349,8 +355,9 @@ class Table:
         # four have declared (MissingSuitsRevealed); services must hide this event's suit.
         self._emit({"type": "MissingSuitDeclared", "seat": seat, "suit": suit})
         if all(m is not None for m in self.missing):
-            self._emit({"type": "MissingSuitsRevealed",
-                        "suits": [SUITS[m] for m in self.missing], "dealer": self.dealer})
+            self._emit(
+                {"type": "MissingSuitsRevealed", "suits": [SUITS[m] for m in self.missing], "dealer": self.dealer}
+            )
 
     # -- S-4
     def _discard(self, seat, tile):
@@ -394,8 +401,7 @@ class Table:
             if opts:
                 claims.append({"seat": s, "options": opts})
         if claims:
-            self._emit({"type": "ClaimWindowOpened", "kind": kind, "from": frm, "tile": tile,
-                        "claims": claims})
+            self._emit({"type": "ClaimWindowOpened", "kind": kind, "from": frm, "tile": tile, "claims": claims})
         else:
             self._no_claim(kind, frm, tile)
 
@@ -427,13 +433,27 @@ class Table:
                 c_w[tile_kind(tile)] += 1
                 events = ("robbing_kong",) if kind == "rob" else ()
                 fan, fans, value = H.score(c_w, self.meld_shapes(w), events, self.rules.fan_cap)
-                self._emit({"type": "HandWon", "seat": w, "by": "discard" if kind == "discard"
-                            else "rob", "from": frm, "tile": tile, "takes_tile": i == 0,
-                            "fan": fan, "fans": fans, "value": value})
+                self._emit(
+                    {
+                        "type": "HandWon",
+                        "seat": w,
+                        "by": "discard" if kind == "discard" else "rob",
+                        "from": frm,
+                        "tile": tile,
+                        "takes_tile": i == 0,
+                        "fan": fan,
+                        "fans": fans,
+                        "value": value,
+                    }
+                )
                 # S-13 (and S-7: the robbed player pays like a discarder)
-                self._emit({"type": "Settled", "reason": "win_" + ("discard" if kind == "discard"
-                            else "rob"), "payments": P.discard_win(frm, w, value,
-                            "win_discard" if kind == "discard" else "win_rob")})
+                self._emit(
+                    {
+                        "type": "Settled",
+                        "reason": "win_" + ("discard" if kind == "discard" else "rob"),
+                        "payments": P.discard_win(frm, w, value, "win_discard" if kind == "discard" else "win_rob"),
+                    }
+                )
             if sum(self.active) <= 1:  # S-9: three players have won
                 self._end("three_won")
                 return
@@ -444,16 +464,21 @@ class Table:
             d = c["decisions"][s]
             if d == "kong":
                 tiles = [t for t in self.hands[s] if tile_kind(t) == tile_kind(tile)][:3] + [tile]
-                self._emit({"type": "Konged", "seat": s, "kind": "exposed", "from": frm,
-                            "tile": tile, "tiles": sorted(tiles)})
-                self._emit({"type": "Settled", "reason": "kong_exposed", "payments":
-                            P.kong("exposed", s, [], discarder=frm, rules=self.rules)})  # S-15
+                self._emit(
+                    {"type": "Konged", "seat": s, "kind": "exposed", "from": frm, "tile": tile, "tiles": sorted(tiles)}
+                )
+                self._emit(
+                    {
+                        "type": "Settled",
+                        "reason": "kong_exposed",
+                        "payments": P.kong("exposed", s, [], discarder=frm, rules=self.rules),
+                    }
+                )  # S-15
                 self._replacement_draw(s)
                 return
             if d == "pong":
                 tiles = [t for t in self.hands[s] if tile_kind(t) == tile_kind(tile)][:2] + [tile]
-                self._emit({"type": "Ponged", "seat": s, "from": frm, "tile": tile,
-                            "tiles": sorted(tiles)})
+                self._emit({"type": "Ponged", "seat": s, "from": frm, "tile": tile, "tiles": sorted(tiles)})
                 return
         self._no_claim(kind, frm, tile)
 
@@ -463,10 +488,23 @@ class Table:
         in_hand = [t for t in self.hands[seat] if tile_kind(t) == k]
         opponents = [s for s in _after(seat) if self.active[s]]
         if len(in_hand) == 4:
-            self._emit({"type": "Konged", "seat": seat, "kind": "concealed", "from": None,
-                        "tile": tile, "tiles": sorted(in_hand)})
-            self._emit({"type": "Settled", "reason": "kong_concealed", "payments":
-                        P.kong("concealed", seat, opponents, rules=self.rules)})  # S-15
+            self._emit(
+                {
+                    "type": "Konged",
+                    "seat": seat,
+                    "kind": "concealed",
+                    "from": None,
+                    "tile": tile,
+                    "tiles": sorted(in_hand),
+                }
+            )
+            self._emit(
+                {
+                    "type": "Settled",
+                    "reason": "kong_concealed",
+                    "payments": P.kong("concealed", seat, opponents, rules=self.rules),
+                }
+            )  # S-15
             self._replacement_draw(seat)
             return
         # added kong: S-7, concealed kongs cannot be robbed but added ones can
@@ -475,10 +513,10 @@ class Table:
 
     def _complete_added_kong(self, seat, tile):
         opponents = [s for s in _after(seat) if self.active[s]]
-        self._emit({"type": "Konged", "seat": seat, "kind": "added", "from": None, "tile": tile,
-                    "tiles": None})
-        self._emit({"type": "Settled", "reason": "kong_added", "payments":
-                    P.kong("added", seat, opponents, rules=self.rules)})  # S-15
+        self._emit({"type": "Konged", "seat": seat, "kind": "added", "from": None, "tile": tile, "tiles": None})
+        self._emit(
+            {"type": "Settled", "reason": "kong_added", "payments": P.kong("added", seat, opponents, rules=self.rules)}
+        )  # S-15
         self._replacement_draw(seat)
 
     # -- S-14
@@ -488,14 +526,26 @@ class Table:
             events.append("kong_replacement")
         if self.drawn is not None and not self.wall:
             events.append("last_tile")
-        fan, fans, value = H.score(counts_of(self.hands[seat]), self.meld_shapes(seat),
-                                   tuple(events), self.rules.fan_cap)
+        fan, fans, value = H.score(
+            counts_of(self.hands[seat]), self.meld_shapes(seat), tuple(events), self.rules.fan_cap
+        )
         opponents = [s for s in _after(seat) if self.active[s]]
-        self._emit({"type": "HandWon", "seat": seat, "by": "self_draw", "from": None,
-                    "tile": self.drawn, "takes_tile": False, "fan": fan, "fans": fans,
-                    "value": value})
-        self._emit({"type": "Settled", "reason": "win_self_draw",
-                    "payments": P.self_draw(seat, value, opponents, self.rules)})
+        self._emit(
+            {
+                "type": "HandWon",
+                "seat": seat,
+                "by": "self_draw",
+                "from": None,
+                "tile": self.drawn,
+                "takes_tile": False,
+                "fan": fan,
+                "fans": fans,
+                "value": value,
+            }
+        )
+        self._emit(
+            {"type": "Settled", "reason": "win_self_draw", "payments": P.self_draw(seat, value, opponents, self.rules)}
+        )
         if sum(self.active) <= 1:
             self._end("three_won")
             return
@@ -503,16 +553,23 @@ class Table:
 
     # -- S-9, S-16
     def ready_value(self, seat) -> int:
-        return H.best_ready_value(counts_of(self.hands[seat]), self.meld_shapes(seat),
-                                  self.missing[seat], self.rules.fan_cap)
+        return H.best_ready_value(
+            counts_of(self.hands[seat]), self.meld_shapes(seat), self.missing[seat], self.rules.fan_cap
+        )
 
     def _exhaust(self):
         active = [s for s in SEATS if self.active[s]]
         pigs = [s for s in active if self.holds_missing(s)]
         ready = {s: self.ready_value(s) for s in active if s not in pigs}
-        self._emit({"type": "WallExhausted", "active": active, "pigs": pigs,
-                    "ready": [[s, v] for s, v in sorted(ready.items())],
-                    "hands": [sorted(h) for h in self.hands]})
+        self._emit(
+            {
+                "type": "WallExhausted",
+                "active": active,
+                "pigs": pigs,
+                "ready": [[s, v] for s, v in sorted(ready.items())],
+                "hands": [sorted(h) for h in self.hands],
+            }
+        )
         if len(active) >= 2:
             steps = P.exhaustion(active, pigs, ready, self.payments, self.rules)
             for reason in ("flower_pig", "ready_check", "kong_refund"):
@@ -521,8 +578,14 @@ class Table:
         self._end("wall_exhausted")
 
     def _end(self, reason):
-        self._emit({"type": "DealEnded", "reason": reason, "scores": list(self.scores),
-                    "hands": [sorted(h) for h in self.hands]})
+        self._emit(
+            {
+                "type": "DealEnded",
+                "reason": reason,
+                "scores": list(self.scores),
+                "hands": [sorted(h) for h in self.hands],
+            }
+        )
 
     # ------------------------------------------------------------------ integrity
     def tile_locations(self) -> dict[int, str]:
@@ -551,14 +614,26 @@ class Table:
     def snapshot(self) -> dict:
         """Comparable state (used by replay tests)."""
         return {
-            "seed": self.seed, "dealer": self.dealer, "wall": list(self.wall),
-            "hands": [sorted(h) for h in self.hands], "melds": [list(m) for m in self.melds],
-            "discards": [list(d) for d in self.discards], "missing": list(self.missing),
-            "active": list(self.active), "wins": list(self.wins), "phase": self.phase,
-            "turn": self.turn, "drawn": self.drawn, "after_pong": self.after_pong,
-            "replacement": self.replacement, "claim": self.claim, "scores": list(self.scores),
-            "payments": list(self.payments), "won_tiles": dict(self.won_tiles),
-            "end_reason": self.end_reason, "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "wall": list(self.wall),
+            "hands": [sorted(h) for h in self.hands],
+            "melds": [list(m) for m in self.melds],
+            "discards": [list(d) for d in self.discards],
+            "missing": list(self.missing),
+            "active": list(self.active),
+            "wins": list(self.wins),
+            "phase": self.phase,
+            "turn": self.turn,
+            "drawn": self.drawn,
+            "after_pong": self.after_pong,
+            "replacement": self.replacement,
+            "claim": self.claim,
+            "scores": list(self.scores),
+            "payments": list(self.payments),
+            "won_tiles": dict(self.won_tiles),
+            "end_reason": self.end_reason,
+            "rules": self.rules.to_dict(),
         }
 
 

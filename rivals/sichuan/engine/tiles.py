@@ -4,6 +4,7 @@ Tile ids are 0..107.  ``kind = id // 4`` is 0..26; ``suit = kind // 9`` (0 chara
 1 dots "D", 2 bamboo "B"); ``rank = kind % 9 + 1``.  The four ids of a kind are four distinct
 physical copies (S-1).
 """
+
 from __future__ import annotations
 
 from rivals.engine.prng import SplitMix64 as _EngineSplitMix64
@@ -55,4 +56,3 @@ class SplitMix64(_EngineSplitMix64):
 
     def choice(self, seq):
         return seq[self.below(len(seq))]
-

@@ -10,7 +10,6 @@ import rivals.sichuan.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -19,26 +18,44 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='SichuanTable',
+            name="SichuanTable",
             fields=[
-                ('id', models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
-                ('human_seat', models.PositiveSmallIntegerField(default=0)),
-                ('seed', models.BigIntegerField(blank=True, help_text='from TableDealt (S-2)', null=True)),
-                ('dealer', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('playing', 'playing'), ('finished', 'finished')], default='playing', max_length=10)),
-                ('seq', models.PositiveIntegerField(default=0, help_text='accepted human intents')),
-                ('version', models.PositiveIntegerField(default=0, help_text='stream version')),
-                ('scores', models.JSONField(default=rivals.sichuan.models._zero_scores, help_text='running points per seat (S-13…S-16, sum 0)')),
-                ('end_reason', models.CharField(blank=True, default='', max_length=20)),
-                ('created_at', models.DateTimeField()),
-                ('updated_at', models.DateTimeField()),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('account', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='sichuan_tables', to=settings.AUTH_USER_MODEL)),
+                ("id", models.UUIDField(default=uuid.uuid4, editable=False, primary_key=True, serialize=False)),
+                ("human_seat", models.PositiveSmallIntegerField(default=0)),
+                ("seed", models.BigIntegerField(blank=True, help_text="from TableDealt (S-2)", null=True)),
+                ("dealer", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("playing", "playing"), ("finished", "finished")], default="playing", max_length=10
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField(default=0, help_text="accepted human intents")),
+                ("version", models.PositiveIntegerField(default=0, help_text="stream version")),
+                (
+                    "scores",
+                    models.JSONField(
+                        default=rivals.sichuan.models._zero_scores,
+                        help_text="running points per seat (S-13…S-16, sum 0)",
+                    ),
+                ),
+                ("end_reason", models.CharField(blank=True, default="", max_length=20)),
+                ("created_at", models.DateTimeField()),
+                ("updated_at", models.DateTimeField()),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "account",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="sichuan_tables",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'db_table': 'sichuan_table',
-                'ordering': ['-created_at'],
-                'indexes': [models.Index(fields=['account', 'created_at'], name='sichuan_account_created')],
+                "db_table": "sichuan_table",
+                "ordering": ["-created_at"],
+                "indexes": [models.Index(fields=["account", "created_at"], name="sichuan_account_created")],
             },
         ),
     ]

@@ -32,9 +32,15 @@ class Command(BaseCommand):
         parser.add_argument("--actor", default="operator:cli")
 
     def handle(self, *args, **o):
-        settings = {"kind": o["kind"], "title": o["title"], "starts_at": _when(o["starts_at"], "starts-at"),
-                    "ends_at": _when(o["ends_at"], "ends-at"), "min_players": o["min_players"],
-                    "prize_table": o["prizes"], "multipliers": o["multipliers"]}
+        settings = {
+            "kind": o["kind"],
+            "title": o["title"],
+            "starts_at": _when(o["starts_at"], "starts-at"),
+            "ends_at": _when(o["ends_at"], "ends-at"),
+            "min_players": o["min_players"],
+            "prize_table": o["prizes"],
+            "multipliers": o["multipliers"],
+        }
         if o["registration_opens"]:
             settings["registration_opens_at"] = _when(o["registration_opens"], "registration-opens")
         try:
