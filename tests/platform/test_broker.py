@@ -8,12 +8,23 @@ import threading
 from kombu import Connection, Exchange, Queue
 
 
+def _options(folder):
+    """Every folder of the transport under ``folder`` — its control folder (exchange bindings)
+    included, which kombu otherwise creates as ``./control`` in the working directory."""
+    for sub in ("in", "processed", "control"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    return {
+        "data_folder_in": str(folder / "in"),
+        "data_folder_out": str(folder / "in"),
+        "processed_folder": str(folder / "processed"),
+        "control_folder": str(folder / "control"),
+        "store_processed": False,
+    }
+
+
 def test_messages_written_while_a_consumer_polls_arrive_whole(tmp_path):
     folder = tmp_path / "broker"
-    for sub in ("in", "processed"):
-        (folder / sub).mkdir(parents=True)
-    options = {"data_folder_in": str(folder / "in"), "data_folder_out": str(folder / "in"),
-               "processed_folder": str(folder / "processed"), "store_processed": False}
+    options = _options(folder)
     queue = Queue("q", Exchange("q"), routing_key="q")
     n, big = 300, "x" * 200_000  # large bodies: writing one takes long enough to be caught half-way
     received, errors = [], []
@@ -29,9 +40,10 @@ def test_messages_written_while_a_consumer_polls_arrive_whole(tmp_path):
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
-    consumer = threading.Thread(target=consume)
-    consumer.start()
     with Connection(transport="config.broker:Transport", transport_options=options) as conn:
+        queue(conn.default_channel).declare()  # bound before anything is published: nothing is dropped
+        consumer = threading.Thread(target=consume)
+        consumer.start()
         producer = conn.Producer()
         for i in range(n):
             producer.publish({"i": i, "body": big}, exchange=queue.exchange, routing_key="q", declare=[queue])
@@ -39,7 +51,6 @@ def test_messages_written_while_a_consumer_polls_arrive_whole(tmp_path):
     assert not errors, errors
     assert sorted(received) == list(range(n))
     assert not list((folder / "in").glob("*.part"))
-
 
 
 def test_a_message_gets_its_queue_name_only_once_it_is_whole(tmp_path, monkeypatch):
@@ -53,10 +64,7 @@ def test_a_message_gets_its_queue_name_only_once_it_is_whole(tmp_path, monkeypat
     from config import broker
 
     folder = tmp_path / "broker"
-    for sub in ("in", "processed"):
-        (folder / sub).mkdir(parents=True)
-    options = {"data_folder_in": str(folder / "in"), "data_folder_out": str(folder / "in"),
-               "processed_folder": str(folder / "processed"), "store_processed": False}
+    options = _options(folder)
     renames = []
     real_replace = os.replace
 
@@ -76,3 +84,31 @@ def test_a_message_gets_its_queue_name_only_once_it_is_whole(tmp_path, monkeypat
     ((src, dst, payload, existed),) = renames
     assert src == dst + ".part" and dst.endswith(".q.msg") and not existed
     assert payload == {"body": "whole"}
+
+
+def test_an_exchange_table_is_replaced_whole(tmp_path, monkeypatch):
+    """A binding is written beside the exchange's table and renamed over it: a producer reading
+    the table sees the old one or the new one, never a file created but not yet written (which
+    kombu's own ``_queue_bind`` leaves open to a reader, and which stops the reader with a JSON
+    error)."""
+    import os
+
+    from config import broker
+
+    options = _options(tmp_path / "broker")
+    real_replace = os.replace
+    seen = []
+    with Connection(transport="config.broker:Transport", transport_options=options) as conn:
+        channel = conn.default_channel
+
+        def replace(src, dst):  # the moment before the new table takes the name
+            seen.append([tuple(q) for q in channel.get_table("x")])
+            real_replace(src, dst)
+
+        monkeypatch.setattr(broker.os, "replace", replace)
+        channel._queue_bind("x", "a", None, "a")
+        channel._queue_bind("x", "b", None, "b")
+        channel._queue_bind("x", "b", None, "b")  # bound already: nothing is written
+        table = [tuple(q) for q in channel.get_table("x")]
+    assert seen == [[], [("a", "", "a")]]
+    assert table == [("b", "", "b"), ("a", "", "a")]
