@@ -73,7 +73,6 @@ def _head_claim_sql(expected: int | None) -> str:
     )
 
 
-@transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
 def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     """An append's event metadata: actor, request id, idempotency key, and the caller's extras."""
     meta = {"actor": actor, "request_id": context.request_id.get()}
@@ -85,6 +84,7 @@ def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
     return meta
 
 
+@transaction.atomic(savepoint=False)  # part of the caller's transaction: no extra round trips
 def event_append(
     *,
     stream_id: str,

@@ -33,6 +33,46 @@ def test_events_get_consecutive_versions_and_metadata():
     assert more[0].position > events[-1].position
 
 
+class _WritesThenFails(projections.Projection):
+    """A live projection that writes its row for ``Granted`` and fails on ``Broken``."""
+
+    name = "test-writes-then-fails"
+    event_types = frozenset({"Granted", "Broken"})
+
+    def apply(self, event, live=None):
+        Account.objects.filter(pk=event.data["account"]).update(jokers=77)
+        if event.type == "Broken":
+            raise RuntimeError("the projection failed")
+
+
+@pytest.fixture
+def failing_projection():
+    projection = projections.register(_WritesThenFails())
+    yield projection
+    projections._REGISTRY.remove(projection)
+    for event_type in projection.event_types:
+        projections._BY_TYPE[event_type].remove(projection)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_append_in_autocommit_mode_is_one_transaction_with_its_projections(failing_projection):
+    """``event_append`` is atomic on its own: a caller with no transaction (a shell, a command, a
+    new job) whose projection fails half-way finds neither the events nor any projection row."""
+    account = Account.objects.create(username="autocommit", display_name="A")
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    with pytest.raises(RuntimeError, match="the projection failed"):
+        event_append(
+            stream_id="test-autocommit",
+            stream_type="test",
+            expected_version=0,
+            actor="test",
+            events=[NewEvent("Granted", {"account": account.pk}), NewEvent("Broken", {"account": account.pk})],
+        )
+    assert not Event.objects.filter(stream_id="test-autocommit").exists()
+    assert not Stream.objects.filter(pk="test-autocommit").exists()
+    assert Account.objects.get(pk=account.pk).jokers == 0  # the first event's projection row was rolled back
+
+
 @pytest.mark.django_db
 def test_immutability_update_through_model_save_is_refused_by_postgres():
     (event,) = _append()
