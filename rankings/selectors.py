@@ -23,6 +23,7 @@ from django.db import connection
 from rankings.days import romanian_day, romanian_today, week_start
 from rankings.models import HISTOGRAM_BUCKET
 from rankings.projections import board_key
+from rankings.services import rankings_roll_if_due
 
 BOARDS = ("amr", "weekly", "daily")
 SEEK_FROM_OFFSET = 1000  # deeper pages seek by points through the histogram instead of OFFSET
@@ -33,6 +34,14 @@ _TABLES = {
     "weekly": ("rankings_weeklypoints", "week"),
     "daily": ("rankings_dailypoints", "day"),
 }
+
+
+def _today(now: datetime | None, day: date | None) -> date:
+    """The Romanian day a read is for, with the AMR window applied for it first (R-34: every read
+    applies the windows of its own instant, whether or not the nightly roll has run)."""
+    day = day or romanian_today(now)
+    rankings_roll_if_due(today=day, now=now)
+    return day
 
 
 def _key_value(board: str, day: date) -> date | None:
@@ -95,7 +104,7 @@ def ranking_page(
     *, board: str, limit: int, offset: int, now: datetime | None = None, day: date | None = None
 ) -> dict[str, Any]:
     """``{"count", "results": [{"place", "player": {"id", "display_name"}, "points"}]}``."""
-    day = day or romanian_today(now)
+    day = _today(now, day)
     key = board_key(board, day)
     table, col = _TABLES[board]
     where = (
@@ -134,7 +143,7 @@ def ranking_page(
 
 def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
     """``{"place", "points", "total_players"}``; an unlisted account is placed after every listed one."""
-    day = day or romanian_today(now)
+    day = _today(now, day)
     key = board_key(board, day)
     with connection.cursor() as cur:
         points = _points_of(cur, board, account_id, day)
@@ -151,7 +160,7 @@ def _excluded(cur, account_id: int) -> bool:
 def public_places(*, account_id: int, now: datetime | None = None) -> dict[str, Any]:
     """R-37: totals and places on the three boards; a place is None off the board (no points,
     or suspended: R-38)."""
-    day = romanian_today(now)
+    day = _today(now, None)
     points, places = {}, {}
     with connection.cursor() as cur:
         excluded = _excluded(cur, account_id)
@@ -167,7 +176,7 @@ def public_places(*, account_id: int, now: datetime | None = None) -> dict[str, 
 
 def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> dict[int, dict[str, int]]:
     """Totals of many accounts at once (a club's members)."""
-    day = romanian_today(now)
+    day = _today(now, None)
     out = {a: dict.fromkeys(BOARDS, 0) for a in account_ids}
     if not account_ids:
         return out
@@ -186,7 +195,7 @@ def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> d
 
 
 def account_points(*, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
-    day = day or romanian_today(now)
+    day = _today(now, day)
     with connection.cursor() as cur:
         return {board: _points_of(cur, board, account_id, day) for board in BOARDS}
 

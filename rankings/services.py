@@ -8,6 +8,11 @@ week/day, so a new day or a Monday starts an empty board at 00:00 Romanian time 
 
 Idempotent and catch-up by construction: the window start only moves forward, a second run for
 the same day finds nothing to do, and a run after downtime subtracts every missed day at once.
+
+Time applied three ways (R-34: every read applies the windows of its own instant): the midnight
+job and its hourly catch-up, and every read of the AMR (``rankings_roll_if_due``, called by the
+selectors) — so from 00:00:00 Romanian time day D−365 has left every board, profile and club sum
+whether or not a job has run.
 """
 
 from __future__ import annotations
@@ -56,6 +61,16 @@ WITH leaving AS (
 )
 SELECT COUNT(*) FROM upd
 """
+
+
+def rankings_roll_if_due(*, today: date, now: datetime | None = None) -> bool:
+    """Roll the AMR window to ``today`` if it is behind (one primary-key read when it is not)."""
+    with connection.cursor() as cur:
+        cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+        row = cur.fetchone()
+    if row is None or row[0] >= amr_window_start(today):
+        return False
+    return rankings_roll(today=today, now=now).rolled
 
 
 @transaction.atomic

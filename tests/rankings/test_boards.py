@@ -29,7 +29,7 @@ def test_r34_amr_includes_exactly_days_d_minus_364_to_d():
 
 
 @pytest.mark.django_db
-def test_r34_award_after_midnight_counts_before_the_roll_and_day_leaves_only_at_roll():
+def test_r34_award_after_midnight_counts_at_once_and_the_roll_moves_the_window():
     (a,) = make_accounts(1)
     award(a, 10, utc("2026-03-28T12:00:00Z"))
     rankings_roll(today=d("2026-03-28"))
