@@ -8,10 +8,10 @@ values of the places they occupy equally, rounded down (R-25, R-20) — then the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from rivals.engine.scoring import competition_places, shared_prizes
+from rivals.engine.scoring import competition_places, nobody_earns, shared_prizes
 
 # R-24: TP by place, for 4 / 3 / 2 players, when the first-placed player completed or did not.
 TP_TABLE: dict[int, dict[bool, tuple[int, ...]]] = {
@@ -41,10 +41,14 @@ def shared_split(keys: Iterable[tuple[int, tuple]], values: Sequence[int]) -> li
     return sorted(placed, key=lambda p: (p.place, p.account_id))
 
 
-def table_points(results: Iterable[tuple[int, bool, int]], multiplier: int = 1) -> list[Placed]:
+def table_points(
+    results: Iterable[tuple[int, bool, int]], multiplier: int = 1, idle: Collection[int] = ()
+) -> list[Placed]:
     """R-24/R-25: the places and TP of one table of 2–4 players.
 
-    If every score at the table is 0, nobody gets TP (places are still given).
+    If every score at the table is 0 and nobody completed the board, nobody gets TP (R-24, the
+    reading shared with R-12); places are still given. ``idle``: the players who removed no pair
+    at this table — their share is computed as usual and not paid (R-18a).
     """
     results = list(results)
     if len(results) not in TP_TABLE:
@@ -54,9 +58,9 @@ def table_points(results: Iterable[tuple[int, bool, int]], multiplier: int = 1) 
     keys = [(account_id, (bool(completed), int(score))) for account_id, completed, score in results]
     first_completed = max(k for _, k in keys)[0]
     placed = shared_split(keys, TP_TABLE[len(results)][first_completed])
-    if all(score == 0 for _, _, score in results):
+    if nobody_earns([key for _, key in keys]):
         return [Placed(p.account_id, p.place, 0) for p in placed]
-    return [Placed(p.account_id, p.place, p.points * multiplier) for p in placed]
+    return [Placed(p.account_id, p.place, 0 if p.account_id in idle else p.points * multiplier) for p in placed]
 
 
 def final_places(players: Iterable[tuple[int, int, object]]) -> list[tuple[int, int, int]]:

@@ -82,19 +82,35 @@ def pool_option_cost(pairs_on_table: int) -> int:
     return -POOL_PENALTY_FACTOR * pairs_on_table
 
 
-# --- Quick Match (R-12) -----------------------------------------------------------------------
+# --- Quick Match (R-12), and who earns at all (R-12/R-24 reading, R-18a) ------------------------
 QUICK_MATCH_COMPLETED = 20
 QUICK_MATCH_NOT_COMPLETED = 15
 
 
-def quick_match_points(results: list[tuple[bool, int]]) -> list[int]:
-    """R-12: ``results`` = [(completed, round score)] of the two players → account points.
+def nobody_earns(results: list[tuple[bool, int]]) -> bool:
+    """R-12/R-24, one reading of the seed's "every score is 0": every score is 0 *and* nobody
+    completed the board (a player who completed has played, whatever the taps cost).
+    ``results`` = [(completed, score)]."""
+    return all(score == 0 for _, score in results) and not any(done for done, _ in results)
+
+
+def idle_unpaid(points: list[int], played: list[bool] | None) -> list[int]:
+    """R-18a: a player who removed no pair (by hand or with a joker) earns nothing; places and
+    shares were computed among all players as usual, and an idle share is not passed on."""
+    if played is None:
+        return points
+    return [p if took_part else 0 for p, took_part in zip(points, played, strict=True)]
+
+
+def quick_match_points(results: list[tuple[bool, int]], played: list[bool] | None = None) -> list[int]:
+    """R-12: ``results`` = [(completed, round score)] of the two players → account points;
+    ``played`` = whether each removed a pair (R-18a; None: both did).
 
     The winner is decided by completion first, then score (R-18); only the winner earns: 20 if
     they completed the board, otherwise 15. Tied top scores (nobody completed) → both 0; if every
-    score is 0, nobody earns.
+    score is 0 and nobody completed, nobody earns; an idle winner earns nothing (R-18a).
     """
-    if all(score == 0 for _, score in results) and not any(done for done, _ in results):
+    if nobody_earns(results):
         return [0] * len(results)
     ranked = sorted(range(len(results)), key=lambda i: (not results[i][0], -results[i][1]))
     best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
@@ -102,7 +118,7 @@ def quick_match_points(results: list[tuple[bool, int]]) -> list[int]:
         return [0] * len(results)
     points = [0] * len(results)
     points[best] = QUICK_MATCH_COMPLETED if results[best][0] else QUICK_MATCH_NOT_COMPLETED
-    return points
+    return idle_unpaid(points, played)
 
 
 # --- places and shared prizes (R-18, R-20; the same rule serves R-25 and P-5) ---------------------
@@ -134,7 +150,14 @@ def shared_prizes(places: list[int], table: list[int]) -> list[int]:
 ARENA_PRIZES = (80, 40, 20, 0)  # R-20
 
 
-def arena_prizes(totals: list[int]) -> list[int]:
+def arena_prizes(totals: list[int], completed: list[bool] | None = None, played: list[bool] | None = None) -> list[int]:
     """R-20: final places by the sum of the three round scores; prizes 80 / 40 / 20 / 0 shared by
-    tied players, rounded down."""
-    return shared_prizes(competition_places(totals), list(ARENA_PRIZES))
+    tied players, rounded down. ``completed``: whether each completed a board in the match;
+    ``played``: whether each removed a pair in it (None: all did).
+
+    Decision (the R-12/R-24 reading, kept for the Arena): every total 0 and nobody completed a
+    board pays nothing. R-18a: an idle player's share is not paid (nor passed on)."""
+    completed = completed if completed is not None else [False] * len(totals)
+    if nobody_earns(list(zip(completed, totals, strict=True))):
+        return [0] * len(totals)
+    return idle_unpaid(shared_prizes(competition_places(totals), list(ARENA_PRIZES)), played)

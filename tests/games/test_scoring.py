@@ -316,3 +316,18 @@ def test_r12_quick_match_points_worked_examples():
     assert scoring.quick_match_points([(False, 900), (False, 900)]) == [0, 0]  # tie: both 0
     assert scoring.quick_match_points([(False, 0), (False, 0)]) == [0, 0]  # nobody
     assert scoring.quick_match_points([(False, 0), (False, -100)]) == [15, 0]  # not every score is 0
+
+
+def test_r12_r18a_idle_players_earn_no_quick_match_points():
+    """EXAMPLES.md R-12: A 0 (no pair), B −100 (no pair, one blocked tap) → nobody; A 0 after one
+    pair and one blocked tap, B −100 idle → A 15."""
+    assert scoring.quick_match_points([(False, 0), (False, -100)], [False, False]) == [0, 0]
+    assert scoring.quick_match_points([(False, 0), (False, -100)], [True, False]) == [15, 0]
+    assert scoring.quick_match_points([(False, 900), (False, 700)], [True, True]) == [15, 0]
+
+
+def test_r12_a_completed_board_is_not_every_score_zero():
+    """R-12 decision (shared with R-24): A completes with a score of 0 (many blocked taps), B 0 idle → A 20."""
+    assert scoring.nobody_earns([(True, 0), (False, 0)]) is False
+    assert scoring.nobody_earns([(False, 0), (False, 0)]) is True
+    assert scoring.quick_match_points([(True, 0), (False, 0)], [True, False]) == [20, 0]

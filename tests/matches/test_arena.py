@@ -12,7 +12,18 @@ from rivals.errors import NotAllowed
 from rivals.matches import services as svc
 from rivals.matches.models import Match, MatchPlayer, QueueTicket
 from rivals.models import PointsLedgerEntry
-from tests.matches.helpers import accounts, at, board, first_round, match, play, reload, seconds, steady_all
+from tests.matches.helpers import (
+    accounts,
+    at,
+    blocked_tile,
+    board,
+    first_round,
+    match,
+    play,
+    reload,
+    seconds,
+    steady_all,
+)
 
 
 def test_r20_two_tied_for_first_and_two_tied_for_third():
@@ -38,6 +49,19 @@ def test_r20_no_ties():
 def test_r20_two_tied_for_third_odd_remainder():
     assert arena_prizes([3000, 2000, 500, 500]) == [80, 40, 10, 10]
     assert arena_prizes([900, 500, 500, 100]) == [80, 30, 30, 0]
+
+
+def test_r20_r18a_idle_players_get_no_arena_prize_and_their_shares_are_not_passed_on():
+    """EXAMPLES.md R-20: 0, 0, 0, −100 with nobody removing a pair → nobody; 500, 0, 0, −100 where
+    only the first removed pairs → 80, 0, 0, 0 (the idle shares (40 + 20) / 2 are not paid)."""
+    nobody = [False] * 4
+    assert arena_prizes([0, 0, 0, -100], nobody, nobody) == [0, 0, 0, 0]
+    assert arena_prizes([500, 0, 0, -100], nobody, [True, False, False, False]) == [80, 0, 0, 0]
+    assert arena_prizes([500, 0, 0, -100], nobody, [True, True, True, True]) == [80, 30, 30, 0]
+    # R-12/R-24's reading kept for the Arena: every total 0 and nobody completed pays nothing …
+    assert arena_prizes([0, 0, 0, 0], nobody, [True] * 4) == [0, 0, 0, 0]
+    # … but a completed board is not "every score 0"
+    assert arena_prizes([0, 0, 0, 0], [True, False, False, False], [True] * 4) == [35, 35, 35, 35]
 
 
 @pytest.mark.django_db
@@ -95,6 +119,45 @@ def test_r20_decision_an_arena_where_nobody_played_awards_nothing():
     m.refresh_from_db()
     assert m.status == "finished" and [p["points"] for p in m.prizes] == [0, 0, 0, 0]
     assert PointsLedgerEntry.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_r18a_one_blocked_tap_by_an_idle_player_pays_the_other_idle_players_nothing():
+    """Four idle accounts cannot farm points: one blocked tap (−100) by one of them used to make the
+    three others share 140 points. Nobody removed a pair: nobody is paid; a player who removed a
+    pair in any round is paid its share, the idle ones' shares are not passed on."""
+    players = accounts(4)
+    tapper = players[3]
+    m = match("arena", players)
+    for index in (1, 2, 3):
+        rnd = m.rounds.get(index=index)
+        if index == 1:
+            play(rnd, tapper, "click_blocked", seconds(rnd.starts_at) + 1, tile=blocked_tile(rnd, tapper))
+        assert svc.round_end_if_due(round_id=rnd.pk, now=at(seconds(rnd.starts_at) + 25))
+    m.refresh_from_db()
+    assert [(s["score"], s["place"], s["pairs_removed"]) for s in m.standings] == [(0, 1, 0)] * 3 + [(-100, 4, 0)]
+    assert [p["points"] for p in m.prizes] == [0, 0, 0, 0]
+    assert not PointsLedgerEntry.objects.exists()
+
+    a, b, c, d = accounts(4, prefix="q")
+    m = match("arena", [a, b, c, d])
+    for index in (1, 2, 3):
+        rnd = m.rounds.get(index=index)
+        start = seconds(rnd.starts_at)
+        if index == 2:
+            steady_all(rnd, {a: 5}, after_s=1)  # A alone removes pairs
+            play(rnd, d, "click_blocked", start + 2, tile=blocked_tile(rnd, d))
+        last = max([start, *(seconds(rnd.starts_at) + (board(rnd, p).last_pair_ms or 0) / 1000 for p in (a,))])
+        assert svc.round_end_if_due(round_id=rnd.pk, now=at(last + 25))
+    m.refresh_from_db()
+    assert m.standings[0]["account_id"] == a.pk and m.standings[0]["score"] > 0
+    assert [(s["account_id"], s["score"], s["place"]) for s in m.standings[1:]] == [
+        (b.pk, 0, 2),
+        (c.pk, 0, 2),
+        (d.pk, -100, 4),
+    ]
+    prizes = dict(PointsLedgerEntry.objects.filter(source="arena").values_list("account_id", "amount"))
+    assert prizes == {a.pk: 80}  # B's and C's (40 + 20) / 2 are not paid (EXAMPLES.md R-20)
 
 
 @pytest.mark.django_db

@@ -20,7 +20,9 @@ from tests.matches.helpers import (
     complete,
     first_round,
     match,
+    pair,
     play,
+    reload,
     steady,
 )
 
@@ -78,13 +80,21 @@ def test_r12_every_score_zero_nobody_earns():
     assert [p["points"] for p in m.prizes] == [0, 0] and PointsLedgerEntry.objects.count() == 0
 
 
-def test_r12_a_negative_score_loses_to_zero():
-    """0 against −100 is not "every score 0": the 0 wins 15."""
+def test_r12_r18a_a_negative_score_loses_to_zero_but_an_idle_winner_earns_nothing():
+    """0 against −100 is not "every score 0": the 0 wins 15 — if it removed a pair (R-18a)."""
     a, b = accounts(2)
     rnd = first_round(match("quick", [a, b]))
-    play(rnd, b, "click_blocked", 1, tile=blocked_tile(rnd, b))
-    svc.round_end_if_due(round_id=rnd.pk, now=at(20))
+    pair(rnd, a, 1)  # +100
+    play(rnd, a, "click_blocked", 2, tile=blocked_tile(rnd, a))  # −100: A's score is 0
+    play(rnd, b, "click_blocked", 3, tile=blocked_tile(rnd, b))  # B −100, idle
+    svc.round_end_if_due(round_id=rnd.pk, now=at(30))
+    assert [r["score"] for r in reload(rnd).result["results"]] == [0, -100]
     assert _points(a, b) == [15, 0]
+    c, d = accounts(2, prefix="q")
+    rnd = first_round(match("quick", [c, d]))
+    play(rnd, d, "click_blocked", 1, tile=blocked_tile(rnd, d))  # C 0 idle, D −100 idle
+    svc.round_end_if_due(round_id=rnd.pk, now=at(30))
+    assert _points(c, d) == [0, 0]  # R-18a: nobody
 
 
 def test_r12_points_are_awarded_exactly_once():

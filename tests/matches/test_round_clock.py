@@ -157,6 +157,7 @@ def test_r17_a_player_who_never_calls_never_blocks_the_others():
         "score": rnd.result["results"][0]["score"],
         "completed": False,
         "pairs_left": 13,
+        "pairs_removed": 5,
     }
     assert rnd.result["results"][1]["score"] == 0 and board(rnd, b).status == "ended"
 

@@ -55,7 +55,7 @@ def test_r23_five_players_sit_at_3_plus_2_each_table_one_tournament_round():
     assert len(tables(t)) == 2
 
 
-def test_r24_a_round_end_appends_the_tables_tp_in_its_transaction_and_a_silent_player_gets_0():
+def test_r24_r18a_a_round_end_appends_the_tables_tp_in_its_transaction_and_silent_players_get_0():
     t, accounts = started(5)
     three, two = tables(t, 1)
     rnd = Round.objects.get(pk=three.round_id)
@@ -66,7 +66,8 @@ def test_r24_a_round_end_appends_the_tables_tp_in_its_transaction_and_a_silent_p
     rows = {r["account_id"]: r for r in scored.data["results"]}
     assert rows[first]["tp"] == 20 and rows[first]["place"] == 1  # 3 players, first did not complete
     others = [rows[a] for a in seat_ids(three)[1:]]
-    assert [(r["score"], r["place"], r["tp"]) for r in others] == [(0, 2, 7), (0, 2, 7)]  # (15 + 0) / 2
+    # R-18a: their share (15 + 0) / 2 = 7 each is computed and not paid: they removed no pair
+    assert [(r["score"], r["place"], r["tp"]) for r in others] == [(0, 2, 0), (0, 2, 0)]
     assert dict(Registration.objects.filter(tournament=t).values_list("account_id", "tp"))[first] == 20
     # the table of two where nobody played: every score 0, nobody gets TP
     assert round_end_if_due(round_id=two.round_id, now=at(10, 30))

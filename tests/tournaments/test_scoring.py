@@ -60,6 +60,36 @@ def test_r24_not_all_zero_a_negative_score_still_scores():
     assert tp([(1, False, 0), (2, False, -100)]) == [(1, 1, 10), (2, 2, 0)]
 
 
+def test_r24_r12_one_reading_every_score_zero_and_nobody_completed():
+    """A player who completed the board has played, whatever the taps cost: "every score is 0"
+    means every score 0 *and* nobody completed (R-12's reading, shared)."""
+    assert tp([(1, True, 0), (2, False, 0)]) == [(1, 1, 20), (2, 2, 0)]
+    assert tp([(1, True, 0), (2, False, 0), (3, False, 0)], 2) == [
+        (1, 1, 60),
+        (2, 2, 14),
+        (3, 2, 14),
+    ]  # (15 + 0) / 2 = 7, ×2
+    assert tp([(1, False, 0), (2, False, 0)], 3) == [(1, 1, 0), (2, 1, 0)]
+
+
+def test_r24_r18a_idle_players_get_no_tp_and_their_share_is_not_passed_on():
+    """EXAMPLES.md R-24: 2 players, 0 (one pair, one blocked tap) and −100 → 10, 0; the same with
+    neither removing a pair → 0, 0 (the 10 is not paid: idle)."""
+    assert [(a, pl, p) for a, pl, p in tp2([(1, False, 0), (2, False, -100)], idle={2})] == [(1, 1, 10), (2, 2, 0)]
+    assert tp2([(1, False, 0), (2, False, -100)], idle={1, 2}) == [(1, 1, 0), (2, 2, 0)]
+    # a 4-player table: the idle third's 10 is not passed to the fourth
+    assert tp2([(1, True, 2000), (2, False, 900), (3, False, 0), (4, False, -100)], 2, idle={3}) == [
+        (1, 1, 80),
+        (2, 2, 40),
+        (3, 3, 0),
+        (4, 4, 0),
+    ]
+
+
+def tp2(results, multiplier=1, idle=()):
+    return [(p.account_id, p.place, p.points) for p in table_points(results, multiplier, idle=idle)]
+
+
 def test_r24_table_sizes_outside_two_to_four_are_refused():
     with pytest.raises(ValueError):
         table_points([(1, False, 10)])

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from rivals.matches.models import Round
-from rivals.matches.services import fresh_code, matches_create, round_end_if_due
+from rivals.matches.services import fresh_code, matches_create, pairs_removed, round_end_if_due
 from tournaments import events as ev
 from tournaments import scoring
 from tournaments.models import Table, TableSeat, Tournament
@@ -123,7 +123,10 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
         return False
     seats = list(TableSeat.objects.filter(table=table).order_by("seat").values_list("account_id", flat=True))
     played = _results_of(seats, results)
-    placed = scoring.table_points(played, table.wave.multiplier)
+    by_account = {int(r["account_id"]): r for r in results}
+    # R-18a: a player who removed no pair at this table (or never played it) earns no TP
+    idle = {a for a in seats if a not in by_account or pairs_removed(by_account[a]) == 0}
+    placed = scoring.table_points(played, table.wave.multiplier, idle=idle)
     raw = {a: (c, s) for a, c, s in played}
     rows = [
         {

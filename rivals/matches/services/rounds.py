@@ -231,21 +231,31 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     return True
 
 
+def pairs_removed(row: dict) -> int:
+    """The pairs a player removed in a round (a ``RoundEnded`` result row). Rows recorded before
+    the field existed count as a player who took part (R-18a came later; their prizes are paid)."""
+    return int(row.get("pairs_removed", 1))
+
+
 def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -> dict:
     """R-18: completion first, then score; equal (completion, score) share a place (1, 1, 3).
-    Only a player who finished can have completed; a player who never played has 0."""
+    Only a player who finished can have completed; a player who never played has 0.
+    ``pairs_removed`` (by hand or with a joker; rounds have no undo) tells R-18a's idle players."""
     keys = [(g.status == "won", g.score) for g in boards]
     places = competition_places(keys)
-    rows = [
-        {
-            "account_id": g.account_id,
-            "place": place,
-            "score": g.score,
-            "completed": g.status == "won",
-            "pairs_left": g.present_mask.bit_count() // 2,
-        }
-        for g, place in zip(boards, places, strict=True)
-    ]
+    rows = []
+    for g, place in zip(boards, places, strict=True):
+        pairs_left = g.present_mask.bit_count() // 2
+        rows.append(
+            {
+                "account_id": g.account_id,
+                "place": place,
+                "score": g.score,
+                "completed": g.status == "won",
+                "pairs_left": pairs_left,
+                "pairs_removed": len(g.initial_faces) // 2 - pairs_left,
+            }
+        )
     rows.sort(key=lambda r: r["place"])  # stable: equal places stay in seat order
     return {
         "round_id": str(rnd.pk),
