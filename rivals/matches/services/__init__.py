@@ -6,6 +6,7 @@ from rivals.matches.services.duels import (
     duel_decline,
     duel_expire_if_due,
     duel_read,
+    duels_end,
     duels_expire_due,
 )
 from rivals.matches.services.matches import match_create, match_standings, matches_create
@@ -15,10 +16,12 @@ from rivals.matches.services.queue import (
     queue_leave,
     queue_ticket_expire_if_due,
     queue_ticket_read,
+    queue_tickets_end,
 )
 from rivals.matches.services.rounds import (
     RoundIntentResult,
     fresh_code,
+    pairs_removed,
     round_board_of,
     round_boards,
     round_end_if_due,
@@ -35,6 +38,7 @@ __all__ = [
     "duel_decline",
     "duel_expire_if_due",
     "duel_read",
+    "duels_end",
     "duels_expire_due",
     "match_create",
     "match_standings",
@@ -44,7 +48,9 @@ __all__ = [
     "queue_leave",
     "queue_ticket_expire_if_due",
     "queue_ticket_read",
+    "queue_tickets_end",
     "fresh_code",
+    "pairs_removed",
     "RoundIntentResult",
     "round_board_of",
     "round_boards",

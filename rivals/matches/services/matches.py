@@ -10,6 +10,7 @@ last ``RoundEnded``.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -19,7 +20,7 @@ from rivals.engine import scoring
 from rivals.errors import Invalid
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.matches.models import Match, Round
-from rivals.matches.services.rounds import round_schedule, round_streams
+from rivals.matches.services.rounds import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
 from rivals.services.points import points_award
 
@@ -129,7 +130,10 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         return
     rounds = list(Round.objects.filter(match=match).order_by("index"))
     results = [r.result if r.pk != rnd.pk else rnd.result for r in rounds]
-    standings, prizes = match_standings(mode=match.mode, players=list(rnd.players), results=results)
+    players = list(rnd.players)
+    standings, prizes = match_standings(
+        mode=match.mode, players=players, results=results, ineligible=Account.objects.restricted_ids(players)
+    )
     ended_at = results[-1]["ended_at"]
     event_append(
         stream_id=match.stream_id,
@@ -157,36 +161,50 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
             )
 
 
-def match_standings(*, mode: str, players: list[int], results: list[dict]) -> tuple[list[dict], list[dict]]:
+def match_standings(
+    *, mode: str, players: list[int], results: list[dict], ineligible: Collection[int] = ()
+) -> tuple[list[dict], list[dict]]:
     """Standings and prizes of a finished match from its rounds' results.
 
     One round (Quick Match, Duel, a table): the round's places (R-18); Quick Match points by
     R-12. Arena: places by the sum of the three round scores, prizes 80 / 40 / 20 / 0 shared by
-    tied players, rounded down (R-20). Standings are in place order, ties in seat order."""
+    tied players, rounded down (R-20). Standings are in place order, ties in seat order.
+
+    R-18a: a player who removed no pair in the whole match earns nothing (their share is
+    computed and not paid). R-38: ``ineligible`` accounts (suspended or closed when the match
+    ends) keep their place and receive nothing; their share is not passed on either."""
     totals = dict.fromkeys(players, 0)
     completed = dict.fromkeys(players, False)
+    removed = dict.fromkeys(players, 0)
     for result in results:
         for row in result["results"]:
-            totals[row["account_id"]] += row["score"]
-            completed[row["account_id"]] = completed[row["account_id"]] or row["completed"]
+            a = row["account_id"]
+            totals[a] += row["score"]
+            completed[a] = completed[a] or row["completed"]
+            removed[a] += pairs_removed(row)
     if len(results) == 1:
         places = {row["account_id"]: row["place"] for row in results[0]["results"]}
     else:
         ranked = scoring.competition_places([totals[a] for a in players])
         places = dict(zip(players, ranked, strict=True))
+    paid = [removed[a] > 0 and a not in ineligible for a in players]
     if mode == "quick":
-        points = scoring.quick_match_points([(completed[a], totals[a]) for a in players])
+        points = scoring.quick_match_points([(completed[a], totals[a]) for a in players], paid)
     elif mode == "arena":
-        # Decision: as R-12 and R-24 say for their modes, an arena where every total is 0
-        # (nobody removed a pair) awards nobody — four idle accounts must not share 140 points.
-        if any(totals[a] for a in players):
-            points = scoring.shared_prizes([places[a] for a in players], list(scoring.ARENA_PRIZES))
-        else:
-            points = [0] * len(players)
+        points = scoring.arena_prizes([totals[a] for a in players], [completed[a] for a in players], paid)
     else:
         points = None
     standings = sorted(
-        ({"account_id": a, "place": places[a], "score": totals[a], "completed": completed[a]} for a in players),
+        (
+            {
+                "account_id": a,
+                "place": places[a],
+                "score": totals[a],
+                "completed": completed[a],
+                "pairs_removed": removed[a],
+            }
+            for a in players
+        ),
         key=lambda row: row["place"],
     )
     prizes = [] if points is None else [{"account_id": a, "points": p} for a, p in zip(players, points, strict=True)]
