@@ -30,7 +30,7 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
         "kind": t.kind,
         "title": t.title,
         "status": API_STATUS[t.status],
-        "registration_opens_at": t.registration_opens_at,
+        "registration_opens_at": t.registration_opens,
         "starts_at": t.starts_at,
         "ends_at": t.ends_at,
         "min_players": t.minimum,

@@ -180,32 +180,72 @@ def test_r28_champions_registration_needs_200_weekly_prize_points(points, ok):
     assert exc.value.details["weekly_prize_points"] == 199 and exc.value.details["required"] == 200
 
 
-def test_r28_the_week_starts_on_monday_0000_romanian_time():
+def _utc(*args) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+def test_r28_the_week_is_the_romanian_week_of_the_start_from_monday_0000():
     # Monday 2026-03-30 00:00 in Bucharest (summer time, +03:00) is 2026-03-29T21:00:00Z
     (a,) = players(1)
-    points_award(
-        account=a,
-        amount=200,
-        source="tournament_prize",
-        key="test:sunday",
-        at=datetime(2026, 3, 29, 20, 59, 59, tzinfo=UTC),
-    )  # Sunday 23:59:59 Romanian time
-    assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 3, 29, 20, 59, 59, tzinfo=UTC)) == 200
-    assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC)) == 0
-    points_award(
-        account=a,
-        amount=200,
-        source="tournament_prize",
-        key="test:monday",
-        at=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC),
-    )  # Monday 00:00:00
-    assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 4, 5, 20, 59, 59, tzinfo=UTC)) == 200
-    assert weekly_prize_points(account_id=a.pk, now=datetime(2026, 4, 5, 21, 0, 0, tzinfo=UTC)) == 0
+    monday_start = _utc(2026, 3, 30, 18, 0)  # a Champions Tournament starting Monday 21:00 Romanian time
+    points_award(account=a, amount=200, source="tournament_prize", key="test:sunday", at=_utc(2026, 3, 29, 20, 59, 59))
+    # Sunday 23:59:59 Romanian time is last week: it does not count for a tournament of this week
+    assert weekly_prize_points(account_id=a.pk, starts_at=monday_start, now=_utc(2026, 3, 30, 12, 0)) == 0
+    points_award(account=a, amount=200, source="tournament_prize", key="test:monday", at=_utc(2026, 3, 29, 21, 0, 0))
+    assert weekly_prize_points(account_id=a.pk, starts_at=monday_start, now=_utc(2026, 3, 30, 12, 0)) == 200
+    # the week of a start on Sunday 2026-04-05 23:59:59 Romanian time is the same week; the next Monday's is not
+    assert weekly_prize_points(account_id=a.pk, starts_at=_utc(2026, 4, 5, 20, 59, 59), now=_utc(2026, 4, 5, 20)) == 200
+    assert weekly_prize_points(account_id=a.pk, starts_at=_utc(2026, 4, 5, 21, 0, 0), now=_utc(2026, 4, 6, 20)) == 0
     t = new_tournament(
         kind="champions",
-        now=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
-        registration_opens_at=datetime(2026, 3, 29, 20, 0, tzinfo=UTC),
-        starts_at=datetime(2026, 3, 30, 18, 0, tzinfo=UTC),
-        ends_at=datetime(2026, 3, 30, 19, 0, tzinfo=UTC),
+        now=_utc(2026, 3, 29, 20, 0),
+        registration_opens_at=_utc(2026, 3, 29, 20, 0),
+        starts_at=monday_start,
+        ends_at=_utc(2026, 3, 30, 19, 0),
     )
-    tournament_register(tournament_id=t.pk, account=a, now=datetime(2026, 3, 29, 21, 0, 0, tzinfo=UTC))
+    tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 29, 21, 0, 0))
+
+
+def test_r28_a_champions_registration_never_opens_before_the_monday_of_its_week():
+    """A Monday Champions Tournament whose window was set to open on Sunday opens Monday 00:00
+    Romanian time: a Sunday registration cannot qualify on last week's prizes."""
+    (a,) = players(1)
+    points_award(account=a, amount=300, source="tournament_prize", key="test:sunday", at=_utc(2026, 3, 29, 12, 0))
+    t = new_tournament(
+        kind="champions",
+        now=_utc(2026, 3, 29, 10, 0),
+        registration_opens_at=_utc(2026, 3, 29, 10, 0),  # Sunday 13:00 Romanian time
+        starts_at=_utc(2026, 3, 30, 18, 0),
+        ends_at=_utc(2026, 3, 30, 19, 0),
+    )
+    assert t.registration_opens_at == _utc(2026, 3, 29, 21, 0)  # moved to Monday 00:00 (+03:00)
+    with pytest.raises(NotAllowed) as exc:
+        tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 29, 20, 59, 59))
+    assert exc.value.details["registration_opens_at"] == "2026-03-29T21:00:00+00:00"
+    with pytest.raises(NotEligible) as exc:  # Monday: last week's 300 do not count
+        tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 29, 21, 0))
+    assert exc.value.details["weekly_prize_points"] == 0
+    # a regular tournament's window is left where the operator put it
+    regular = new_tournament(
+        now=_utc(2026, 3, 29, 10, 0),
+        registration_opens_at=_utc(2026, 3, 29, 10, 0),
+        starts_at=_utc(2026, 3, 30, 18, 0),
+        ends_at=_utc(2026, 3, 30, 19, 0),
+    )
+    assert regular.registration_opens_at == _utc(2026, 3, 29, 10, 0)
+
+
+def test_r28_prize_points_count_up_to_the_registration_instant():
+    (a,) = players(1)
+    t = new_tournament(
+        kind="champions",
+        now=_utc(2026, 3, 30, 6, 0),
+        registration_opens_at=_utc(2026, 3, 30, 6, 0),
+        starts_at=_utc(2026, 4, 2, 18, 0),
+        ends_at=_utc(2026, 4, 2, 19, 0),
+    )
+    points_award(account=a, amount=200, source="tournament_prize", key="test:tue", at=_utc(2026, 3, 31, 12, 0))
+    with pytest.raises(NotEligible) as exc:
+        tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 11, 59, 59))
+    assert exc.value.details["weekly_prize_points"] == 0
+    tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 12, 0))

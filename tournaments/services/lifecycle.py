@@ -13,7 +13,7 @@ from django.utils import timezone
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import event_append
 from tournaments import events as ev
-from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Tournament
+from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Tournament, romanian_week
 from tournaments.services.common import STREAM_TYPE, task_on_commit, tournament_append, tournament_locked
 
 MAX_PRIZE_PLACES = 1000
@@ -56,6 +56,8 @@ def settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
         raise Invalid("the end must be after the start", details={"ends_at": ["after starts_at"]})
     if s["registration_opens_at"] > s["starts_at"]:
         raise Invalid("registration must open before the start", details={"registration_opens_at": ["≤ starts_at"]})
+    if s["kind"] == "champions":  # never before the Monday 00:00 of the start's Romanian week
+        s["registration_opens_at"] = max(s["registration_opens_at"], romanian_week(s["starts_at"])[0])
     mp = s.get("min_players")
     if isinstance(mp, bool) or not isinstance(mp, int) or not 2 <= mp <= 100_000:
         raise Invalid("min_players is an integer 2…100000", details={"min_players": ["integer 2…100000"]})

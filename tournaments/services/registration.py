@@ -2,36 +2,31 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from rankings.days import day_start_utc, romanian_day, week_start
 from rivals.errors import Conflict, NotAllowed, NotEligible
 from rivals.models import Account, PointsLedgerEntry
 from tournaments import events as ev
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Tournament, romanian_week
 from tournaments.services.common import tournament_append, tournament_locked
 
 CHAMPIONS_WEEKLY_PRIZE_POINTS = 200  # R-28
 
 
-def romanian_week(now: datetime) -> tuple[datetime, datetime]:
-    """The UTC bounds [Monday 00:00, next Monday 00:00) of the Romanian week holding ``now``."""
-    monday = week_start(romanian_day(now))
-    return day_start_utc(monday), day_start_utc(monday + timedelta(days=7))
-
-
-def weekly_prize_points(*, account_id: int, now: datetime | None = None) -> int:
-    """R-28: points of final tournament prizes (R-26) awarded in the current Romanian week."""
-    start, end = romanian_week(now or timezone.now())
+def weekly_prize_points(*, account_id: int, starts_at: datetime, now: datetime | None = None) -> int:
+    """R-28: points of final tournament prizes (R-26) awarded in the Romanian week that holds the
+    Champions Tournament's start (``starts_at``), up to the registration instant ``now``."""
+    start, end = romanian_week(starts_at)
     total = PointsLedgerEntry.objects.filter(
         account_id=account_id,
         source="tournament_prize",
         awarded_at__gte=start,
         awarded_at__lt=end,
+        awarded_at__lte=now or timezone.now(),
     ).aggregate(s=Sum("amount"))["s"]
     return int(total or 0)
 
@@ -53,17 +48,16 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
     now = now or timezone.now()
     t = tournament_locked(tournament_id)
     _refuse_closed(t, now, "register")
-    if now < t.registration_opens_at:
-        raise NotAllowed(
-            "registration is not open yet", details={"registration_opens_at": t.registration_opens_at.isoformat()}
-        )
+    opens_at = t.registration_opens  # R-28
+    if now < opens_at:
+        raise NotAllowed("registration is not open yet", details={"registration_opens_at": opens_at.isoformat()})
     existing = Registration.objects.filter(tournament=t, account=account).first()
     if existing:
         raise Conflict("already registered", details={"registered_at": existing.registered_at.isoformat()})
     if t.kind == "champions":
-        points = weekly_prize_points(account_id=account.pk, now=now)
+        points = weekly_prize_points(account_id=account.pk, starts_at=t.starts_at, now=now)
         if points < CHAMPIONS_WEEKLY_PRIZE_POINTS:  # R-28
-            start, _ = romanian_week(now)
+            start, _ = romanian_week(t.starts_at)
             raise NotEligible(
                 f"the Champions Tournament needs {CHAMPIONS_WEEKLY_PRIZE_POINTS} tournament prize points this "
                 f"week; you have {points}",
