@@ -154,3 +154,62 @@ def test_r26_two_workers_finalizing_at_the_same_moment_give_one_set_of_prizes():
     assert PointsLedgerEntry.objects.filter(source="tournament_prize").count() == 3
     assert Event.objects.filter(stream_id=t.stream_id, type="TournamentFinalized").count() == 1
     assert Trophy.objects.filter(tournament=t).count() == 1
+
+
+def _idle_aware_table(t, rows: dict) -> None:
+    """End the only table of wave 1 with ``rows`` = account → (score, pairs removed)."""
+    from tests.tournaments.helpers import seat_ids, tables
+    from tournaments.services.tables import table_score
+
+    (table,) = tables(t, 1)
+    results = [
+        {"account_id": a, "score": rows[a][0], "completed": False, "pairs_removed": rows[a][1]} for a in seat_ids(table)
+    ]
+    table_score(table_id=table.pk, reason="idle", now=at(20), results=results)
+
+
+def test_r26_players_with_0_tp_keep_their_places_and_get_no_prize_which_nobody_else_gets():
+    """EXAMPLES.md R-26: prize table 100, 50, 25; final TP 60, 0, 0 → 100 to the first; the players
+    with 0 TP keep places 2 and 3 and receive nothing."""
+    t = new_tournament(prize_table=[100, 50, 25], multipliers=[3])
+    a, b, c = players(3)
+    register_all(t, [a, b, c])
+    tournament_start(tournament_id=t.pk, now=at(10))
+    _idle_aware_table(t, {a.pk: (500, 5), b.pk: (0, 0), c.pk: (0, 0)})  # 20 TP × 3 for A; B and C idle
+    assert finalize.tournament_finalize(tournament_id=t.pk, now=at(70))
+    rows = list(Registration.objects.filter(tournament=t).order_by("place").values_list("account_id", "tp", "prize"))
+    assert rows == [(a.pk, 60, 100), (b.pk, 0, 0), (c.pk, 0, 0)]
+    assert prizes(t) == {a.pk: 100}
+    assert Trophy.objects.get(tournament=t).account_id == a.pk
+
+
+def test_r26_a_tournament_nobody_played_pays_nothing_and_awards_no_trophy():
+    """Today's defect: the earliest registrant of an idle tournament won prize 1 and the cup."""
+    t = new_tournament(prize_table=[100, 50, 25])
+    accounts = players(3)
+    register_all(t, accounts)
+    tournament_start(tournament_id=t.pk, now=at(10))
+    _idle_aware_table(t, {x.pk: (0, 0) for x in accounts})
+    assert finalize.tournament_finalize(tournament_id=t.pk, now=at(70))
+    finalized = Event.objects.get(stream_id=t.stream_id, type="TournamentFinalized").data
+    assert [row[1:] for row in finalized["places"]] == [[1, 0, 0], [2, 0, 0], [3, 0, 0]]
+    assert finalized["trophy"] is None
+    assert prizes(t) == {} and not Trophy.objects.filter(tournament=t).exists()
+    t.refresh_from_db()
+    assert t.status == "finished"
+
+
+def test_r38_a_suspended_winner_keeps_the_place_and_gets_no_prize_nor_trophy_and_nobody_moves_up():
+    from rivals.fairplay.services import account_suspend
+
+    t, (a, b, c, d) = played(4, scores={0: 300, 1: 900, 2: 600, 3: 0}, prize_table=[100, 50, 25])
+    account_suspend(account=b, reason="bot play", actor="operator:test")
+    assert finalize.tournament_finalize(tournament_id=t.pk, now=at(70))
+    assert [(r.account_id, r.place, r.prize) for r in Registration.objects.filter(tournament=t).order_by("place")] == [
+        (b.pk, 1, 0),
+        (c.pk, 2, 50),
+        (a.pk, 3, 25),
+        (d.pk, 4, 0),
+    ]
+    assert prizes(t) == {c.pk: 50, a.pk: 25}
+    assert not Trophy.objects.filter(tournament=t).exists()

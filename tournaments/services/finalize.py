@@ -14,6 +14,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
+from rivals.models import Account
 from rivals.services.points import points_award
 from tournaments import events as ev
 from tournaments.models import Table
@@ -45,16 +46,25 @@ def tournament_finalize(*, tournament_id, now: datetime | None = None) -> bool:
     Decision: prizes are awarded at the tournament's end time (the instant R-26 makes them due),
     so a late job never moves them into another Romanian day or week (R-28, R-34).
     Decision: places follow R-26 literally — players with 0 TP are placed too (by registration).
+    R-26 decision: a player with 0 TP at the end receives no prize and no trophy, and that
+    place's prize is paid to nobody else; a tournament in which nobody earned TP pays nothing.
+    R-38: a suspended or closed account keeps its place and receives no prize and no trophy
+    (not passed on either).
     """
     now = now or timezone.now()
     t = tournament_locked(tournament_id)
     if t.status != "running" or now < t.ends_at or Table.objects.filter(tournament=t, status="playing").exists():
         return False
     places = final_places(_totals(t))
+    restricted = Account.objects.restricted_ids(a for a, _, _ in places)
+
+    def paid(account_id: int, tp: int) -> bool:
+        return tp > 0 and account_id not in restricted
+
     prizes = t.prize_table
-    rows = [[a, place, tp, prizes[place - 1] if place <= len(prizes) else 0] for a, place, tp in places]
+    rows = [[a, place, tp, prizes[place - 1] if place <= len(prizes) and paid(a, tp) else 0] for a, place, tp in places]
     trophy = None
-    if rows:  # R-27 the regular cup; R-29 one counted copy of the Champions trophy per win
+    if rows and paid(rows[0][0], rows[0][2]):  # R-27 the regular cup; R-29 one counted Champions copy per win
         trophy = {"account_id": rows[0][0], "kind": "champions" if t.kind == "champions" else "cup", "title": t.title}
     tournament_append(t, [ev.tournament_finalized(places=rows, trophy=trophy, at=now)], actor="system", now=now)
     for account_id, place, tp, prize in rows:
