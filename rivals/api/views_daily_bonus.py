@@ -2,11 +2,13 @@
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api import serializers as s
 from rivals.api.idempotency import idempotent
+from rivals.api.permissions import NotSuspended
 from rivals.services.daily_bonus import daily_bonus_claim, daily_bonus_double
 
 
@@ -22,7 +24,9 @@ class DailyBonusDoubleOut(serializers.Serializer):
 
 
 class DailyBonusClaimView(APIView):
-    @extend_schema(request=None, responses={200: DailyBonusClaimOut, 409: s.ErrorOut})
+    permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
+
+    @extend_schema(request=None, responses={200: DailyBonusClaimOut, 403: s.ErrorOut, 409: s.ErrorOut})
     @idempotent
     def post(self, request):
         result = daily_bonus_claim(account=request.user)
@@ -34,7 +38,11 @@ class DailyBonusClaimView(APIView):
 
 
 class DailyBonusDoubleView(APIView):
-    @extend_schema(request=None, responses={200: DailyBonusDoubleOut, 409: s.ErrorOut, 422: s.ErrorOut})
+    permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
+
+    @extend_schema(
+        request=None, responses={200: DailyBonusDoubleOut, 403: s.ErrorOut, 409: s.ErrorOut, 422: s.ErrorOut}
+    )
     @idempotent
     def post(self, request):
         return Response({"points": daily_bonus_double(account=request.user)})

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals import selectors_games as sel
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
+from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut
 from rivals.errors import Invalid
 from rivals.services import games as svc
@@ -70,7 +71,11 @@ GameOut = inline_serializer(
 
 
 class GamesView(APIView):
-    @extend_schema(request=GameCreateIn, responses={201: GameOut, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+    permission_classes = [IsAuthenticated, NotSuspended]  # a suspended account starts no game
+
+    @extend_schema(
+        request=GameCreateIn, responses={201: GameOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+    )
     @idempotent
     def post(self, request):
         body = GameCreateIn(data=request.data)

@@ -26,6 +26,7 @@ from rivals.errors import DomainError, NotAllowed, OutsideRoundTime, TooFast
 from rivals.fairplay.models import FairPlayFlag
 from rivals.models import Account, RejectedIntent
 from rivals.services.accounts import account_event
+from rivals.signals import account_restricted
 from rivals.text import clean_text
 
 REVIEW_DECISIONS = ("dismissed", "confirmed")
@@ -208,6 +209,8 @@ def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
     account_event(
         account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
     )
+    # its waiting queue tickets and pending duels end now, in this transaction
+    account_restricted.send(sender=Account, account_id=account.pk, reason="account_suspended", now=timezone.now())
     account.refresh_from_db()
     return account
 

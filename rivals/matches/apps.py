@@ -1,6 +1,14 @@
 from django.apps import AppConfig
 
 
+def _on_account_restricted(sender, *, account_id: int, reason: str, now, **kwargs) -> None:
+    """R-38: a suspension or closure ends the account's waiting tickets and pending duels."""
+    from rivals.matches.services import duels_end, queue_tickets_end
+
+    queue_tickets_end(account_id=account_id, reason=reason, now=now)
+    duels_end(account_id=account_id, reason=reason, now=now)
+
+
 class MatchesConfig(AppConfig):
     name = "rivals.matches"
     label = "matches"
@@ -10,6 +18,8 @@ class MatchesConfig(AppConfig):
     def ready(self) -> None:
         from rivals import projections
         from rivals.matches.projections import matches_projection
+        from rivals.signals import account_restricted
 
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(matches_projection)
+        account_restricted.connect(_on_account_restricted, dispatch_uid="matches.commitments_end")

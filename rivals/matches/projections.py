@@ -265,7 +265,8 @@ class MatchesProjection(Projection):
     def _closing(cls, event: Event) -> tuple[type, str, dict]:
         """The model, id and changed fields of the ticket or duel an event closes."""
         d, t = event.data, event.type
-        status = "cancelled" if t == "DuelDeclined" and d.get("by") == "challenger" else cls._CLOSED[t]
+        # a withdrawal by the challenger, or the server's end of it (R-38: a party suspended or closed)
+        status = "cancelled" if t == "DuelDeclined" and d.get("by") in ("challenger", "system") else cls._CLOSED[t]
         fields = {"status": status, "closed_at": event.recorded_at, "version": event.version}
         if t in ("QueueMatched", "DuelAccepted"):
             fields["match_id"] = d["match_id"]

@@ -32,6 +32,15 @@ class AccountManager(BaseUserManager):
         extra.setdefault("display_name", username)
         return self.create_user(username, password, **extra)
 
+    def restricted_ids(self, account_ids) -> set[int]:
+        """R-38: those of ``account_ids`` that are suspended or closed now — they keep their
+        places but receive no prize, trophy or points, and commitments of theirs end."""
+        return set(
+            self.filter(pk__in=list(account_ids))
+            .filter(models.Q(suspended_at__isnull=False) | models.Q(closed_at__isnull=False))
+            .values_list("pk", flat=True)
+        )
+
 
 class Account(AbstractBaseUser, PermissionsMixin):
     """A player (or an operator with ``is_staff``).

@@ -9,11 +9,13 @@ from datetime import datetime
 
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from rivals import personal
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account
+from rivals.signals import account_restricted
 from rivals.text import clean_text
 
 DISPLAY_NAME_MAX = 32
@@ -130,6 +132,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
 
     club_leave_on_close(account=account, actor=actor)
     account_event(account, "AccountClosed", {"reason": reason, "erased": erase}, actor=actor)
+    account_restricted.send(sender=Account, account_id=account.pk, reason="account_closed", now=timezone.now())
     AccessToken.objects.filter(account=account).delete()
     account.is_active = False
     account.password = make_password(None)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.db import transaction
 from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
+from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import Invalid
 from rivals.sichuan import selectors as sel
@@ -103,6 +105,8 @@ class TablePageIn(PageIn):
 
 
 class TablesView(APIView):
+    permission_classes = [IsAuthenticated, NotSuspended]  # lists stay open, new tables are refused
+
     @extend_schema(
         operation_id="v1_sichuan_list",
         parameters=[TablePageIn],
@@ -115,7 +119,7 @@ class TablesView(APIView):
         qs = sel.tables_of(account=request.user)
         return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset : offset + limit]]})
 
-    @extend_schema(request=SichuanTableCreateIn, responses={201: TableOut, 400: ErrorOut})
+    @extend_schema(request=SichuanTableCreateIn, responses={201: TableOut, 400: ErrorOut, 403: ErrorOut})
     @idempotent
     def post(self, request):
         if not isinstance(request.data, dict):

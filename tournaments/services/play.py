@@ -30,9 +30,14 @@ SYSTEM = "system"
 
 def _seat_next_wave(t: Tournament, now: datetime) -> bool:
     """R-23: seat every registered player by current TP standings; False when fewer than two.
-    The tables' rounds are opened after this commits (``tables_open``)."""
+    The tables' rounds are opened after this commits (``tables_open``). R-38: a suspended or
+    closed account is not seated (it keeps its registration and its TP so far)."""
     number = t.current_wave + 1
-    players = list(Registration.objects.filter(tournament=t).values_list("account_id", "tp"))
+    players = list(
+        Registration.objects.filter(tournament=t, account__suspended_at__isnull=True, account__closed_at__isnull=True)
+        .order_by("account_id")
+        .values_list("account_id", "tp")
+    )
     plan = seating.seat(players, seed=t.seed, wave=number)
     if not plan.tables:
         return False

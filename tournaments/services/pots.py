@@ -144,12 +144,15 @@ def pot_finalize(*, pot_id, now: datetime | None = None) -> bool:
     scores = dict(Game.objects.filter(pk__in=list(games)).values_list("pk", "score"))
     played = [(e.account_id, (scores[e.game_id],)) for e in entrants if e.game_id]
     placed = {p.account_id: p for p in shared_split(played, pot.prize_split)}
+    restricted = Account.objects.restricted_ids(placed)  # placed, not paid (nor passed on)
     results = [
         {
             "account_id": e.account_id,
             "score": scores.get(e.game_id),
             "place": placed[e.account_id].place if e.account_id in placed else None,
-            "prize": placed[e.account_id].points if e.account_id in placed else None,
+            "prize": (0 if e.account_id in restricted else placed[e.account_id].points)
+            if e.account_id in placed
+            else None,
         }
         for e in entrants
     ]

@@ -51,6 +51,8 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
     other = Account.objects.filter(pk=opponent, is_active=True).first()
     if other is None:
         raise NotFound("no such player")
+    if other.suspended_at is not None:  # R-38
+        raise NotAllowed("this player is suspended and cannot play now", details={"opponent": other.pk})
     Account.objects.select_for_update().get(pk=account.pk)  # serialise this account's challenges
     pending = Duel.objects.filter(challenger=account, opponent=other, status="pending", expires_at__gt=now).first()
     if pending is not None:
@@ -105,6 +107,8 @@ def duel_accept(*, account: Account, duel_id, now: datetime | None = None) -> Du
     _pending(duel)
     if duel.opponent_id != account.pk:
         raise NotAllowed("only the challenged player can accept", details={"opponent": duel.opponent_id})
+    if Account.objects.restricted_ids([duel.challenger_id]):  # R-38 (normally already ended with the suspension)
+        raise NotAllowed("the challenger can no longer play", details={"challenger": duel.challenger_id})
     match = match_create(
         mode="duel", account_ids=[duel.challenger_id, duel.opponent_id], now=now, context={"duel_id": str(duel.pk)}
     )
@@ -116,6 +120,24 @@ def duel_accept(*, account: Account, duel_id, now: datetime | None = None) -> Du
     )
     duel.refresh_from_db()
     return duel
+
+
+def duels_end(*, account_id: int, reason: str, now: datetime) -> int:
+    """R-38: the account's pending duels (as challenger or opponent) end at once, as cancelled by
+    the server (``DuelDeclined`` by ``system`` with the reason). In the caller's transaction."""
+    duels = (
+        Duel.objects.select_for_update()
+        .filter(Q(challenger_id=account_id) | Q(opponent_id=account_id), status="pending")
+        .order_by("pk")
+    )
+    for duel in duels:
+        _append(
+            duel,
+            NewEvent("DuelDeclined", {"duel_id": str(duel.pk), "by": "system", "reason": reason}),
+            actor="system",
+            now=now,
+        )
+    return len(duels)
 
 
 @transaction.atomic

@@ -90,6 +90,7 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     waiting = list(
         QueueTicket.objects.select_for_update()
         .filter(mode=mode, status="waiting", expires_at__gt=now)
+        .filter(account__suspended_at__isnull=True, account__closed_at__isnull=True)  # R-38
         .exclude(account=account)
         .order_by("created_at", "pk")[: GROUP[mode] - 1]
     )
@@ -171,6 +172,22 @@ def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> 
     )
     ticket.refresh_from_db()
     return ticket
+
+
+def queue_tickets_end(*, account_id: int, reason: str, now: datetime) -> int:
+    """R-38: the account's waiting tickets end at once (``QueueLeft`` with the reason, by the
+    server) — a suspended or closed account is matched with nobody. In the caller's transaction."""
+    _lock(f"queue-account:{account_id}")
+    tickets = QueueTicket.objects.select_for_update().filter(account_id=account_id, status="waiting").order_by("pk")
+    for ticket in tickets:
+        _append(
+            ticket.pk,
+            NewEvent("QueueLeft", {"ticket_id": str(ticket.pk), "reason": reason}),
+            expected=ticket.version,
+            actor="system",
+            now=now,
+        )
+    return len(tickets)
 
 
 @transaction.atomic
