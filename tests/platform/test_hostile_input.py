@@ -7,12 +7,11 @@ import json
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
-from hypothesis import given
 from hypothesis import strategies as st
 
 from rivals.api.intents import IntentEndpoint
 from rivals.models import Account, Event, RejectedIntent
-from tests.platform.fuzz import Budget, fuzz_settings
+from tests.platform.fuzz import fuzz
 
 NUL = '"a\\u0000b"'
 SURROGATE = '"\\ud800"'
@@ -210,19 +209,14 @@ _bodies = st.one_of(
 )
 
 
-budget = Budget(share=0.15)
-
-
 def test_the_intent_endpoints_are_found():
     routes = {pattern for pattern, _ in _intent_routes()}
     assert {"api/v1/games/<str:game_id>/intents", "api/v1/sichuan/<str:table_id>/intents"} <= routes
 
 
 @pytest.mark.django_db
-@fuzz_settings(150)
-@given(body=_bodies, which=st.integers(min_value=0, max_value=99))
+@fuzz(examples=150, share=0.15, body=_bodies, which=st.integers(min_value=0, max_value=99))
 def test_hostile_json_at_every_intent_endpoint_is_never_a_5xx_and_refusals_are_recorded(player, body, which):
-    budget.within("hostile")
     client, ids = player
     routes = sorted(_intent_routes(), key=lambda r: r[0])
     pattern, view = routes[which % len(routes)]

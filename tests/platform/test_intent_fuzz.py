@@ -15,7 +15,7 @@ The suite runs it seeded and small; ``make fuzz`` larger and time-bounded (tests
 from __future__ import annotations
 
 import pytest
-from hypothesis import event, given
+from hypothesis import event
 from hypothesis import strategies as st
 
 from rivals import engine
@@ -23,10 +23,9 @@ from rivals.models import Event, Game, RejectedIntent, Stream
 from rivals.services.games import INTENT_TYPES
 from rivals.sichuan.models import SichuanTable
 from rivals.sichuan.services import INTENT_TYPES as SICHUAN_TYPES
-from tests.platform.fuzz import Budget, fuzz_settings
+from tests.platform.fuzz import fuzz
 
 TARGETS = ("single", "classic", "pool_practice", "round", "sichuan")
-budget = Budget(share=0.3)
 
 _junk = st.one_of(
     st.none(),
@@ -105,12 +104,10 @@ def _consistent(stream_id: str, projection_version: int | None = None) -> None:
 
 
 @pytest.mark.django_db
-@fuzz_settings(60)
-@given(which=st.sampled_from(TARGETS), body=_body)
+@fuzz(examples=60, share=0.3, which=st.sampled_from(TARGETS), body=_body)
 def test_fuzzed_intents_are_never_a_5xx_and_never_write_half(targets, which, body):
     from rivals.matches.models import Round
 
-    budget.within("intents")
     client, account_id, ids, fresh = targets
     kind = which
     board = _board(kind, ids[kind], account_id)
