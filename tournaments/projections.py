@@ -1,19 +1,26 @@
 """The tournament and pot projections: rows of ``tournaments.models`` from their streams' events.
 
-Applied live inside every append's transaction (``rivals.projections``) and replayed by
-``manage.py rebuild_projections``. Bulk SQL where a single event carries many rows (a wave of
-2,500 tables, the final places of 10,000 players).
+One implementation of the tournament projection: ``step(rows, event)`` is the pure effect of one
+event on one tournament's rows (``TournamentRows``, keyed by what the events name: account ids,
+wave and table numbers). The live path (inside every append's transaction, ``rivals.projections``)
+loads the rows an event touches, steps, and writes what changed — inserts, updates by primary
+key, deletions; the rebuild (``manage.py rebuild_projections``) folds each stream into fresh
+``TournamentRows`` in memory and writes them with COPY. Both write only through ``step``.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.models import Event
 from rivals.projections import Projection, register
+from rivals.rawsql import copy_insert
 from rivals.rebuild import Table as Copied
 from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
 from tournaments.models import (
@@ -29,20 +36,301 @@ from tournaments.models import (
 )
 
 _TIME_FIELDS = ("registration_opens_at", "starts_at", "ends_at")
+_CREATED_FIELDS = (
+    "kind",
+    "title",
+    "registration_opens_at",
+    "starts_at",
+    "ends_at",
+    "min_players",
+    "prize_table",
+    "multipliers",
+    "created_at",
+)
 
 
 def _settings(data: dict) -> dict:
     return {k: parse_datetime(v) if k in _TIME_FIELDS or k.endswith("_at") else v for k, v in data.items()}
 
 
-def _values_update(sql: str, rows: list[tuple], width: int, params: list) -> None:
-    """Run an ``UPDATE … FROM (VALUES …) AS v(…)`` with ``rows`` (``{values}`` in ``sql``), then
-    ``params`` for the placeholders after it."""
-    if not rows:
+@dataclass
+class TournamentRows:
+    """One tournament's rows — all of them (the rebuild), or those one event touches (live)."""
+
+    tournament: Tournament | None = None
+    registrations: dict[int, Registration] = field(default_factory=dict)  # by account
+    waves: dict[int, Wave] = field(default_factory=dict)  # by number
+    tables: dict[tuple[int, int], Table] = field(default_factory=dict)  # by (wave, table)
+    seats: dict[tuple[int, int, int], TableSeat] = field(default_factory=dict)  # by (wave, table, account)
+    trophy: Trophy | None = None
+
+
+# --- the one step per event ----------------------------------------------------------------------
+
+
+def step(rows: TournamentRows, event, *, schedule_exists: Callable[[int], bool]) -> None:
+    """Apply one event of a tournament's stream to its rows (pure: no database)."""
+    d = event.data
+    tid = uuid.UUID(event.stream_id.removeprefix("tournament-"))
+    if event.type == "TournamentCreated":
+        schedule_id = d.get("schedule_id")
+        rows.tournament = Tournament(
+            id=tid,
+            seed=d["seed"],
+            version=event.version,
+            occurrence=d.get("occurrence"),
+            # the operator may have deleted the schedule since: the instance stays, unlinked
+            schedule_id=schedule_id if schedule_id and schedule_exists(schedule_id) else None,
+            **_settings({k: d[k] for k in _CREATED_FIELDS}),
+        )
         return
-    values = ", ".join(["(" + ", ".join(["%s"] * width) + ")"] * len(rows))
+    t = rows.tournament
+    if t is None or t.pk != tid:
+        raise ValueError(f"{event!r}: a tournament stream without TournamentCreated")
+    t.version = event.version
+    _STEPS[event.type](rows, t, d)
+
+
+def _edited(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    for name, value in _settings(d["changes"]).items():
+        setattr(t, name, value)
+
+
+def _cancelled(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    t.status, t.cancel_reason, t.cancelled_at = "cancelled", d["reason"], parse_datetime(d["cancelled_at"])
+
+
+def _registered(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    rows.registrations[d["account_id"]] = Registration(
+        tournament_id=t.pk, account_id=d["account_id"], registered_at=parse_datetime(d["registered_at"])
+    )
+    t.registered += 1
+
+
+def _unregistered(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    if rows.registrations.pop(d["account_id"], None) is not None:
+        t.registered -= 1
+
+
+def _started(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    t.status, t.started_at = "running", parse_datetime(d["started_at"])
+
+
+def _wave_seated(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    at = parse_datetime(d["seated_at"])
+    wave = Wave(
+        tournament_id=t.pk,
+        number=d["wave"],
+        multiplier=d["multiplier"],
+        seated_at=at,
+        tables_open=len(d["tables"]),
+        waiting=d["waiting"],
+        ended_at=None if d["tables"] else at,
+    )
+    rows.waves[d["wave"]] = wave
+    for x in d["tables"]:
+        rows.tables[(d["wave"], x["table"])] = Table(tournament_id=t.pk, wave=wave, number=x["table"], seated_at=at)
+        for seat, account_id in enumerate(x["account_ids"]):
+            rows.seats[(d["wave"], x["table"], account_id)] = TableSeat(
+                tournament_id=t.pk, account_id=account_id, seat=seat
+            )
+    t.current_wave = d["wave"]
+
+
+def _tables_opened(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    for x in d["tables"]:
+        table = rows.tables.get((d["wave"], x["table"]))
+        if table is not None:
+            table.match_id, table.round_id = uuid.UUID(x["match_id"]), uuid.UUID(x["round_id"])
+
+
+def _table_scored(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    at = parse_datetime(d["ended_at"])
+    table = rows.tables[(d["wave"], d["table"])]
+    table.status, table.ended_at, table.end_reason = "ended", at, d["reason"]
+    for r in d["results"]:
+        seat = rows.seats.get((d["wave"], d["table"], r["account_id"]))
+        if seat is not None:
+            seat.place, seat.score, seat.completed, seat.tp = r["place"], r["score"], r["completed"], r["tp"]
+        registration = rows.registrations.get(r["account_id"])
+        if registration is not None:
+            registration.tp += r["tp"]
+            registration.tables_played += 1
+    wave = rows.waves[d["wave"]]
+    if wave.tables_open == 1:
+        wave.ended_at = at
+    wave.tables_open -= 1
+
+
+def _finalized(rows: TournamentRows, t: Tournament, d: dict) -> None:
+    at = parse_datetime(d["finalized_at"])
+    for account_id, place, _tp, prize in d["places"]:
+        registration = rows.registrations.get(account_id)
+        if registration is not None:
+            registration.place, registration.prize = place, prize
+    trophy = d.get("trophy")
+    if trophy:
+        rows.trophy = Trophy(
+            tournament_id=t.pk,
+            account_id=trophy["account_id"],
+            kind=trophy["kind"],
+            title=trophy["title"],
+            awarded_at=at,
+        )
+    t.status, t.finalized_at = "finished", at
+
+
+_STEPS = {
+    "TournamentEdited": _edited,
+    "TournamentCancelled": _cancelled,
+    "PlayerRegistered": _registered,
+    "PlayerUnregistered": _unregistered,
+    "TournamentStarted": _started,
+    "WaveSeated": _wave_seated,
+    "TablesOpened": _tables_opened,
+    "TableScored": _table_scored,
+    "TournamentFinalized": _finalized,
+}
+
+
+# --- live: load the rows an event touches, step, write what changed ------------------------------
+
+
+def _load(event: Event) -> TournamentRows:
+    d, kind = event.data, event.type
+    rows = TournamentRows()
+    if kind == "TournamentCreated":
+        return rows
+    tid = event.stream_id.removeprefix("tournament-")
+    rows.tournament = Tournament.objects.get(pk=tid)
+    accounts: list[int] = []
+    if kind == "PlayerUnregistered":
+        accounts = [d["account_id"]]
+    elif kind == "TablesOpened":
+        numbers = [x["table"] for x in d["tables"]]
+        for table in Table.objects.filter(tournament_id=tid, wave__number=d["wave"], number__in=numbers):
+            rows.tables[(d["wave"], table.number)] = table
+    elif kind == "TableScored":
+        wave = Wave.objects.get(tournament_id=tid, number=d["wave"])
+        table = Table.objects.get(wave=wave, number=d["table"])
+        rows.waves[wave.number], rows.tables[(wave.number, table.number)] = wave, table
+        for seat in TableSeat.objects.filter(table=table):
+            rows.seats[(wave.number, table.number, seat.account_id)] = seat
+        accounts = [r["account_id"] for r in d["results"]]
+    elif kind == "TournamentFinalized":
+        accounts = [p[0] for p in d["places"]]
+    if accounts:
+        for registration in Registration.objects.filter(tournament_id=tid, account_id__in=accounts):
+            rows.registrations[registration.account_id] = registration
+    return rows
+
+
+_COLLECTIONS = ("registrations", "waves", "tables", "seats")
+
+
+def _values(obj) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def _snapshot(rows: TournamentRows) -> dict[str, dict]:
+    shot: dict[str, dict] = {name: {k: _values(o) for k, o in getattr(rows, name).items()} for name in _COLLECTIONS}
+    shot["tournament"] = {} if rows.tournament is None else {rows.tournament.pk: _values(rows.tournament)}
+    shot["trophy"] = {} if rows.trophy is None else {rows.trophy.tournament_id: _values(rows.trophy)}
+    return shot
+
+
+def _update(model, objs: list, fields: list[str]) -> None:
+    """UPDATE many rows by primary key in one statement (arrays of the changed columns)."""
+    if len(objs) == 1:
+        objs[0].save(update_fields=fields)
+        return
+    meta = model._meta
+    columns = [meta.get_field(f) for f in fields]
+    assign = ", ".join(f"{c.column} = v.{c.column}" for c in columns)
+    arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in [meta.pk, *columns])
+    names = ", ".join(c.column for c in [meta.pk, *columns])
     with connection.cursor() as cur:
-        cur.execute(sql.format(values=values), [x for row in rows for x in row] + params)
+        cur.execute(
+            f"UPDATE {meta.db_table} t SET {assign} FROM unnest({arrays}) AS v({names}) "
+            f"WHERE t.{meta.pk.column} = v.{meta.pk.column}",
+            [[o.pk for o in objs], *([getattr(o, c.attname) for o in objs] for c in columns)],
+        )
+
+
+def _write_changes(before: dict[str, dict], rows: TournamentRows) -> None:
+    """Insert the new rows, update the changed columns of the others, delete the rows gone."""
+    after = {
+        "tournament": {} if rows.tournament is None else {rows.tournament.pk: rows.tournament},
+        **{name: getattr(rows, name) for name in _COLLECTIONS},
+        "trophy": {} if rows.trophy is None else {rows.trophy.tournament_id: rows.trophy},
+    }
+    for name, model in (
+        ("tournament", Tournament),
+        ("registrations", Registration),
+        ("waves", Wave),
+        ("tables", Table),
+        ("seats", TableSeat),
+        ("trophy", Trophy),
+    ):
+        old, now = before[name], after[name]
+        if name == "tables":
+            for table in now.values():
+                table.wave_id = table.wave.pk
+        if name == "seats":
+            for key, seat in now.items():
+                seat.table_id = rows.tables[key[:2]].pk
+        new = [o for k, o in now.items() if k not in old]
+        if new:
+            model.objects.bulk_create(new, batch_size=5000)
+        changed: dict[tuple[str, ...], list] = {}
+        for k, o in now.items():
+            if k in old:
+                fields = tuple(f for f, v in _values(o).items() if old[k][f] != v)
+                if fields:
+                    changed.setdefault(fields, []).append(o)
+        for fields, objs in changed.items():
+            _update(model, objs, list(fields))
+        gone = [old[k][model._meta.pk.attname] for k in old if k not in now]
+        if gone:
+            model.objects.filter(pk__in=gone).delete()
+
+
+def _schedule_exists(schedule_id: int) -> bool:
+    return RecurringSchedule.objects.filter(pk=schedule_id).exists()
+
+
+# --- the rebuild: each stream folded in memory, written with COPY ---------------------------------
+
+
+def _ids(model, n: int) -> list[int]:
+    if not n:
+        return []
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)", [model._meta.db_table, n]
+        )
+        return [row[0] for row in cur.fetchall()]
+
+
+def _copy(done: list[TournamentRows]) -> None:
+    """COPY folded tournaments; waves and tables get their ids from the tables' own sequences
+    first (their tables and seats hold them)."""
+    waves = [w for rows in done for w in rows.waves.values()]
+    tables = [t for rows in done for t in rows.tables.values()]
+    for wave, pk in zip(waves, _ids(Wave, len(waves)), strict=True):
+        wave.id = pk
+    for table, pk in zip(tables, _ids(Table, len(tables)), strict=True):
+        table.id = pk
+        table.wave_id = table.wave.id
+    for rows in done:
+        for key, seat in rows.seats.items():
+            seat.table_id = rows.tables[key[:2]].id
+    copy_insert(Tournament, [rows.tournament for rows in done])
+    copy_insert(Registration, [r for rows in done for r in rows.registrations.values()])
+    copy_insert(Wave, waves)
+    copy_insert(Table, tables)
+    copy_insert(TableSeat, [s for rows in done for s in rows.seats.values()])
+    copy_insert(Trophy, [rows.trophy for rows in done if rows.trophy is not None])
 
 
 class TournamentProjection(Projection):
@@ -50,11 +338,6 @@ class TournamentProjection(Projection):
     event_types = TOURNAMENT_EVENTS
 
     tables = tuple(Copied(m._meta.db_table) for m in (Tournament, Registration, Wave, Table, TableSeat, Trophy))
-
-    def rebuild(self, log) -> None:
-        from tournaments.rebuild import rebuild_tournaments
-
-        rebuild_tournaments(self, log)
 
     def reset(self) -> None:
         Trophy.objects.all().delete()
@@ -65,150 +348,28 @@ class TournamentProjection(Projection):
         Tournament.objects.all().delete()
 
     def apply(self, event: Event) -> None:
-        getattr(self, f"_on_{event.type}")(event, event.data, uuid.UUID(event.stream_id.removeprefix("tournament-")))
-        if event.type != "TournamentCreated":
-            Tournament.objects.filter(pk=self._tid(event)).update(version=event.version)
+        rows = _load(event)
+        before = _snapshot(rows)
+        step(rows, event, schedule_exists=_schedule_exists)
+        _write_changes(before, rows)
 
-    @staticmethod
-    def _tid(event: Event) -> str:
-        return event.stream_id.removeprefix("tournament-")
-
-    def _on_TournamentCreated(self, event, d, tid):
-        schedule_id = d.get("schedule_id")
-        if schedule_id and not RecurringSchedule.objects.filter(pk=schedule_id).exists():
-            schedule_id = None  # the operator deleted the schedule since; the instance stays
-        fields = _settings(
-            {
-                k: d[k]
-                for k in (
-                    "kind",
-                    "title",
-                    "registration_opens_at",
-                    "starts_at",
-                    "ends_at",
-                    "min_players",
-                    "prize_table",
-                    "multipliers",
-                    "created_at",
-                )
-            }
-        )
-        Tournament.objects.create(
-            id=tid,
-            seed=d["seed"],
-            version=event.version,
-            schedule_id=schedule_id,
-            occurrence=d.get("occurrence"),
-            **fields,
-        )
-
-    def _on_TournamentEdited(self, event, d, tid):
-        Tournament.objects.filter(pk=tid).update(**_settings(d["changes"]))
-
-    def _on_TournamentCancelled(self, event, d, tid):
-        Tournament.objects.filter(pk=tid).update(
-            status="cancelled", cancel_reason=d["reason"], cancelled_at=parse_datetime(d["cancelled_at"])
-        )
-
-    def _on_PlayerRegistered(self, event, d, tid):
-        Registration.objects.create(
-            tournament_id=tid, account_id=d["account_id"], registered_at=parse_datetime(d["registered_at"])
-        )
-        self._count(tid)
-
-    def _on_PlayerUnregistered(self, event, d, tid):
-        Registration.objects.filter(tournament_id=tid, account_id=d["account_id"]).delete()
-        self._count(tid)
-
-    @staticmethod
-    def _count(tid) -> None:
-        Tournament.objects.filter(pk=tid).update(registered=Registration.objects.filter(tournament_id=tid).count())
-
-    def _on_TournamentStarted(self, event, d, tid):
-        Tournament.objects.filter(pk=tid).update(status="running", started_at=parse_datetime(d["started_at"]))
-
-    def _on_WaveSeated(self, event, d, tid):
-        at = parse_datetime(d["seated_at"])
-        wave = Wave.objects.create(
-            tournament_id=tid,
-            number=d["wave"],
-            multiplier=d["multiplier"],
-            seated_at=at,
-            tables_open=len(d["tables"]),
-            waiting=d["waiting"],
-            ended_at=None if d["tables"] else at,
-        )
-        tables = Table.objects.bulk_create(
-            [Table(tournament_id=tid, wave=wave, number=t["table"], seated_at=at) for t in d["tables"]], batch_size=2000
-        )
-        TableSeat.objects.bulk_create(
-            [
-                TableSeat(table_id=table.pk, tournament_id=tid, account_id=account_id, seat=seat)
-                for table, t in zip(tables, d["tables"], strict=True)
-                for seat, account_id in enumerate(t["account_ids"])
-            ],
-            batch_size=5000,
-        )
-        Tournament.objects.filter(pk=tid).update(current_wave=d["wave"])
-
-    def _on_TablesOpened(self, event, d, tid):
-        _values_update(
-            "UPDATE tournaments_table t SET match_id = v.match_id::uuid, round_id = v.round_id::uuid "
-            "FROM (VALUES {values}) AS v(number, match_id, round_id) "
-            "WHERE t.wave_id = (SELECT id FROM tournaments_wave WHERE tournament_id = %s AND number = %s) "
-            "AND t.number = v.number",
-            [(x["table"], x["match_id"], x["round_id"]) for x in d["tables"]],
-            3,
-            [tid, d["wave"]],
-        )
-
-    def _on_TableScored(self, event, d, tid):
-        at = parse_datetime(d["ended_at"])
-        table = Table.objects.get(tournament_id=tid, wave__number=d["wave"], number=d["table"])
-        Table.objects.filter(pk=table.pk).update(status="ended", ended_at=at, end_reason=d["reason"])
-        rows = [(r["account_id"], r["place"], r["score"], r["completed"], r["tp"]) for r in d["results"]]
-        _values_update(
-            "UPDATE tournaments_tableseat s SET place = v.place, score = v.score, completed = v.completed, "
-            "tp = v.tp FROM (VALUES {values}) AS v(account_id, place, score, completed, tp) "
-            "WHERE s.table_id = %s AND s.account_id = v.account_id",
-            rows,
-            5,
-            [table.pk],
-        )
-        _values_update(
-            "UPDATE tournaments_registration r SET tp = r.tp + v.tp, tables_played = r.tables_played + 1 "
-            "FROM (VALUES {values}) AS v(account_id, tp) "
-            "WHERE r.tournament_id = %s AND r.account_id = v.account_id",
-            [(r[0], r[4]) for r in rows],
-            2,
-            [tid],
-        )
-        with connection.cursor() as cur:
-            cur.execute(
-                "UPDATE tournaments_wave SET tables_open = tables_open - 1, "
-                "ended_at = CASE WHEN tables_open = 1 THEN %s ELSE ended_at END WHERE id = %s",
-                [at, table.wave_id],
-            )
-
-    def _on_TournamentFinalized(self, event, d, tid):
-        at = parse_datetime(d["finalized_at"])
-        with connection.cursor() as cur:
-            cur.execute(
-                "UPDATE tournaments_registration r SET place = v.place, prize = v.prize "
-                "FROM unnest(%s::bigint[], %s::int[], %s::int[]) AS v(account_id, place, prize) "
-                "WHERE r.tournament_id = %s AND r.account_id = v.account_id",
-                [[p[0] for p in d["places"]], [p[1] for p in d["places"]], [p[3] for p in d["places"]], tid],
-            )
-        trophy = d.get("trophy")
-        if trophy:
-            Trophy.objects.create(
-                tournament_id=tid,
-                account_id=trophy["account_id"],
-                kind=trophy["kind"],
-                title=trophy["title"],
-                awarded_at=at,
-            )
-        Tournament.objects.filter(pk=tid).update(status="finished", finalized_at=at)
+    def rebuild(self, log) -> None:
+        schedules = set(RecurringSchedule.objects.values_list("pk", flat=True))
+        done: list[TournamentRows] = []
+        rows: TournamentRows | None = None
+        for page in log.pages(self.event_types, by_stream=True):
+            for event in page:
+                if event.type == "TournamentCreated":
+                    if rows is not None:
+                        done.append(rows)
+                    rows = TournamentRows()
+                elif rows is None:
+                    raise ValueError(f"{event!r}: a tournament stream without TournamentCreated")
+                step(rows, event, schedule_exists=schedules.__contains__)
+            if len(done) >= 200:
+                _copy(done)
+                done = []
+        _copy(done + ([rows] if rows is not None else []))
 
 
 class PotProjection(Projection):
