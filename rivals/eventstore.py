@@ -74,7 +74,8 @@ def _head_claim_sql(expected: int | None) -> str:
 
 
 def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
-    """An append's event metadata: actor, request id, idempotency key, and the caller's extras."""
+    """An append's event metadata: actor, the server's request id, the idempotency key's
+    fingerprint (only inside an idempotent operation), and the caller's extras."""
     meta = {"actor": actor, "request_id": context.request_id.get()}
     key = context.idempotency_key.get()
     if key:

@@ -3,6 +3,7 @@ from .events import Event, Heartbeat, IdempotencyRecord, Stream
 from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
 from .ledger import DailyBonusClaim, PointsLedgerEntry
+from .mail import OutboundEmail
 
 __all__ = [
     "AccessToken",
@@ -17,6 +18,7 @@ __all__ = [
     "Event",
     "Heartbeat",
     "IdempotencyRecord",
+    "OutboundEmail",
     "PointsLedgerEntry",
     "Stream",
 ]

@@ -22,7 +22,7 @@ class Event(models.Model):
     type = models.CharField(max_length=60)
     schema_version = models.PositiveSmallIntegerField(default=1)
     data = models.JSONField(default=dict)
-    # actor, request_id, idempotency_key, …
+    # actor, request_id (server-made), idempotency_key (a fingerprint), … — never client text
     metadata = models.JSONField(default=dict)
     recorded_at = models.DateTimeField()
 
@@ -58,15 +58,20 @@ class Stream(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The stored response of a state-changing request sent with an ``Idempotency-Key``."""
+    """The stored response of a state-changing request sent with an ``Idempotency-Key``.
+
+    Only fingerprints of what a replay compares (the key, the request) are kept; an answer that
+    carried a secret (a sign-in's token) is kept without it (``withheld``), and a replay of it
+    mints nothing (``rivals.api.idempotency``)."""
 
     owner = models.CharField(max_length=80)
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64)
+    key = models.CharField(max_length=255, help_text="keyed fingerprint of the Idempotency-Key")
+    fingerprint = models.CharField(max_length=64, help_text="keyed fingerprint of method, path and body")
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=500)
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    withheld = models.BooleanField(default=False, help_text="the answer carried a secret, not kept")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
