@@ -269,8 +269,19 @@ RIVALS_BENCH_FLOOR = env.bool("RIVALS_BENCH_FLOOR", default=False)
 if RIVALS_BENCH_FLOOR and PRODUCTION:
     raise ImproperlyConfigured("RIVALS_BENCH_FLOOR is a benchmark endpoint: never with DJANGO_PRODUCTION=1")
 
+# The key of the event log's hash chain (rivals/eventchain.py): held by the application, never
+# stored in the database, and never changed once events were written with it (older events are
+# verified with it). Unset, it is derived from DJANGO_SECRET_KEY — then that key must not change
+# either: production should set RIVALS_EVENT_CHAIN_KEY (README "Security").
+_chain_key = env.str("RIVALS_EVENT_CHAIN_KEY", default="")
+if not _chain_key:
+    import hashlib as _hashlib
+
+    _chain_key = _hashlib.sha256(b"rivals.event-chain\0" + SECRET_KEY.encode()).hexdigest()
+
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
+    "EVENT_CHAIN_KEY": _chain_key,
     # pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
     # machine speed; production sets it (deploy/docker-compose.yml: 150 ms).

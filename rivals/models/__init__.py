@@ -1,5 +1,5 @@
 from .accounts import AccessToken, Account, AccountKey
-from .events import Event, Heartbeat, IdempotencyRecord, Stream
+from .events import Event, EventSeal, Heartbeat, IdempotencyRecord, Stream
 from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
 from .ledger import DailyBonusClaim, PointsLedgerEntry
@@ -16,6 +16,7 @@ __all__ = [
     "RejectedIntent",
     "DailyBonusClaim",
     "Event",
+    "EventSeal",
     "Heartbeat",
     "IdempotencyRecord",
     "OutboundEmail",

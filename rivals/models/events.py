@@ -25,6 +25,9 @@ class Event(models.Model):
     # actor, request_id (server-made), idempotency_key (a fingerprint), … — never client text
     metadata = models.JSONField(default=dict)
     recorded_at = models.DateTimeField()
+    # the keyed hash chained over this event and the previous one of its stream (rivals.eventchain);
+    # NULL for the events written before migration 0008 (their chain is sealed in EventSeal)
+    chain = models.BinaryField(null=True, editable=False)
 
     class Meta:
         db_table = "rivals_event"
@@ -49,12 +52,32 @@ class Stream(models.Model):
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # the chain of the stream's last event, and the one its last append started from (an append
+    # reads its first link here: rivals.eventchain)
+    chain = models.BinaryField(null=True, editable=False)
+    chain_base = models.BinaryField(null=True, editable=False)
 
     class Meta:
         db_table = "rivals_stream"
 
     def __str__(self) -> str:
         return f"{self.id}@{self.version}"
+
+
+class EventSeal(models.Model):
+    """The chain of each stream's events written before the log was chained (migration 0008),
+    computed once by that migration: append-only like the log (rivals.eventchain)."""
+
+    stream_id = models.CharField(max_length=120, primary_key=True)
+    version = models.PositiveIntegerField()
+    chain = models.BinaryField()
+    sealed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "rivals_event_seal"
+
+    def __str__(self) -> str:
+        return f"seal of {self.stream_id}@{self.version}"
 
 
 class IdempotencyRecord(models.Model):
