@@ -4,10 +4,10 @@
   mark or symbol that is not default-ignorable (Unicode's ``Default_Ignorable_Code_Point``: zero
   width characters, the soft hyphen, Hangul fillers, variation selectors, tags …) and not the
   Braille blank. Spaces, combining marks and format characters alone make no name.
-- ``name_skeleton``: the identity of a club name for uniqueness (R-37) — NFKC, case folded
-  (full-width and styled look-alikes fold: "ＲＩＶＡＬＳ" is "rivals"), default-ignorables
-  removed, then the confusables skeleton of Unicode TR39 (Cyrillic "а" is Latin "a"), whitespace
-  collapsed. The confusables data is Unicode's own ``confusables.txt`` (version 13.0.0, shipped
+- ``name_skeleton``: the identity of a club name for uniqueness (R-37) — NFKC (full-width and
+  styled look-alikes fold: "ＲＩＶＡＬＳ" is "RIVALS"), default-ignorables removed, upper case,
+  the confusables skeleton of Unicode TR39 (Cyrillic "А" is Latin "A"), case folded, the skeleton
+  again, whitespace collapsed. The confusables data is Unicode's own ``confusables.txt`` (version 13.0.0, shipped
   as ``rivals/data/confusables-13.0.0.txt.gz``, header and terms of use intact): PyPI has no
   maintained package that computes the TR39 skeleton (``confusable_homoglyphs`` detects mixed
   scripts but keeps the mapping without its direction; PyICU's spoof checker needs ICU headers and
@@ -86,9 +86,10 @@ def skeleton(text: str) -> str:
 
 def name_skeleton(name: str) -> str:
     """What two club names must not share to both be open (see the module docstring)."""
-    # case folding first (the uniqueness is case-insensitive), as UTS #39 does for identifiers
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-    folded = "".join(ch for ch in folded if not default_ignorable(ch))
-    # a prototype may be upper case ("Ꭰ" → "D"): fold once more, and take that skeleton
-    key = skeleton(unicodedata.normalize("NFKC", skeleton(folded).casefold()))
+    # Look-alikes hide in upper case (Cyrillic "Т" is Latin "T", its lower case "т" is not "t") and
+    # prototypes may be upper case ("Ꭰ" → "D"): the skeleton of the upper-cased name, case folded,
+    # and its skeleton again — so "Rivals", "RIVALS" and "ＲＩＶＡＬＳ" share one key.
+    text = "".join(ch for ch in unicodedata.normalize("NFKC", name) if not default_ignorable(ch))
+    upper = unicodedata.normalize("NFKC", text.upper())
+    key = skeleton(unicodedata.normalize("NFKC", skeleton(upper).casefold()))
     return " ".join(key.split())
