@@ -4,6 +4,7 @@
 #   make lint   — ruff: the linter and the formatter's check (.ci/run runs it before the tests)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
+#   make security-probe — issue 19's findings against a production-shaped stack (tests/perf/security_probe.py)
 #   make fuzz   — the input fuzz tests at a larger, time-bounded size with fresh seeds
 #   make demo   — a demo world in the database (manage.py simulate: 200 bots × 14 days), then make run
 PYTHON ?= python3
@@ -11,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench faults fuzz demo venv
+.PHONY: run test lint bench faults security-probe fuzz demo venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -40,6 +41,9 @@ bench: $(STAMP)
 
 faults: $(STAMP)
 	$(BIN)/python tests/perf/faults.py $(FAULT_ARGS)
+
+security-probe: $(STAMP)
+	$(BIN)/python tests/perf/security_probe.py
 
 # FUZZ_EXAMPLES per test (per API operation for schemathesis); the whole run within about FUZZ_SECONDS
 FUZZ_EXAMPLES ?= 1000

@@ -29,6 +29,13 @@ PERIODIC_TASKS: list[dict] = [
         "task": "rivals.rejected_intents_prune",
         "crontab": {"minute": "37", "hour": "4", "timezone": ROMANIA},
     },
+    # emails whose delivery failed (SMTP down) or was never enqueued (broker down) are retried.
+    {
+        "name": "emails-retry",
+        "description": "Sends the verification and password-reset emails whose delivery failed or was never enqueued (backoff 30 s … 64 min; failed after 8 attempts, listed under Outbound emails). Every minute.",
+        "task": "rivals.emails_retry",
+        "interval_seconds": 60,
+    },
     # P-4: pool games end when their server time runs out, even if the client stopped calling.
     {
         "name": "games-expire-due",

@@ -160,13 +160,25 @@ REST_FRAMEWORK = {
         "anon": env.str("THROTTLE_ANON", default="600/minute"),
         "user": env.str("THROTTLE_USER", default="6000/minute"),
         # R-36 sign-in and credential emails (rivals/api/throttling.py): per client IP, and per
-        # email address whether it is registered or not (the limit itself reveals nothing)
+        # email address and client IP whether it is registered or not (the limit itself reveals
+        # nothing, and a stranger's attempts never use up the owner's)
         "login_ip": env.str("THROTTLE_LOGIN_IP", default="30/minute"),
         "login_account": env.str("THROTTLE_LOGIN_ACCOUNT", default="10/hour"),
         "email_send": env.str("THROTTLE_EMAIL_SEND", default="5/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# The proxies in front of the service (comma-separated addresses or networks, e.g. "10.0.0.5,
+# 172.18.0.0/16"): only from a connection of one of them is X-Forwarded-For read, for the client's
+# address that rate limits key on (rivals/api/throttling.py). Empty (the default): the header is
+# ignored and the connection's address is the client's.
+RIVALS_TRUSTED_PROXIES = env.list("RIVALS_TRUSTED_PROXIES", default=[])
+
+# The admin's sign-in page (rivals/admin_security.py): attempts per client address, and per
+# username and client address; refused with 429 beyond.
+THROTTLE_ADMIN_LOGIN_IP = env.str("THROTTLE_ADMIN_LOGIN_IP", default="10/minute")
+THROTTLE_ADMIN_LOGIN_USER = env.str("THROTTLE_ADMIN_LOGIN_USER", default="5/minute")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong Rivals API",
@@ -257,8 +269,19 @@ RIVALS_BENCH_FLOOR = env.bool("RIVALS_BENCH_FLOOR", default=False)
 if RIVALS_BENCH_FLOOR and PRODUCTION:
     raise ImproperlyConfigured("RIVALS_BENCH_FLOOR is a benchmark endpoint: never with DJANGO_PRODUCTION=1")
 
+# The key of the event log's hash chain (rivals/eventchain.py): held by the application, never
+# stored in the database, and never changed once events were written with it (older events are
+# verified with it). Unset, it is derived from DJANGO_SECRET_KEY — then that key must not change
+# either: production should set RIVALS_EVENT_CHAIN_KEY (README "Security").
+_chain_key = env.str("RIVALS_EVENT_CHAIN_KEY", default="")
+if not _chain_key:
+    import hashlib as _hashlib
+
+    _chain_key = _hashlib.sha256(b"rivals.event-chain\0" + SECRET_KEY.encode()).hexdigest()
+
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
+    "EVENT_CHAIN_KEY": _chain_key,
     # R-38: pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
     # machine speed; production sets it (deploy/docker-compose.yml: 150 ms).
@@ -281,6 +304,9 @@ RIVALS = {
     # R-36: where the links in emails point (the game's web page), and how long a code is valid
     "PUBLIC_URL": env.str("RIVALS_PUBLIC_URL", default="http://127.0.0.1:8000"),
     "EMAIL_TOKEN_MAX_AGE_S": env.int("RIVALS_EMAIL_TOKEN_MAX_AGE_S", default=86_400),
+    # Emails one address receives in any hour, whoever asks (rivals/emails.py); beyond, the API
+    # answers alike and sends nothing — the address got a code within the hour, still valid.
+    "EMAILS_PER_ADDRESS_HOUR": env.int("RIVALS_EMAILS_PER_ADDRESS_HOUR", default=5),
     # R-38 fair-play signals (rivals/fairplay): they flag for an operator's review, they refuse
     # nothing. A board is flagged once FAIRPLAY_FAST_PAIRS of its pairs each came faster than
     # FAIRPLAY_FAST_PAIR_MS after the previous one (Decision: 3 pairs under 250 ms — a human

@@ -22,9 +22,9 @@ WHERE = (
 )
 
 
-def world_counts(*, device_prefix: str, events_before: int) -> dict[str, object]:
+def world_counts(*, device_digests: list[str], events_before: int) -> dict[str, object]:
     """The counts the command prints (and the tests read)."""
-    accounts = Account.objects.filter(device_id__startswith=device_prefix)
+    accounts = Account.objects.filter(device_id__in=device_digests)
     solo = Game.objects.filter(account__in=accounts, round_id__isnull=True)
     matches = dict(Match.objects.filter(status="finished").values_list("mode").annotate(n=Count("pk")))
     tournaments = {

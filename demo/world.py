@@ -140,7 +140,14 @@ class World:
         self.tally = Tally()
 
     def device_id(self, i: int) -> str:
-        return f"demo-{self.seed}-{i}"
+        """A bot's device id: long and varied as a new one must be (rivals.services.accounts)."""
+        return f"demo-{self.seed}-{i:06d}-bot-device"
+
+    def device_digests(self) -> list[str]:
+        """What the account rows keep of the bots' device ids (their SHA-256: rivals.secrets)."""
+        from rivals.secrets import secret_digest
+
+        return [secret_digest(self.device_id(i)) for i in range(self.players)]
 
     def rng_for(self, *key) -> random.Random:
         """A generator of its own for one activity: what one bot does does not shift the others."""

@@ -12,6 +12,7 @@ from rivals.models import (
     IdempotencyRecord,
     Level,
     LevelBest,
+    OutboundEmail,
     PointsLedgerEntry,
     RejectedIntent,
     Stream,
@@ -59,8 +60,22 @@ class StreamAdmin(ReadOnlyAdmin):
 
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyAdmin):
-    list_display = ("owner", "key", "method", "path", "status_code", "created_at")
-    search_fields = ("=owner", "=key")
+    """Fingerprints only (issue 19): the record's key and request are keyed fingerprints, and its
+    stored answer is not shown (a sign-in's token was never stored)."""
+
+    list_display = ("owner", "key", "method", "path", "status_code", "withheld", "created_at")
+    fields = ("owner", "key", "fingerprint", "method", "path", "status_code", "withheld", "created_at")
+    search_fields = ("=owner",)
+
+
+@admin.register(OutboundEmail)
+class OutboundEmailAdmin(ReadOnlyAdmin):
+    """R-36 emails waiting to leave, and those that failed (``rivals.emails``): operators see
+    failures here; a failed email is no longer retried."""
+
+    list_display = ("pk", "kind", "status", "attempts", "last_error", "created_at", "next_attempt_at")
+    list_filter = ("status", "kind")
+    fields = ("kind", "status", "attempts", "last_error", "created_at", "next_attempt_at", "account")
 
 
 @admin.register(Level)
@@ -114,4 +129,6 @@ class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     date_hierarchy = "at"
 
 
-from rivals import admin_accounts, admin_games, admin_jobs  # noqa: E402,F401  register their admins
+from rivals import admin_accounts, admin_games, admin_jobs, admin_security  # noqa: E402,F401  register their admins
+
+admin_security.install()

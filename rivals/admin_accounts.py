@@ -215,7 +215,7 @@ def close_account(modeladmin, request, queryset):
 class AccountAdmin(UserAdmin):
     list_display = ("id", "display_name", "username", "email", "jokers", "state", "date_joined")
     list_display_links = ("id", "display_name")
-    search_fields = ("=id", "username", "display_name", "email", "device_id")
+    search_fields = ("=id", "username", "display_name", "email")
     search_help_text = "an id, a display name, a username, an email or a device id"
     ordering = ("-id",)
     list_filter = ("is_staff", "is_active")
@@ -227,6 +227,7 @@ class AccountAdmin(UserAdmin):
         "date_joined",
         "last_login",
         "device_id",
+        "device_unlinked_at",
         "email",
         "email_verified",
         "pending_email",
@@ -238,13 +239,23 @@ class AccountAdmin(UserAdmin):
     fieldsets = (
         ("Player hub", {"fields": ("hub",)}),
         (None, {"fields": ("username", "password")}),
-        ("Profile (projection of events)", {"fields": ("display_name", "jokers", "device_id")}),
+        ("Profile (projection of events)", {"fields": ("display_name", "jokers")}),
+        ("Device (its id's SHA-256 only: a secret)", {"fields": ("device_id", "device_unlinked_at")}),
         ("Fair play (projection of events)", {"fields": ("suspended_at", "suspension_reason", "closed_at")}),
         ("Credentials", {"fields": ("email", "email_verified", "pending_email")}),
         ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")}),
         ("Dates", {"fields": ("last_login", "date_joined")}),
     )
     add_fieldsets = ((None, {"classes": ("wide",), "fields": ("username", "password1", "password2")}),)
+
+    def get_search_results(self, request, queryset, search_term):
+        """A device id typed in the search box is found by its digest (the row keeps no id)."""
+        from rivals.secrets import secret_digest
+
+        results, duplicates = super().get_search_results(request, queryset, search_term)
+        if search_term:
+            results = results | queryset.filter(device_id=secret_digest(search_term.strip()))
+        return results, duplicates
 
     def has_delete_permission(self, request, obj=None):
         return False  # closing is an event (see the module docstring), deleting would orphan history

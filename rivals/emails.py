@@ -1,29 +1,101 @@
-"""The emails accounts send (R-36). Sent after the transaction commits (``on_commit``), through
-Django's backend: the console by default, SMTP when ``EMAIL_URL`` says so (settings)."""
+"""The emails accounts send (R-36), through an outbox: a service decides an email inside its
+transaction (an ``OutboundEmail`` row), and a worker sends it after the commit
+(``rivals.email_deliver``, enqueued on commit). A failure to send never changes the API's
+answer: the row is retried with backoff (also by the ``emails-retry`` job, should the enqueue
+itself have failed) and is marked ``failed`` after ``ATTEMPTS`` tries, for operators (admin:
+Outbound emails; logged as an error). Django's backend does the sending: the console by
+default, SMTP when ``EMAIL_URL`` says so (settings).
+
+Codes are made when the email is sent (a signed, expiring token): the outbox holds no secret.
+
+No mail bombing, and a reset path that always works (issue 19): an address receives at most
+``RIVALS["EMAILS_PER_ADDRESS_HOUR"]`` emails in any hour (a sliding hour, whoever asked); beyond,
+the request is answered alike and nothing is sent. So when a stranger's requests filled the hour,
+the owner's inbox holds a code sent less than an hour ago — still valid (reset codes last an hour).
+"""
 
 from __future__ import annotations
 
+import logging
+import time
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
+from django.core import signing
+from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
+from django.utils import timezone
+
+from rivals.secrets import fingerprint
+
+log = logging.getLogger(__name__)
 
 _PRODUCT = "Mahjong Rivals"
+VERIFY_SALT = "rivals.credentials.verify-email"
+RESET_SALT = "rivals.credentials.password-reset"
+ATTEMPTS = 8  # then failed: backoff 30 s, 1, 2, 4 … 64 min (about two hours in all)
 
 
-def _send(to: str, subject: str, body: str) -> None:
-    send_mail(f"{_PRODUCT}: {subject}", body, settings.DEFAULT_FROM_EMAIL, [to])
+def _enqueue(email_id: int) -> None:
+    from rivals.tasks import email_deliver
+
+    try:
+        email_deliver.delay(email_id=email_id)
+    except Exception:  # a broker outage: the emails-retry job sends it
+        log.warning("email %s: could not enqueue its delivery; the retry job will send it", email_id, exc_info=True)
 
 
-def _later(to: str, subject: str, body: str) -> None:
-    transaction.on_commit(partial(_send, to, subject, body))
+def _address_allows(to: str) -> bool:
+    """One more email to ``to`` within its sliding hour? (Counted in the cache, under a keyed
+    fingerprint of the address.)"""
+    key = "emails-to:" + fingerprint(to.lower(), purpose="email-address")
+    now = time.time()
+    sent = [t for t in cache.get(key, []) if t > now - 3600]
+    if len(sent) >= settings.RIVALS["EMAILS_PER_ADDRESS_HOUR"]:
+        log.info("email to an address (%s) not sent: its hourly limit is reached", key[-8:])
+        return False
+    cache.set(key, [*sent, now], timeout=3600)
+    return True
 
 
-def verification_email(*, to: str, token: str, hours: int) -> None:
+def email_queue(*, kind: str, to: str, account_id: int | None) -> bool:
+    """Decide an email inside the caller's transaction; it is sent after the commit. False when
+    the address had its emails for the hour (nothing is queued)."""
+    from rivals.models import OutboundEmail
+
+    if not _address_allows(to):
+        return False
+    row = OutboundEmail.objects.create(kind=kind, to=to, account_id=account_id)
+    transaction.on_commit(partial(_enqueue, row.pk), robust=True)
+    return True
+
+
+def verification_email(*, to: str, account_id: int) -> None:
+    email_queue(kind="verification", to=to, account_id=account_id)
+
+
+def already_registered_email(*, to: str) -> None:
+    """Someone added this address to another account: say so to its owner, and nothing to the
+    caller (the API's answer is the same either way: no enumeration)."""
+    email_queue(kind="already_registered", to=to, account_id=None)
+
+
+def password_reset_email(*, to: str, account_id: int) -> None:
+    email_queue(kind="password_reset", to=to, account_id=account_id)
+
+
+def _verification(email) -> tuple[str, str] | None:
+    from rivals.models import Account
+
+    account = Account.objects.filter(pk=email.account_id, pending_email=email.to, closed_at__isnull=True).first()
+    if account is None:  # another address was added since, or the account closed: nothing to verify
+        return None
+    token = signing.dumps({"a": account.pk, "e": email.to}, salt=VERIFY_SALT, compress=True)
     link = f"{settings.RIVALS['PUBLIC_URL']}/verify?token={token}"
-    _later(
-        to,
+    hours = settings.RIVALS["EMAIL_TOKEN_MAX_AGE_S"] // 3600
+    return (
         "confirm your email",
         (
             "Confirm this address to sign in to your account on other devices.\n\n"
@@ -33,11 +105,8 @@ def verification_email(*, to: str, token: str, hours: int) -> None:
     )
 
 
-def already_registered_email(*, to: str) -> None:
-    """Someone added this address to another account: say so to its owner, and nothing to the
-    caller (the API's answer is the same either way: no enumeration)."""
-    _later(
-        to,
+def _already_registered(email) -> tuple[str, str]:
+    return (
         "this address already has an account",
         (
             "Someone tried to add this email address to a game account, but it already signs in to "
@@ -47,10 +116,20 @@ def already_registered_email(*, to: str) -> None:
     )
 
 
-def password_reset_email(*, to: str, token: str, minutes: int) -> None:
+def _password_reset(email) -> tuple[str, str] | None:
+    from django.contrib.auth.tokens import default_token_generator
+
+    from rivals.models import Account
+
+    account = Account.objects.filter(
+        pk=email.account_id, email=email.to, email_verified=True, is_active=True, closed_at__isnull=True
+    ).first()
+    if account is None:
+        return None
+    token = signing.dumps({"a": account.pk, "t": default_token_generator.make_token(account)}, salt=RESET_SALT)
     link = f"{settings.RIVALS['PUBLIC_URL']}/reset-password?token={token}"
-    _later(
-        to,
+    minutes = settings.PASSWORD_RESET_TIMEOUT // 60
+    return (
         "reset your password",
         (
             f"Open {link}\n\nor enter this code in the game with your new password:\n\n{token}\n\n"
@@ -58,3 +137,59 @@ def password_reset_email(*, to: str, token: str, minutes: int) -> None:
             "ignore this email: your password stays as it is.\n"
         ),
     )
+
+
+_BUILDERS = {
+    "verification": _verification,
+    "already_registered": _already_registered,
+    "password_reset": _password_reset,
+}
+
+
+def _backoff(attempts: int) -> timedelta:
+    return timedelta(seconds=30 * 2 ** min(attempts - 1, 7))
+
+
+def email_deliver(*, email_id: int, now: datetime | None = None) -> str:
+    """Send one outbox email (a worker; idempotent: a sent email's row is gone, a row another
+    worker is sending is skipped)."""
+    from rivals.models import OutboundEmail
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        email = OutboundEmail.objects.select_for_update(skip_locked=True).filter(pk=email_id, status="pending").first()
+        if email is None:
+            return "nothing to send"
+        built = _BUILDERS[email.kind](email)
+        if built is None:
+            email.delete()
+            return "superseded"
+        subject, body = built
+        try:
+            send_mail(f"{_PRODUCT}: {subject}", body, settings.DEFAULT_FROM_EMAIL, [email.to])
+        except Exception as exc:  # SMTP down, refused, timed out: retried later, never the API's answer
+            email.attempts += 1
+            email.last_error = f"{type(exc).__name__}: {exc}"[:300]
+            email.next_attempt_at = now + _backoff(email.attempts)
+            if email.attempts >= ATTEMPTS:
+                email.status = "failed"
+                log.error("email %s (%s) failed %s times: %s", email.pk, email.kind, email.attempts, email.last_error)
+            else:
+                log.warning("email %s (%s) not sent (attempt %s): %s", email.pk, email.kind, email.attempts, exc)
+            email.save(update_fields=["attempts", "last_error", "next_attempt_at", "status"])
+            return "failed" if email.status == "failed" else "retry"
+        email.delete()
+        return "sent"
+
+
+def emails_retry_due(*, now: datetime | None = None, limit: int = 200) -> int:
+    """The ``emails-retry`` job: send the pending emails whose next attempt is due."""
+    from rivals.models import OutboundEmail
+
+    now = now or timezone.now()
+    due = list(
+        OutboundEmail.objects.filter(status="pending", next_attempt_at__lte=now)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return sum(email_deliver(email_id=pk, now=now) == "sent" for pk in due)

@@ -17,7 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from psycopg.types.json import Jsonb
 
-from rivals import context
+from rivals import context, eventchain
 from rivals.errors import Conflict
 from rivals.models import Event, Stream
 from rivals.rawsql import execute_prepared
@@ -48,33 +48,63 @@ def stream_version(stream_id: str) -> int:
     return Stream.objects.filter(pk=stream_id).values_list("version", flat=True).first() or 0
 
 
-def _head_claim_sql(expected: int | None) -> str:
-    """The stream-head statement of an append, as a CTE ``head(version)`` (the new version).
+def _chain_sql(base: str, version0: str, count: int) -> str:
+    """The chain after ``count`` new events (``rivals.eventchain``), from ``base`` at ``version0``:
+    one link per event, nested, over the digests of CTE ``d`` and the pads of CTE ``k``."""
+    expr = base
+    for n in range(1, count + 1):
+        expr = (
+            f"rivals_event_link({expr}, ({version0}) + {n}, (SELECT digest FROM d WHERE n = {n}), "
+            "(SELECT ki FROM k), (SELECT ko FROM k))"
+        )
+    return expr
+
+
+def _head_claim_sql(expected: int | None, count: int) -> str:
+    """The stream-head statement of an append, as a CTE ``head(version, chain_base, chain)`` (the
+    new version, the chain the append starts from, and the chain after it).
 
     The head row is the concurrency point: a conditional UPDATE (or INSERT for a new stream)
     makes a second writer with the same expectation block until the first commits and then find
     the version moved — no row, so no event is inserted: a conflict, never a lost or duplicated
-    version.
+    version. The same row lock orders the hash chain: the head keeps the chain of its last event.
     """
+    genesis = "(SELECT genesis FROM g)"
+    returning = " RETURNING version, chain_base, chain"
+    insert = (
+        "INSERT INTO rivals_stream (id, type, version, created_at, updated_at, chain_base, chain) "
+        f"VALUES (%s, %s, %s, %s, %s, {genesis}, {_chain_sql(genesis, '0', count)}) "
+    )
     if expected is None:  # append at the head, whatever it is
         return (
-            "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
-            "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
-            "updated_at = EXCLUDED.updated_at RETURNING version"
+            insert + "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
+            "updated_at = EXCLUDED.updated_at, chain_base = rivals_stream.chain, "
+            f"chain = {_chain_sql('rivals_stream.chain', 'rivals_stream.version', count)}" + returning
         )
     if expected == 0:  # a new stream
-        return (
-            "INSERT INTO rivals_stream (id, type, version, created_at, updated_at) VALUES (%s, %s, %s, %s, %s) "
-            "ON CONFLICT (id) DO NOTHING RETURNING version"
-        )
+        return insert + "ON CONFLICT (id) DO NOTHING" + returning
     return (
-        "UPDATE rivals_stream SET version = version + %s, updated_at = %s WHERE id = %s AND version = %s "
-        "RETURNING version"
+        "UPDATE rivals_stream SET version = version + %s, updated_at = %s, chain_base = chain, "
+        f"chain = {_chain_sql('chain', 'version', count)} WHERE id = %s AND version = %s" + returning
     )
 
 
+def _events_chain_sql(count: int) -> tuple[str, str, str]:
+    """How the appended rows get their chain: the head's new chain for one event; for more, a
+    recursive CTE ``ch(n, h)`` walks from the head's ``chain_base`` (a CTE, the join, the column)."""
+    if count == 1:
+        return "", "", "head.chain"
+    cte = (
+        "ch(n, h) AS (SELECT 0, head.chain_base FROM head UNION ALL SELECT ch.n + 1, "
+        f"rivals_event_link(ch.h, head.version - {count} + ch.n + 1, d.digest, k.ki, k.ko) "
+        "FROM ch JOIN d ON d.n = ch.n + 1 CROSS JOIN head CROSS JOIN k), "
+    )
+    return cte, " JOIN ch ON ch.n = v.n", "ch.h"
+
+
 def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
-    """An append's event metadata: actor, request id, idempotency key, and the caller's extras."""
+    """An append's event metadata: actor, the server's request id, the idempotency key's
+    fingerprint (only inside an idempotent operation), and the caller's extras."""
     meta = {"actor": actor, "request_id": context.request_id.get()}
     key = context.idempotency_key.get()
     if key:
@@ -128,9 +158,10 @@ def event_append(
     else:
         head_params = [count, now, stream_id, expected_version]
     values = ", ".join(["(%s, %s::int, %s, %s::smallint, %s::jsonb, %s::jsonb, %s::timestamptz)"] * count)
-    params: list[Any] = [*head_params, stream_id, count]
+    value_params: list[Any] = []
     for n, r in enumerate(rows, start=1):
-        params += [stream_type, n, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata), r.recorded_at]
+        value_params += [stream_type, n, r.type, r.schema_version, Jsonb(r.data), Jsonb(r.metadata), r.recorded_at]
+    ki, ko = eventchain.pads()
     from rivals import projections
 
     # The hot path (an intent on a locked board): its versions are known before the INSERT, so
@@ -143,20 +174,26 @@ def event_append(
         for n, r in enumerate(rows, start=1):
             r.version = expected_version + n
         writes = projections.apply_live_ahead(rows, live)
+    chain_cte, chain_join, chain_col = _events_chain_sql(count)
     with connection.cursor() as django_cursor:
         # one statement (the row writes as data-modifying CTEs), so that the server prepares it
         cur = execute_prepared(
             django_cursor,
-            f"WITH head AS ({_head_claim_sql(expected_version)}), "
+            f"WITH RECURSIVE v(stream_type, n, type, schema_version, data, metadata, recorded_at) AS (VALUES {values}), "
+            "d AS (SELECT n, rivals_event_digest(type, schema_version, data, metadata, recorded_at) AS digest FROM v), "
+            "k AS (SELECT %s::bytea AS ki, %s::bytea AS ko), g AS (SELECT %s::bytea AS genesis), "
+            f"head AS ({_head_claim_sql(expected_version, count)}), "
             + "".join(f"w{i} AS ({sql}), " for i, (sql, _) in enumerate(writes))
+            + chain_cte
             + "appended AS (INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
-            "metadata, recorded_at) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, "
-            f"v.data, v.metadata, v.recorded_at FROM head, (VALUES {values}) AS v(stream_type, n, type, "
-            "schema_version, data, metadata, recorded_at) ORDER BY v.n RETURNING position, version) "
-            "SELECT position, version FROM appended",
-            params[: len(head_params)]
+            "metadata, recorded_at, chain) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, "
+            f"v.data, v.metadata, v.recorded_at, {chain_col} FROM head CROSS JOIN v{chain_join} ORDER BY v.n "
+            "RETURNING position, version) SELECT position, version FROM appended",
+            value_params
+            + [ki, ko, eventchain.genesis(stream_id)]
+            + head_params
             + [p for _, write_params in writes for p in write_params]
-            + params[len(head_params) :],
+            + [stream_id, count],
         )
         inserted = sorted(cur.fetchall(), key=lambda row: row[1])
     if not inserted:
@@ -224,21 +261,35 @@ def _append_new_streams_chunk(rows: list[Event], counts: dict[str, int], by_key:
         # server-side binding, one binary array per column: thousands of values are sent as a few
         # parameters, never quoted into (and parsed out of) the statement's text
         cur = psycopg.Cursor(django_cursor.connection)
+        ki, ko = eventchain.pads()
         cur.execute(
-            "WITH head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at) "
-            "SELECT h.id, h.type, h.version, %(now)b, %(now)b FROM unnest(%(ids)b::text[], %(types)b::text[], "
-            "%(counts)b::int[]) AS h(id, type, version) ON CONFLICT (id) DO NOTHING RETURNING id, type) "
-            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
-            "recorded_at) SELECT v.stream_id, head.type, v.n, v.type, v.schema_version, v.data, v.metadata, %(now)b "
-            "FROM head JOIN unnest(%(streams)b::text[], %(versions)b::int[], %(etypes)b::text[], "
+            "WITH RECURSIVE v AS (SELECT * FROM unnest(%(streams)b::text[], %(versions)b::int[], %(etypes)b::text[], "
             "%(schemas)b::smallint[], %(data)b::jsonb[], %(meta)b::jsonb[]) "
-            "AS v(stream_id, n, type, schema_version, data, metadata) ON v.stream_id = head.id "
+            "AS v(stream_id, n, type, schema_version, data, metadata)), "
+            "d AS (SELECT stream_id, n, rivals_event_digest(type, schema_version, data, metadata, %(now)b) AS digest "
+            "FROM v), k AS (SELECT %(ki)b::bytea AS ki, %(ko)b::bytea AS ko), "
+            "g AS (SELECT * FROM unnest(%(ids)b::text[], %(geneses)b::bytea[]) AS g(id, genesis)), "
+            # each new stream's chain from its genesis (rivals.eventchain), one link per event
+            "ch(stream_id, n, h) AS (SELECT g.id, 0, g.genesis FROM g UNION ALL SELECT ch.stream_id, ch.n + 1, "
+            "rivals_event_link(ch.h, ch.n + 1, d.digest, k.ki, k.ko) FROM ch "
+            "JOIN d ON d.stream_id = ch.stream_id AND d.n = ch.n + 1 CROSS JOIN k), "
+            "head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at, chain_base, chain) "
+            "SELECT h.id, h.type, h.version, %(now)b, %(now)b, g.genesis, ch.h FROM unnest(%(ids)b::text[], "
+            "%(types)b::text[], %(counts)b::int[]) AS h(id, type, version) JOIN g ON g.id = h.id "
+            "JOIN ch ON ch.stream_id = h.id AND ch.n = h.version ON CONFLICT (id) DO NOTHING RETURNING id, type) "
+            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
+            "recorded_at, chain) SELECT v.stream_id, head.type, v.n, v.type, v.schema_version, v.data, v.metadata, "
+            "%(now)b, ch.h FROM head JOIN v ON v.stream_id = head.id "
+            "JOIN ch ON ch.stream_id = v.stream_id AND ch.n = v.n "
             "ORDER BY v.stream_id, v.n RETURNING position, stream_id, version",
             {
                 "now": now,
                 "ids": list(heads),
                 "types": list(heads.values()),
                 "counts": [counts[h] for h in heads],
+                "geneses": [eventchain.genesis(h) for h in heads],
+                "ki": ki,
+                "ko": ko,
                 "streams": [r.stream_id for r in rows],
                 "versions": [r.version for r in rows],
                 "etypes": [r.type for r in rows],

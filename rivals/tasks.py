@@ -51,3 +51,18 @@ def levels_generate_chunk(*, start: int, end: int) -> int:
     from rivals.services.levels import levels_generate as generate
 
     return generate(start=start, end=end, chunk=end - start + 1)
+
+
+@shared_task(name="rivals.email_deliver")
+def email_deliver(*, email_id: int) -> str:
+    """R-36: send one outbox email after its transaction committed (retried by ``emails-retry``)."""
+    from rivals.emails import email_deliver as deliver
+
+    return deliver(email_id=email_id)
+
+
+@shared_task(name="rivals.emails_retry")
+def emails_retry(now: str | None = None) -> int:
+    from rivals.emails import emails_retry_due
+
+    return emails_retry_due(now=job_now(now))

@@ -58,6 +58,14 @@ def _fresh_rate_limits():
 
 
 @pytest.fixture
+def eager_tasks():
+    """Tasks run in place when enqueued (e.g. the email outbox's delivery at commit)."""
+    _celery_app.conf.task_always_eager = True
+    yield
+    _celery_app.conf.task_always_eager = False
+
+
+@pytest.fixture
 def api():
     return APIClient()
 
@@ -66,9 +74,11 @@ def api():
 def guest(api):
     """A signed-in guest: returns (client, account_id)."""
 
+    from tests.factories import device_id_for
+
     def make(device_id: str = "device-1"):
         client = APIClient()
-        res = client.post("/api/v1/auth/guest", {"device_id": device_id}, format="json")
+        res = client.post("/api/v1/auth/guest", {"device_id": device_id_for(device_id)}, format="json")
         assert res.status_code in (200, 201), res.content
         client.credentials(HTTP_AUTHORIZATION=f"Token {res.json()['token']}")
         return client, res.json()["account_id"]

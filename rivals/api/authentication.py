@@ -2,7 +2,8 @@
 
 Same header and semantics as DRF's ``TokenAuthentication`` (``Authorization: Token <key>``,
 inactive accounts refused), over our own table of one token per signed-in device
-(``rivals.AccessToken``: a logout revokes only the calling device); the lookup is a single raw
+(``rivals.AccessToken``: a logout revokes only the calling device), which keeps each token's
+SHA-256, never the token (``rivals.secrets``); the lookup is a single raw
 SELECT, prepared by the server once per connection, instead of an ORM query that Django compiles
 again on every request (or a RawQuerySet, which costs more CPU than the row).
 """
@@ -17,6 +18,7 @@ from rest_framework.authentication import TokenAuthentication
 
 from rivals.models import Account
 from rivals.rawsql import execute_prepared, models_from_rows, select_list
+from rivals.secrets import secret_digest
 
 
 def _sql() -> str:
@@ -34,7 +36,7 @@ class AccountTokenAuthentication(TokenAuthentication):
         if not _TOKEN.fullmatch(key):
             raise exceptions.AuthenticationFailed("Invalid token.")
         with connection.cursor() as django_cursor:
-            cur = execute_prepared(django_cursor, _sql(), [key])
+            cur = execute_prepared(django_cursor, _sql(), [secret_digest(key)])
             found = models_from_rows(Account, cur, cur.fetchall())
         account = found[0] if found else None
         if account is None:

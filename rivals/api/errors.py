@@ -4,6 +4,9 @@ Beyond DRF's own exceptions and the domain errors it maps:
 - a lost or refused database connection (``OperationalError`` / ``InterfaceError``: the server is
   down, restarting, or refuses connections) is 503 ``unavailable`` with ``Retry-After`` — the
   request changed nothing (its transaction died with the connection) and may be sent again;
+- a lock conflict that the service's own retries did not cure (a deadlock, a serialization
+  failure, a lock timeout: ``rivals.concurrency``) is 409 ``conflict`` with ``Retry-After: 1`` —
+  another transaction got there first; it is never taken for an outage;
 - a ``DataError`` (a value PostgreSQL refuses: out of range, too long, unstorable text) can only
   come from client data that slipped past validation: 400 ``invalid``, logged as a warning so the
   missing validation gets written.
@@ -51,10 +54,14 @@ def error_response(code: str, message: str, http_status: int, details: dict | No
 
 
 def database_unavailable(exc) -> bool:
-    """True for connection-level database errors (the server is down, restarting, refusing)."""
+    """True for connection-level database errors (the server is down, restarting, refusing) —
+    not for a lock conflict between transactions (``rivals.concurrency``)."""
     import psycopg
 
-    return isinstance(exc, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError))
+    from rivals.concurrency import lock_conflict
+
+    outage = isinstance(exc, (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError))
+    return outage and not lock_conflict(exc)
 
 
 def unavailable() -> tuple[dict, dict]:
@@ -77,6 +84,17 @@ def _message(detail) -> str:
 
 
 def api_exception_handler(exc, context):
+    from rivals.concurrency import lock_conflict
+
+    if lock_conflict(exc):
+        log.warning("lock conflict not cured by retries: %s", exc)
+        return error_response(
+            "conflict",
+            "a concurrent change got there first; send the request again",
+            status.HTTP_409_CONFLICT,
+            {"retry_after_s": 1},
+            headers={"Retry-After": "1"},
+        )
     if database_unavailable(exc):
         log.warning("database unavailable: %s", exc)
         body, headers = unavailable()

@@ -10,6 +10,14 @@ has no identity but what it sends, so its key is scoped to the exact request (me
 body): the same request with the same key replays, and two devices that happen to pick the same
 key for different sign-ins do not collide. Records are kept ``RIVALS["IDEMPOTENCY_RETENTION_H"]``
 hours (the ``idempotency-prune`` job); a key is meant for retries, not for days later.
+
+No secret at rest (issue 19): the record keeps keyed fingerprints of the key and of the request
+(``rivals.secrets.fingerprint``), never the key or the body; an answer that carries a secret
+(``secret_fields``: a sign-in's token) is stored without it, and its replay mints nothing and
+returns no token — 409 ``conflict`` with ``details.replayed`` and the answer's other fields: the
+client signs in again without the key. The key is at most 255 printable characters (else 400);
+while the operation runs, its fingerprint is what events carry in ``metadata.idempotency_key``.
+Operations that are not decorated (not idempotent: ``/auth/logout``) ignore the header.
 """
 
 from __future__ import annotations
@@ -22,18 +30,30 @@ from django.db import IntegrityError, transaction
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
+from rivals import context
 from rivals.errors import Conflict, Invalid
 from rivals.models import IdempotencyRecord
+from rivals.secrets import fingerprint
 from rivals.text import storable_json, storable_text
 
 HEADER = "Idempotency-Key"
+KEY_MAX = 255
 
 
-def _owner(request, fingerprint: str) -> str:
+def request_fingerprint(request) -> str:
+    """Keyed fingerprint of method, path and body (over their SHA-256, which records written
+    before fingerprints were keyed kept: migration 0007 keyed them the same way)."""
+    digest = hashlib.sha256(
+        b"\0".join([request.method.encode(), request.path.encode("utf-8", "surrogatepass"), request.body or b""])
+    ).hexdigest()
+    return fingerprint(digest, purpose="idempotency-request")
+
+
+def _owner(request, request_fp: str) -> str:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"account:{user.pk}"
-    return f"anonymous:{fingerprint[:32]}"
+    return f"anonymous:{request_fp}"
 
 
 def _storable_response(data):
@@ -46,44 +66,63 @@ def _storable_response(data):
     return storable_json(stored) if b"\\u0000" in rendered else stored
 
 
-def idempotent(view_method):
+def _withheld_replay(record: IdempotencyRecord):
+    raise Conflict(
+        "this request was answered once and its answer carried a secret that is not kept: "
+        "send it again without this Idempotency-Key",
+        details={"replayed": True, "status": record.status_code, **(record.response or {})},
+    )
+
+
+def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = ()):
+    """Decorate a view method (``@idempotent`` or ``@idempotent(secret_fields=("token",))``)."""
+    if view_method is None:
+        return functools.partial(idempotent, secret_fields=secret_fields)
+
     @functools.wraps(view_method)
     def wrapper(self, request, *args, **kwargs):
         key = request.headers.get(HEADER)
         if not key:
             return view_method(self, request, *args, **kwargs)
-        if len(key) > 255 or not key.isprintable():
-            raise Invalid("Idempotency-Key must be at most 255 printable characters")
-        fingerprint = hashlib.sha256(
-            b"\0".join([request.method.encode(), request.path.encode("utf-8", "surrogatepass"), request.body or b""])
-        ).hexdigest()
-        owner = _owner(request, fingerprint)
+        if len(key) > KEY_MAX or not key.isprintable():
+            raise Invalid(f"{HEADER} must be at most {KEY_MAX} printable characters", details={"idempotency_key": []})
+        request_fp = request_fingerprint(request)
+        owner = _owner(request, request_fp)
+        key_fp = fingerprint(key, purpose="idempotency-key")
         with transaction.atomic():
             try:
                 with transaction.atomic():
                     record = IdempotencyRecord.objects.create(
                         owner=owner,
-                        key=key,
-                        fingerprint=fingerprint,
+                        key=key_fp,
+                        fingerprint=request_fp,
                         method=request.method,
                         path=storable_text(request.path, 500),
                         status_code=0,
                     )
                     created = True
             except IntegrityError:
-                record = IdempotencyRecord.objects.select_for_update().get(owner=owner, key=key)
+                record = IdempotencyRecord.objects.select_for_update().get(owner=owner, key=key_fp)
                 created = False
             if not created:
-                if record.fingerprint != fingerprint:
+                if record.fingerprint != request_fp:
                     raise Conflict(
-                        "this Idempotency-Key was used with another request",
-                        details={"idempotency_key": key},
+                        "this Idempotency-Key was used with another request", details={"idempotency_key": []}
                     )
+                if record.withheld:
+                    _withheld_replay(record)
                 return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
-            response = view_method(self, request, *args, **kwargs)
-            record.status_code = response.status_code
-            record.response = _storable_response(response.data)
-            record.save(update_fields=["status_code", "response"])
+            token = context.idempotency_key.set(key_fp)
+            try:
+                response = view_method(self, request, *args, **kwargs)
+            finally:
+                context.idempotency_key.reset(token)
+            stored = _storable_response(response.data)
+            withheld = isinstance(stored, dict) and any(f in stored for f in secret_fields)
+            if withheld:
+                stored = {k: v for k, v in stored.items() if k not in secret_fields}
+            record.status_code, record.response, record.withheld = response.status_code, stored, withheld
+            record.save(update_fields=["status_code", "response", "withheld"])
             return response
 
     return wrapper

@@ -33,12 +33,17 @@ class PageIn(serializers.Serializer):
 
 
 class GuestSignInIn(serializers.Serializer):
-    device_id = CleanTextField(max_length=DEVICE_ID_MAX, collapse_spaces=False)
+    device_id = CleanTextField(
+        max_length=DEVICE_ID_MAX,
+        collapse_spaces=False,
+        help_text="a secret of the device: a new one has at least 16 characters; send 128 random bits "
+        "(e.g. a random UUID). Unlinked by a password change or reset (then 401: sign in by email)",
+    )
 
 
 class GuestSignInOut(serializers.Serializer):
     account_id = serializers.IntegerField()
-    token = serializers.CharField()
+    token = serializers.CharField(help_text="a new token of this device, shown once (stored hashed)")
     created = serializers.BooleanField()
 
 
@@ -103,7 +108,12 @@ class LoginIn(EmailIn):
 
 
 class CredentialsIn(LoginIn):
-    pass
+    current_password = serializers.CharField(
+        max_length=PASSWORD_MAX,
+        trim_whitespace=False,
+        required=False,
+        help_text="required when the account already has a password (changing credentials, not adding them)",
+    )
 
 
 class LoginOut(serializers.Serializer):

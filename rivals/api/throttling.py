@@ -9,15 +9,62 @@ On Redis (production: ``CACHE_URL``) a hit is one round trip — ``INCR`` and ``
 pipeline — where Django's cache API would take three (``SET NX``, then ``incr``'s ``EXISTS`` and
 ``INCRBY``) and build a client object for each: on the hot path of every intent (measured by
 tests/perf/load.py). Other caches (the per-process default) use ``add`` + ``incr``.
+
+Keys an attacker cannot forge or use against someone else (issue 19):
+- the client's address is ``client_ip``: the connection's, or — only when that is one of the
+  trusted proxies (``RIVALS_TRUSTED_PROXIES``) — the right-most address of ``X-Forwarded-For``
+  that is not a trusted proxy. With no trusted proxy the header is ignored.
+- per account, sign-ins and emails are limited per *account and address*: a stranger's wrong
+  passwords or reset requests never use up the owner's (the owner signs in, and asks for a reset,
+  from another address than the stranger's). Each address is limited on its own as well.
 """
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import time
+from functools import cache as memoized
 
+from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
+
+
+@memoized
+def _trusted(proxies: tuple[str, ...]) -> tuple:
+    return tuple(ipaddress.ip_network(p, strict=False) for p in proxies)
+
+
+def _address(value: str):
+    try:
+        return ipaddress.ip_address(value.strip())
+    except ValueError:
+        return None
+
+
+def client_ip(request) -> str:
+    """The client's address as far as this service can trust it (module docstring)."""
+    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    networks = _trusted(tuple(settings.RIVALS_TRUSTED_PROXIES))
+    if not networks:
+        return remote
+
+    def trusted(addr) -> bool:
+        return addr is not None and any(addr in net for net in networks)
+
+    if not trusted(_address(remote)):
+        return remote
+    client = remote
+    for hop in reversed(request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")):
+        addr = _address(hop)
+        if addr is None:  # garbage from beyond the proxies: the last trusted hop answers for it
+            return client
+        client = str(addr)
+        if not trusted(addr):
+            return client
+    return client
 
 
 def window_hit(bucket: str, ttl: int) -> int:
@@ -41,6 +88,9 @@ def window_hit(bucket: str, ttl: int) -> int:
 
 
 class FixedWindowThrottle(SimpleRateThrottle):
+    def get_ident(self, request):
+        return client_ip(request)
+
     def allow_request(self, request, view):
         if self.rate is None:
             return True
@@ -85,28 +135,30 @@ class LoginIpThrottle(FixedWindowThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class _PerEmailThrottle(FixedWindowThrottle):
-    """Per email address named in the body — registered or not, so the limit reveals nothing.
+class _PerEmailAndIpThrottle(FixedWindowThrottle):
+    """Per email address named in the body *and* client address — registered or not, so the
+    limit reveals nothing, and a stranger's requests do not count against the owner's address.
     The address is hashed: cache keys never hold it."""
 
     def get_cache_key(self, request, view):
-        import hashlib
-
         data = request.data if isinstance(request.data, dict) else {}
         email = data.get("email")
         if not isinstance(email, str) or not email.strip():
             return None
         ident = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()[:32]
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+        return self.cache_format % {"scope": self.scope, "ident": f"{ident}:{self.get_ident(request)}"}
 
 
-class LoginAccountThrottle(_PerEmailThrottle):
-    """R-36: password attempts per account (its email)."""
+class LoginAccountThrottle(_PerEmailAndIpThrottle):
+    """R-36: password attempts per account (its email) and client address: a stranger's wrong
+    passwords never lock the owner out."""
 
     scope = "login_account"
 
 
-class EmailSendThrottle(_PerEmailThrottle):
-    """Emails the API sends to one address (verification, reset): no mail bombing."""
+class EmailSendThrottle(_PerEmailAndIpThrottle):
+    """Requests that send an email to an address (verification, reset), per address and client
+    address. The address itself receives at most ``RIVALS_EMAILS_PER_ADDRESS_HOUR`` emails an
+    hour, whoever asks (``rivals.emails``): no mail bombing, and no answer that differs."""
 
     scope = "email_send"

@@ -37,8 +37,11 @@ class GuestSignInView(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
-    @extend_schema(request=s.GuestSignInIn, responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: s.ErrorOut})
-    @idempotent
+    @extend_schema(
+        request=s.GuestSignInIn,
+        responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: s.ErrorOut, 401: s.ErrorOut, 409: s.ErrorOut},
+    )
+    @idempotent(secret_fields=("token",))  # a replay mints nothing and returns no token: 409
     def post(self, request):
         data = _body(s.GuestSignInIn, request)
         account, token, created = account_guest_signin(device_id=data["device_id"])
@@ -75,7 +78,8 @@ class LogoutView(APIView):
 
 class CredentialsView(APIView):
     """R-36: add an email and a password; a verification email is sent (202, the same answer
-    whether or not the address is already registered)."""
+    whether or not the address is already registered). Changing existing credentials needs
+    ``current_password`` (400 otherwise) and revokes the account's other tokens."""
 
     throttle_classes = _EMAIL_THROTTLES
 
@@ -83,7 +87,13 @@ class CredentialsView(APIView):
     @idempotent
     def post(self, request):
         data = _body(s.CredentialsIn, request)
-        credentials.credentials_add(account=request.user, email=data["email"], password=data["password"])
+        credentials.credentials_add(
+            account=request.user,
+            email=data["email"],
+            password=data["password"],
+            current_password=data.get("current_password"),
+            keep_token=request.auth,
+        )
         return Response(_ACCEPTED, status=status.HTTP_202_ACCEPTED)
 
 
@@ -94,7 +104,7 @@ class VerifyView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: s.ErrorOut})
+    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: s.ErrorOut, 409: s.ErrorOut})
     @idempotent
     def post(self, request):
         data = _body(s.TokenIn, request)

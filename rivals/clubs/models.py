@@ -1,7 +1,7 @@
 """Clubs (R-37): projections of the ``club-<id>`` streams (rebuilt by ``rebuild_projections``).
 
 A player is in at most one club (``ClubMember.account`` is unique); names are unique among open
-clubs case-insensitively (``name_key``, the casefolded NFC name); an empty club is closed, and a
+clubs by their skeleton (``name_key``: ``rivals.names.name_skeleton``); an empty club is closed, and a
 closed club frees its name.
 """
 
@@ -19,7 +19,7 @@ class Club(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=40)
-    name_key = models.CharField(max_length=160, help_text="casefolded name: unique among open clubs")
+    name_key = models.CharField(max_length=160, help_text="the name's skeleton: unique among open clubs")
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )

@@ -7,6 +7,20 @@ from rivals.projections import Projection
 from rivals.rebuild import Table
 
 
+def club_key(club_id, name: str) -> str:
+    """``name_key`` of a founded club: the name's skeleton (``rivals.names``), computed from the name
+    (not the event's ``name_key``, which older events computed otherwise). Decision: a club founded
+    before skeletons whose skeleton an open club already has keeps its name, with its id after
+    ``#`` in the key (so both stay open; an operator may rename one)."""
+    from rivals.clubs.models import Club
+    from rivals.names import name_skeleton
+
+    key = name_skeleton(name)
+    if Club.objects.filter(name_key=key, status="open").exists():
+        key = f"{key}#{club_id}"
+    return key
+
+
 class ClubsProjection(Projection):
     name = "clubs"
     event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed"})
@@ -30,7 +44,7 @@ class ClubsProjection(Projection):
             Club.objects.create(
                 id=d["club_id"],
                 name=d["name"],
-                name_key=d["name_key"],
+                name_key=club_key(d["club_id"], d["name"]),
                 owner_id=d["owner_id"],
                 created_at=event.recorded_at,
                 members_count=1,

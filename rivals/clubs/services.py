@@ -3,22 +3,29 @@
 Every change is an event on the club's stream (``club-<id>``), appended with the club's expected
 version. Lock order everywhere: the player's account row, then the club row — so one player's
 concurrent joins are serialised (at most one club each) and a club's members change one at a
-time.
+time. Account rows are locked ``FOR NO KEY UPDATE``: the foreign-key checks of a club row's
+owner or a member row (``FOR KEY SHARE`` on the account, taken after the club's lock) never wait
+on them, so a leave, a join and a hand-over cannot deadlock; a lock conflict that still happens
+is retried (``rivals.concurrency``), never answered as an outage.
+
+Names (R-37, issue 19): a name needs a visible character, and two open clubs may not share a
+name's skeleton (``rivals.names.name_skeleton``: case, width and look-alike characters folded).
 """
 
 from __future__ import annotations
 
-import unicodedata
 import uuid
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
 from rivals.clubs.models import Club, ClubMember
+from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Forbidden, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.models import Account
+from rivals.names import name_skeleton, visible_text
 from rivals.text import clean_text
 
 CLUB_NAME_MAX = 32
@@ -26,8 +33,9 @@ STREAM_TYPE = "club"
 
 
 def club_name_key(name: str) -> str:
-    """Case-insensitive identity of a name: casefolded after NFC ("Straße" is "STRASSE")."""
-    return unicodedata.normalize("NFC", name.casefold())
+    """The identity of a name among open clubs: its skeleton ("Straße" is "STRASSE", "ＲＩＶＡＬＳ"
+    is "Rivals", Cyrillic "Сlub" is "Club")."""
+    return name_skeleton(name)
 
 
 def club_get(club_id, *, lock: bool = False) -> Club:
@@ -39,7 +47,7 @@ def club_get(club_id, *, lock: bool = False) -> Club:
 
 
 def _lock_account(account: Account) -> None:
-    Account.objects.select_for_update().filter(pk=account.pk).values_list("pk", flat=True).first()
+    Account.objects.select_for_update(no_key=True).filter(pk=account.pk).values_list("pk", flat=True).first()
 
 
 def _append(club_id, version: int, events: list[NewEvent], actor: str, now: datetime | None = None) -> None:
@@ -57,16 +65,20 @@ def _membership(account: Account) -> ClubMember | None:
     return ClubMember.objects.filter(account=account).first()
 
 
+@retry_on_conflict
 @transaction.atomic
 def club_found(*, account: Account, name: str, now: datetime | None = None) -> Club:
     """Found a club with its founder as owner and first member (``ClubFounded``)."""
-    name = clean_text(name, field="name", max_length=CLUB_NAME_MAX)
+    name = visible_text(clean_text(name, field="name", max_length=CLUB_NAME_MAX), field="name")
     key = club_name_key(name)
     _lock_account(account)
     current = _membership(account)
     if current is not None:
         raise NotAllowed("you are already in a club: leave it first", details={"club": str(current.club_id)})
-    taken = Conflict("a club with this name exists", details={"name": ["taken (names are case-insensitive)"]})
+    taken = Conflict(
+        "a club with this name exists",
+        details={"name": ["taken (names compare without case, width or look-alike characters)"]},
+    )
     if Club.objects.filter(name_key=key, status="open").exists():
         raise taken
     club_id = uuid.uuid4()
@@ -88,6 +100,7 @@ def club_found(*, account: Account, name: str, now: datetime | None = None) -> C
     return Club.objects.get(pk=club_id)
 
 
+@retry_on_conflict
 @transaction.atomic
 def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club:
     """Join an open club (``ClubJoined``); joining one's own club again changes nothing."""
@@ -134,6 +147,7 @@ def _leave_events(club: Club, account_id: int) -> list[NewEvent]:
     return events
 
 
+@retry_on_conflict
 @transaction.atomic
 def club_leave(*, account: Account, club_id, actor: str | None = None) -> Club:
     _lock_account(account)
@@ -153,9 +167,11 @@ def club_leave_on_close(*, account: Account, actor: str) -> None:
         club_leave(account=account, club_id=current.club_id, actor=actor)
 
 
+@retry_on_conflict
 @transaction.atomic
 def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
     """The owner hands the club over to another member (``ClubOwnerChanged``)."""
+    _lock_account(account)  # the lock order of every club service: the account, then the club
     club = club_get(club_id, lock=True)
     if club.owner_id != account.pk:
         raise Forbidden("only the club's owner can hand it over")

@@ -1,8 +1,9 @@
 from .accounts import AccessToken, Account, AccountKey
-from .events import Event, Heartbeat, IdempotencyRecord, Stream
+from .events import Event, EventSeal, Heartbeat, IdempotencyRecord, Stream
 from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
 from .ledger import DailyBonusClaim, PointsLedgerEntry
+from .mail import OutboundEmail
 
 __all__ = [
     "AccessToken",
@@ -15,8 +16,10 @@ __all__ = [
     "RejectedIntent",
     "DailyBonusClaim",
     "Event",
+    "EventSeal",
     "Heartbeat",
     "IdempotencyRecord",
+    "OutboundEmail",
     "PointsLedgerEntry",
     "Stream",
 ]

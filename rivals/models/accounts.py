@@ -50,7 +50,11 @@ class Account(AbstractBaseUser, PermissionsMixin):
     """
 
     username = models.CharField(max_length=150, unique=True)
+    # the SHA-256 of the guest device id (a bearer secret: rivals.secrets), never the id itself
     device_id = models.CharField(max_length=200, unique=True, null=True, blank=True)
+    device_unlinked_at = models.DateTimeField(
+        null=True, blank=True, help_text="the device id no longer signs in (a credential change or a reset)"
+    )
     email = models.EmailField(  # noqa: DJ001 - NULL, not "": unique must allow any number of accounts without one
         unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)"
     )
@@ -91,12 +95,15 @@ class Account(AbstractBaseUser, PermissionsMixin):
 
 
 class AccessToken(models.Model):
-    """One API token per signed-in device (``Authorization: Token <key>``). A login creates one, a
-    logout deletes the calling one, a password change keeps only the caller's, a reset none."""
+    """One API token per signed-in device (``Authorization: Token <key>``). A sign-in creates one,
+    a logout deletes the calling one, a password change keeps only the caller's, a reset none.
+
+    ``key`` is the SHA-256 of the token the client holds (``rivals.secrets.secret_digest``): the
+    token itself is shown once, in the sign-in's answer, and stored nowhere."""
 
     KINDS = (("device", "guest device"), ("password", "email and password"))
 
-    key = models.CharField(max_length=40, primary_key=True)
+    key = models.CharField(max_length=64, primary_key=True, help_text="SHA-256 of the token")
     account = models.ForeignKey(Account, on_delete=models.CASCADE, related_name="tokens")
     kind = models.CharField(max_length=10, choices=KINDS, default="device")
     created_at = models.DateTimeField(default=timezone.now)
@@ -106,7 +113,7 @@ class AccessToken(models.Model):
         indexes = [models.Index(fields=["account", "kind"], name="access_token_account_kind")]
 
     def __str__(self) -> str:
-        return f"token #{self.key[:6]}… of {self.account_id} ({self.kind})"
+        return f"token {self.key[:12]} of {self.account_id} ({self.kind})"
 
 
 class AccountKey(models.Model):

@@ -22,9 +22,12 @@ class Event(models.Model):
     type = models.CharField(max_length=60)
     schema_version = models.PositiveSmallIntegerField(default=1)
     data = models.JSONField(default=dict)
-    # actor, request_id, idempotency_key, …
+    # actor, request_id (server-made), idempotency_key (a fingerprint), … — never client text
     metadata = models.JSONField(default=dict)
     recorded_at = models.DateTimeField()
+    # the keyed hash chained over this event and the previous one of its stream (rivals.eventchain);
+    # NULL for the events written before migration 0008 (their chain is sealed in EventSeal)
+    chain = models.BinaryField(null=True, editable=False)
 
     class Meta:
         db_table = "rivals_event"
@@ -49,6 +52,10 @@ class Stream(models.Model):
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField()
     updated_at = models.DateTimeField()
+    # the chain of the stream's last event, and the one its last append started from (an append
+    # reads its first link here: rivals.eventchain)
+    chain = models.BinaryField(null=True, editable=False)
+    chain_base = models.BinaryField(null=True, editable=False)
 
     class Meta:
         db_table = "rivals_stream"
@@ -57,16 +64,37 @@ class Stream(models.Model):
         return f"{self.id}@{self.version}"
 
 
+class EventSeal(models.Model):
+    """The chain of each stream's events written before the log was chained (migration 0008),
+    computed once by that migration: append-only like the log (rivals.eventchain)."""
+
+    stream_id = models.CharField(max_length=120, primary_key=True)
+    version = models.PositiveIntegerField()
+    chain = models.BinaryField()
+    sealed_at = models.DateTimeField()
+
+    class Meta:
+        db_table = "rivals_event_seal"
+
+    def __str__(self) -> str:
+        return f"seal of {self.stream_id}@{self.version}"
+
+
 class IdempotencyRecord(models.Model):
-    """The stored response of a state-changing request sent with an ``Idempotency-Key``."""
+    """The stored response of a state-changing request sent with an ``Idempotency-Key``.
+
+    Only fingerprints of what a replay compares (the key, the request) are kept; an answer that
+    carried a secret (a sign-in's token) is kept without it (``withheld``), and a replay of it
+    mints nothing (``rivals.api.idempotency``)."""
 
     owner = models.CharField(max_length=80)
-    key = models.CharField(max_length=255)
-    fingerprint = models.CharField(max_length=64)
+    key = models.CharField(max_length=255, help_text="keyed fingerprint of the Idempotency-Key")
+    fingerprint = models.CharField(max_length=64, help_text="keyed fingerprint of method, path and body")
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=500)
     status_code = models.PositiveSmallIntegerField()
     response = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    withheld = models.BooleanField(default=False, help_text="the answer carried a secret, not kept")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

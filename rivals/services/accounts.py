@@ -3,7 +3,6 @@ closing an account. Email and password credentials: ``rivals.services.credential
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import datetime
 
@@ -12,27 +11,65 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rivals import personal
-from rivals.errors import Invalid, NotAllowed
+from rivals.errors import Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account
+from rivals.names import visible_text
+from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
 from rivals.text import clean_text
 
 DISPLAY_NAME_MAX = 32
 DEVICE_ID_MAX = 200
+# A device id signs in to its guest account: it is a secret (README "Security"). A new one must be
+# at least this long and not a run of a few characters; clients should send 128 random bits or
+# more (a random UUID: 122). Ids of existing accounts keep signing in whatever their length.
+DEVICE_ID_MIN = 16
+DEVICE_ID_MIN_DISTINCT = 6
+# Each guest sign-in mints a token (a stored token cannot be given back: it is kept hashed); an
+# account keeps its newest device tokens only.
+DEVICE_TOKENS_KEPT = 20
+UNLINKED = "this device no longer signs in to its account: sign in with the account's email and password"
 
 
-def _guest_username(device_id: str) -> str:
-    return "guest-" + hashlib.sha256(device_id.encode()).hexdigest()[:24]
+def _guest_username(device_hash: str) -> str:
+    return "guest-" + device_hash[:24]
 
 
-def token_ref(key: str) -> str:
-    """How events name a token: a fingerprint, never the key itself."""
-    return hashlib.sha256(key.encode()).hexdigest()[:12]
+def token_issue(*, account: Account, kind: str) -> tuple[AccessToken, str]:
+    """A new token of ``account``: the row (its key is the token's digest) and the token itself,
+    which only the caller's answer carries."""
+    key = secrets.token_hex(20)
+    return AccessToken.objects.create(key=secret_digest(key), account=account, kind=kind), key
 
 
-def token_issue(*, account: Account, kind: str) -> AccessToken:
-    return AccessToken.objects.create(key=secrets.token_hex(20), account=account, kind=kind)
+def tokens_revoke(*, account: Account, keep: str | None = None) -> int:
+    """Delete every token of the account but ``keep`` (a token as the client holds it)."""
+    qs = AccessToken.objects.filter(account=account)
+    if keep:
+        qs = qs.exclude(key=secret_digest(keep))
+    deleted, _ = qs.delete()
+    return deleted
+
+
+def account_device_unlink(*, account: Account, now: datetime | None = None) -> bool:
+    """The account's device id no longer signs in (issue 19: a credential change or a reset).
+    Only for an account that can sign in with a verified email — never a way to lock a guest out.
+    Inside the caller's transaction, the account row locked."""
+    if account.device_id is None or account.device_unlinked_at is not None or not account.email_verified:
+        return False
+    account.device_unlinked_at = now or timezone.now()
+    account.save(update_fields=["device_unlinked_at"])
+    return True
+
+
+def _device_id_checked(device_id: str) -> None:
+    if len(device_id) < DEVICE_ID_MIN or len(set(device_id)) < DEVICE_ID_MIN_DISTINCT:
+        message = (
+            f"a new device id must be at least {DEVICE_ID_MIN} characters with at least "
+            f"{DEVICE_ID_MIN_DISTINCT} different ones (send 128 random bits, e.g. a random UUID)"
+        )
+        raise Invalid(f"device_id: {message}", details={"device_id": [message]})
 
 
 def account_event(
@@ -58,36 +95,43 @@ def account_event(
 
 @transaction.atomic
 def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tuple[Account, str, bool]:
-    """Create or return the account of a device, with its device token. Creation is an event
-    (``AccountCreated``), a returning device a ``SignedIn``. The device id stays in the account
-    row: no event carries it (``rivals.personal``)."""
+    """Create or return the account of a device, with a new device token. Creation is an event
+    (``AccountCreated``), a returning device a ``SignedIn``. The account row keeps the device id's
+    digest only (``rivals.secrets``); no event carries it (``rivals.personal``). A device id that
+    a credential change or a reset unlinked is refused (401): that account signs in by email."""
     device_id = clean_text(device_id, field="device_id", max_length=DEVICE_ID_MAX, collapse_spaces=False)
-    account = Account.objects.filter(device_id=device_id).first()
+    device_hash = secret_digest(device_id)
+    account = Account.objects.filter(device_id=device_hash).first()
     created = False
     if account is None:
+        _device_id_checked(device_id)
         try:
             with transaction.atomic():
-                account = Account.objects.create_user(_guest_username(device_id), None, device_id=device_id)
+                account = Account.objects.create_user(_guest_username(device_hash), None, device_id=device_hash)
                 personal.account_key_create(account_id=account.pk)
                 account_event(
                     account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2, now=now
                 )
                 created = True
         except IntegrityError:  # the same device signed in concurrently: return that account
-            account = Account.objects.get(device_id=device_id)
+            account = Account.objects.get(device_id=device_hash)
     account.refresh_from_db()
-    token = AccessToken.objects.filter(account=account, kind="device").order_by("created_at").first()
-    if token is None:
-        token = token_issue(account=account, kind="device")
+    if account.device_unlinked_at is not None:
+        raise Unauthenticated(UNLINKED, details={"sign_in": "password"})
+    token, key = token_issue(account=account, kind="device")
+    stale = AccessToken.objects.filter(account=account, kind="device").order_by("-created_at", "-key")
+    AccessToken.objects.filter(pk__in=stale.values("pk")[DEVICE_TOKENS_KEPT:]).delete()
     if not created:
-        account_event(account, "SignedIn", {"method": "device", "token": token_ref(token.key)}, now=now)
-    return account, token.key, created
+        account_event(account, "SignedIn", {"method": "device", "token": token_ref(key)}, now=now)
+    return account, key, created
 
 
 @transaction.atomic
 def account_rename(*, account: Account, display_name: str, now: datetime | None = None) -> Account:
     """A name the player chose is personal data: sealed in the event with the account's key."""
-    name = clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX)
+    name = visible_text(
+        clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX), field="display_name"
+    )
     if name != account.display_name:
         account_event(
             account,
@@ -122,7 +166,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     leaderboard. With ``erase`` its personal data goes: email, device id and username are blanked
     in the row and its key is destroyed, so the names sealed in its events are unreadable —
     no event is rewritten (``rivals.personal``)."""
-    account = Account.objects.select_for_update().get(pk=account.pk)
+    account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if account.closed_at is not None:
         raise NotAllowed("the account is already closed", details={"closed_at": account.closed_at.isoformat()})
     if account.is_staff:
@@ -138,11 +182,15 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     account.password = make_password(None)
     fields = ["is_active", "password"]
     if erase:
-        account.email = account.pending_email = account.device_id = None
+        from rivals.models import OutboundEmail
+
+        OutboundEmail.objects.filter(account=account).delete()
+        account.email = account.pending_email = account.device_id = account.device_unlinked_at = None
         account.email_verified = False
         account.username = f"closed-{account.pk}"
         account.last_login = None
-        fields += ["email", "pending_email", "device_id", "email_verified", "username", "last_login"]
+        fields += ["email", "pending_email", "device_id", "device_unlinked_at", "email_verified", "username"]
+        fields += ["last_login"]
         personal.account_key_destroy(account_id=account.pk)
     account.save(update_fields=fields)
     account.refresh_from_db()

@@ -25,9 +25,10 @@ def rates(monkeypatch):
 
 
 @pytest.fixture
-def console_email(settings, capsys):
-    """Emails through Django's console backend (the default outside tests); returns a reader of
-    what was printed since the last call."""
+def console_email(settings, capsys, eager_tasks):
+    """Emails through Django's console backend (the default outside tests), delivered by the
+    outbox's task run in place when the transaction commits; returns a reader of what was
+    printed since the last call."""
     settings.EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 
     def read() -> str:

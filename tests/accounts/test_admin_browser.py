@@ -49,7 +49,7 @@ def flagged_player(transactional_db, django_user_model):
 
     django_user_model.objects.create_superuser("operator", "op-password-1")
     client = APIClient()
-    signin = client.post("/api/v1/auth/guest", {"device_id": "browser-bot"}, format="json").json()
+    signin = client.post("/api/v1/auth/guest", {"device_id": "browser-bot-0123456789abcdef"}, format="json").json()
     client.credentials(HTTP_AUTHORIZATION=f"Token {signin['token']}")
     client.patch("/api/v1/account", {"display_name": "Jade Tiger"}, format="json")
     game_id = client.post("/api/v1/games", {"mode": "classic", "code": CODE}, format="json").json()["id"]

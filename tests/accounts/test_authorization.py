@@ -109,10 +109,12 @@ def world(db):
         "tournament_id": tournament.pk,
         "pot_id": pot.pk,
     }
+    from rivals.services.accounts import token_issue
+
     clients = {}
     for who, account in (("owner", a), ("other", b)):
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {account.tokens.get().key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(account=account, kind='device')[1]}")
         clients[who] = client
     return SimpleNamespace(examples=examples, owner=clients["owner"], other=clients["other"], nobody=APIClient())
 

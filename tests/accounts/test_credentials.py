@@ -89,10 +89,11 @@ def test_r36_no_enumeration_same_answer_for_a_known_and_an_unknown_email(
 ):
     _verified(guest, "d-owner", "owner@example.org", console_email, django_capture_on_commit_callbacks)
     other, _ = guest("d-other")
+    third, _ = guest("d-third")
 
     with django_capture_on_commit_callbacks(execute=True):
         taken = _credentials(other, "owner@example.org")
-        free = _credentials(other, "nobody@example.org")
+        free = _credentials(third, "nobody@example.org")
     assert (taken.status_code, taken.json()) == (free.status_code, free.json()) == (202, taken.json())
     mail = console_email()
     assert "already has an account" in mail  # the owner is told, the caller is not
@@ -110,17 +111,23 @@ def test_r36_no_enumeration_same_answer_for_a_known_and_an_unknown_email(
 
 
 @pytest.mark.django_db
-def test_r36_login_is_throttled_per_account_and_per_ip(guest, console_email, rates, django_capture_on_commit_callbacks):
+def test_r36_login_is_throttled_per_account_and_address_and_per_ip(
+    guest, console_email, rates, django_capture_on_commit_callbacks
+):
+    """Per account *and* client address (issue 19: a stranger's wrong passwords never lock the
+    owner out), and per address whatever the account."""
     _verified(guest, "d-t", "t@example.org", console_email, django_capture_on_commit_callbacks)
     rates(login_account="3/hour", login_ip="5/minute")
-    for i in range(3):  # three wrong passwords, each from another IP
-        assert _login("t@example.org", "wrong-password", ip=f"10.1.0.{i}").status_code == 401
-    res = _login("t@example.org", ip="10.1.0.99")  # the right password, a fresh IP: still throttled
+    for _ in range(3):  # three wrong passwords from one address
+        assert _login("t@example.org", "wrong-password", ip="10.1.0.1").status_code == 401
+    res = _login("t@example.org", ip="10.1.0.1")  # that address is throttled for this account
     assert res.status_code == 429 and res.json()["error"]["code"] == "throttled"
     assert int(res["Retry-After"]) > 0
-    for i in range(3):  # an unknown address is throttled exactly alike (no enumeration)
-        assert _login("ghost@example.org", ip=f"10.2.0.{i}").status_code == 401
-    assert _login("ghost@example.org", ip="10.2.0.99").status_code == 429
+    assert _login("T@Example.org ", ip="10.1.0.1").status_code == 429  # the address normalised
+    assert _login("t@example.org", ip="10.1.0.99").status_code == 200  # the owner, elsewhere
+    for _ in range(3):  # an unknown address is throttled exactly alike (no enumeration)
+        assert _login("ghost@example.org", ip="10.2.0.1").status_code == 401
+    assert _login("ghost@example.org", ip="10.2.0.1").status_code == 429
 
     for i in range(5):  # per IP, whatever the address
         assert _login(f"someone{i}@example.org", ip="10.9.9.9").status_code == 401

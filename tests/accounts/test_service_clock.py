@@ -11,14 +11,15 @@ from rivals.clubs.models import ClubMember
 from rivals.clubs.services import club_found, club_join
 from rivals.models import Event
 from rivals.services.accounts import account_guest_signin, account_rename
+from tests.factories import device_id_for
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
-    a, _, created = account_guest_signin(device_id="clock-a", now=T0)
-    b, _, _ = account_guest_signin(device_id="clock-b", now=T0)
+    a, _, created = account_guest_signin(device_id=device_id_for("clock-a"), now=T0)
+    b, _, _ = account_guest_signin(device_id=device_id_for("clock-b"), now=T0)
     assert created
     account_rename(account=a, display_name="Clocked", now=T0 + timedelta(minutes=1))
     club = club_found(account=a, name="Timekeepers", now=T0 + timedelta(minutes=2))
@@ -27,7 +28,7 @@ def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
     assert Event.objects.get(stream_id=a.stream_id, type="DisplayNameChanged").recorded_at == T0 + timedelta(minutes=1)
     assert club.created_at == T0 + timedelta(minutes=2)
     assert ClubMember.objects.get(account=b).joined_at == T0 + timedelta(minutes=3)
-    _, _, again = account_guest_signin(device_id="clock-a", now=T0 + timedelta(hours=1))
+    _, _, again = account_guest_signin(device_id=device_id_for("clock-a"), now=T0 + timedelta(hours=1))
     assert not again
     assert Event.objects.get(stream_id=a.stream_id, type="SignedIn").recorded_at == T0 + timedelta(hours=1)
 
@@ -37,7 +38,7 @@ def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
     from rivals.services.accounts import account_jokers_change
     from rivals.services.daily_bonus import daily_bonus_claim
 
-    a, _, _ = account_guest_signin(device_id="clock-j", now=T0)
+    a, _, _ = account_guest_signin(device_id=device_id_for("clock-j"), now=T0)
     account_jokers_change(account=a, delta=2, reason="operator_grant", actor="operator:test", now=T0)
     # the 10th consecutive day gives a joker — recorded on that day, not at the wall clock
     for k in range(10):
@@ -53,7 +54,7 @@ def test_r38_a_fast_pairs_flag_is_raised_at_the_instant_of_the_pair_that_raised_
     from rivals.fairplay.services import fairplay_intent_accepted
     from rivals.services.games import game_board, game_create, game_intent_apply
 
-    a, _, _ = account_guest_signin(device_id="clock-f", now=T0)
+    a, _, _ = account_guest_signin(device_id=device_id_for("clock-f"), now=T0)
     game = game_create(account=a, mode="single", level=1, now=T0)
     now = T0
     for seq, pair in enumerate(engine.winning_plan(game_board(game))[:3]):

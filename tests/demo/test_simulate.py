@@ -42,7 +42,7 @@ def test_simulate_fills_the_world_through_the_services_and_the_rebuild_reproduce
     text = out.getvalue()
     assert "Simulated 24 players over 2 days" in text and "/api/v1/rankings/amr" in text
 
-    demo = Account.objects.filter(device_id__startswith="demo-")
+    demo = Account.objects.filter(username__startswith="guest-", is_staff=False)
     assert demo.count() == 24
     assert not demo.filter(display_name__startswith="Player ").exists()  # everyone got a name
     assert ClubMember.objects.exists()

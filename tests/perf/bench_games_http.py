@@ -104,7 +104,7 @@ class Player:
         self.mode = mode
         self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
+        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
         assert status in (200, 201), body
         self.api.token = body["token"]
         self.new_game()

@@ -40,7 +40,7 @@ def play_games(n: int) -> list:
 
     games = []
     for i in range(n):
-        account, _, _ = account_guest_signin(device_id=f"bench-rebuild-{i}")
+        account, _, _ = account_guest_signin(device_id=f"bench-rebuild-{i:06d}-perf-device")
         daily_bonus_claim(account=account)
         game = game_create(account=account, mode="classic", code=engine.random_code(rng_seed=1000 + i, layout_id="L00"))
         result = engine.solve(game_board(game))

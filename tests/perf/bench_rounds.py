@@ -72,7 +72,7 @@ def lateness(n: int) -> None:
     from rivals.models import Event
     from rivals.services.accounts import account_guest_signin
 
-    accounts = [account_guest_signin(device_id=f"late-{i}")[0] for i in range(2 * n)]
+    accounts = [account_guest_signin(device_id=f"late-{i:06d}-perf-device")[0] for i in range(2 * n)]
     now = timezone.now()
     round_ids = []
     for i in range(n):
@@ -117,7 +117,7 @@ class RoundPlayer:
         self.engine = engine
         self.mode = mode
         self.api = solo.Api()
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
+        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
         assert status in (200, 201), body
         self.api.token, self.account_id = body["token"], body["account_id"]
         self.round_id = self.match_id = None

@@ -90,7 +90,7 @@ def raw_call(port: int, method: str, path: str, body=None, token=None, headers=N
 
 
 def guest(port: int, device: str) -> tuple[str, int]:
-    _, _, body = raw_call(port, "POST", "/api/v1/auth/guest", {"device_id": device})
+    _, _, body = raw_call(port, "POST", "/api/v1/auth/guest", {"device_id": f"{device}-perf-device-0123456789"})
     return body["token"], body["account_id"]
 
 
@@ -319,7 +319,7 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
 
     # rounds: each with a pair by its first player, their deadlines (20 s after that pair) a few
     # seconds apart; the worker is killed once a third of them ended
-    accounts = [account_guest_signin(device_id=f"wk-{i}")[0] for i in range(2 * rounds_n)]
+    accounts = [account_guest_signin(device_id=f"wk-{i:06d}-perf-device")[0] for i in range(2 * rounds_n)]
     now = timezone.now()
     round_ids = []
     for i in range(rounds_n):
@@ -380,7 +380,7 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     # a tournament of players_n, nobody playing: its tables' rounds end at its end time (R-17), then
     # the finalization (one transaction, a prize per player) runs; the worker is killed while that
     # transaction is open
-    people = [account_guest_signin(device_id=f"tk-{i}")[0] for i in range(players_n)]
+    people = [account_guest_signin(device_id=f"tk-{i:06d}-perf-device")[0] for i in range(players_n)]
     now = timezone.now()
     starts = now + timedelta(seconds=10 + players_n * 0.03)
     t = tournament_create(
@@ -452,7 +452,7 @@ def scenario_beat_twice(world: World) -> bool:
 
     now = timezone.now()
     past = now - timedelta(days=3)
-    accounts = [account_guest_signin(device_id=f"bt-{i}")[0] for i in range(40)]
+    accounts = [account_guest_signin(device_id=f"bt-{i:06d}-perf-device")[0] for i in range(40)]
     # a tournament that started (seated, tables open) before the outage and ends during it
     live = tournament_create(
         actor="operator:faults",
@@ -614,15 +614,16 @@ def accepted_lost(accepted: list[tuple[str, str, int]]) -> tuple[int, int]:
     """(accepted intents, of which not in the event log): each accepted intent's first event
     carries the board's new seq (sent seq + 1) in the board's stream."""
     from rivals.models import AccessToken, Event, Game
+    from rivals.secrets import secret_digest
 
-    owner = dict(AccessToken.objects.values_list("key", "account_id"))
+    owner = dict(AccessToken.objects.values_list("key", "account_id"))  # keyed by the token's digest
     wanted = defaultdict(set)
     for token, path, seq in accepted:
         kind, target = path.split("/")[3:5]
         if kind == "games":
             wanted[f"game-{target}"].add(seq + 1)
         else:
-            board = Game.objects.get(round_id=target, account_id=owner[token])
+            board = Game.objects.get(round_id=target, account_id=owner[secret_digest(token)])
             wanted[board.stream_id].add(seq + 1)
     lost = 0
     for stream, seqs in wanted.items():
@@ -655,7 +656,9 @@ def scenario_db_restart(world: World) -> bool:
         now=now,
     )
     for i in range(24):
-        tournament_register(tournament_id=t.pk, account=account_guest_signin(device_id=f"dr-t{i}")[0], now=now)
+        tournament_register(
+            tournament_id=t.pk, account=account_guest_signin(device_id=f"dr-t{i:06d}-perf-device")[0], now=now
+        )
     solo.Api.observer = ledger
     players = [Guarded(solo.Player(f"dr-s{i}", "single", world.pg.url), errors) for i in range(4)]
     players += [Guarded(rounds.RoundPlayer(f"dr-q{i}"), errors) for i in range(4)]

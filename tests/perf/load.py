@@ -92,7 +92,7 @@ class FloorPlayer:
 
     def __init__(self, name: str):
         self.api = solo.Api()
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": name})
+        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
         assert status in (200, 201), body
         self.api.token, self.seq, self.plan = body["token"], 0, [None]
 
@@ -220,7 +220,7 @@ def profile_one_intent(count: int) -> None:
     from rest_framework.test import APIClient
 
     client = APIClient()
-    token = client.post("/api/v1/auth/guest", {"device_id": "profiled"}, format="json").json()["token"]
+    token = client.post("/api/v1/auth/guest", {"device_id": "profiled-0123456789abcdef"}, format="json").json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     games = []
     for _ in range(count // 18 + 1):

@@ -5,17 +5,22 @@ from __future__ import annotations
 import pytest
 
 from rivals.models import Event, IdempotencyRecord
+from tests.factories import device_id_for
 
 
 @pytest.mark.django_db
 def test_r36_guest_signin_creates_account_once_per_device(api):
-    first = api.post("/api/v1/auth/guest", {"device_id": "phone-1"}, format="json")
+    first = api.post("/api/v1/auth/guest", {"device_id": device_id_for("phone-1")}, format="json")
     assert first.status_code == 201
     body = first.json()
     assert body["created"] is True and body["token"]
-    again = api.post("/api/v1/auth/guest", {"device_id": "phone-1"}, format="json")
+    again = api.post("/api/v1/auth/guest", {"device_id": device_id_for("phone-1")}, format="json")
     assert again.status_code == 200
-    assert again.json() == {**body, "created": False}
+    # the same account and a new token (tokens are kept hashed: the first cannot be given again)
+    assert again.json() == {**body, "created": False, "token": again.json()["token"]}
+    assert again.json()["token"] != body["token"]
+    for token in (body["token"], again.json()["token"]):
+        assert api.get("/api/v1/account", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
     created = Event.objects.filter(type="AccountCreated")
     assert created.count() == 1
     assert created.get().data["account_id"] == body["account_id"]
@@ -67,24 +72,41 @@ def test_huge_body_is_413_in_the_error_format(api):
 
 
 @pytest.mark.django_db
-def test_idempotent_replay_returns_stored_response_and_executes_once(api):
+def test_idempotent_replay_returns_stored_response_and_executes_once(guest):
+    client, _ = guest("tab-1")
     headers = {"HTTP_IDEMPOTENCY_KEY": "key-123"}
-    first = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
+    first = client.post("/api/v1/games", {"mode": "classic"}, format="json", **headers)
     assert first.status_code == 201
-    replay = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
-    assert replay.status_code == 201  # the stored response, not a fresh "200 created: false"
+    replay = client.post("/api/v1/games", {"mode": "classic"}, format="json", **headers)
+    assert replay.status_code == 201
     assert replay.json() == first.json()
     assert replay["Idempotent-Replayed"] == "true"
-    assert Event.objects.filter(type="AccountCreated").count() == 1
+    assert Event.objects.filter(type="GameStarted").count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_replayed_guest_signin_mints_nothing_and_returns_no_token(api):
+    """Decision (issue 19): the sign-in's answer carried a token, which is not kept; its replay is
+    409 ``conflict`` with ``details.replayed`` and the answer's other fields."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": "key-123"}
+    first = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-1")}, format="json", **headers)
+    assert first.status_code == 201
+    replay = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-1")}, format="json", **headers)
+    assert replay.status_code == 409 and replay.json()["error"]["code"] == "conflict"
+    details = replay.json()["error"]["details"]
+    assert details == {"replayed": True, "status": 201, "account_id": first.json()["account_id"], "created": True}
+    assert first.json()["token"] not in replay.content.decode()
+    assert Event.objects.filter(type="AccountCreated").count() == 1
+    assert Event.objects.filter(type="SignedIn").count() == 0
 
 
 @pytest.mark.django_db
 def test_anonymous_idempotency_keys_are_scoped_to_the_request(api):
     """Two devices that pick the same key for their sign-ins do not collide (no 201-then-409)."""
     headers = {"HTTP_IDEMPOTENCY_KEY": "same-key"}
-    one = api.post("/api/v1/auth/guest", {"device_id": "tab-1"}, format="json", **headers)
-    two = api.post("/api/v1/auth/guest", {"device_id": "tab-2"}, format="json", **headers)
+    one = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-1")}, format="json", **headers)
+    two = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-2")}, format="json", **headers)
     assert (one.status_code, two.status_code) == (201, 201)
     assert one.json()["account_id"] != two.json()["account_id"]
     assert Event.objects.filter(type="AccountCreated").count() == 2
@@ -103,17 +125,20 @@ def test_an_accounts_key_reused_for_another_request_is_409_conflict(guest):
 
 
 @pytest.mark.django_db
-def test_event_metadata_carries_request_id_and_idempotency_key(api):
-    api.post(
+def test_event_metadata_carries_the_servers_request_id_and_the_keys_fingerprint(api):
+    """Only server-made values (issue 19): the client's X-Request-ID is not stored, the key is a
+    keyed fingerprint (the same one the idempotency record keeps)."""
+    res = api.post(
         "/api/v1/auth/guest",
-        {"device_id": "tab-9"},
+        {"device_id": device_id_for("tab-9")},
         format="json",
         HTTP_IDEMPOTENCY_KEY="k-9",
         HTTP_X_REQUEST_ID="req-42",
     )
     event = Event.objects.get(type="AccountCreated")
-    assert event.metadata["request_id"] == "req-42"
-    assert event.metadata["idempotency_key"] == "k-9"
+    assert event.metadata["request_id"] == res["X-Request-ID"] != "req-42"
+    assert len(event.metadata["request_id"]) == 32
+    assert event.metadata["idempotency_key"] == IdempotencyRecord.objects.get().key != "k-9"
 
 
 @pytest.mark.django_db

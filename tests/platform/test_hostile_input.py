@@ -22,7 +22,7 @@ def player(guest):
     client, account_id = guest("hostile-device")
     game = client.post("/api/v1/games", {"mode": "classic"}, format="json").json()["id"]
     table = client.post("/api/v1/sichuan", {"seed": 7}, format="json").json()["id"]
-    return client, {"games": game, "sichuan": table}
+    return client, {"games": game, "sichuan": table, "account": account_id}
 
 
 def _post(client, path, raw: str | bytes):
@@ -228,4 +228,4 @@ def test_hostile_json_at_every_intent_endpoint_is_never_a_5xx_and_refusals_are_r
     assert "error" in res.json() or res.status_code == 200
     if res.status_code >= 400:
         assert RejectedIntent.objects.count() == records + 1
-    assert Account.objects.filter(device_id="hostile-device").exists()
+    assert Account.objects.filter(pk=ids["account"]).exists()

@@ -99,7 +99,7 @@ class Client:
         self.port = port
         self.token = None
         self.answers: list[tuple[int, str, str | None, float]] = []  # status, error code, Retry-After, at
-        self.token = self.call("POST", "/api/v1/auth/guest", {"device_id": device})[1]["token"]
+        self.token = self.call("POST", "/api/v1/auth/guest", {"device_id": f"{device}-0123456789abcdef"})[1]["token"]
         self.game = self.call("POST", "/api/v1/games", {"mode": "classic"})[1]["id"]
         self.seq = 0
         self.accepted: list[int] = []  # seq values the server answered 200 for

@@ -13,12 +13,16 @@ from rivals.services.system import idempotency_prune, rejected_intents_prune
 
 @pytest.mark.django_db
 def test_idempotency_records_older_than_48_hours_are_pruned(api):
+    from rivals.secrets import fingerprint
+    from tests.factories import device_id_for
+
     for key in ("old", "fresh"):
-        api.post("/api/v1/auth/guest", {"device_id": key}, format="json", HTTP_IDEMPOTENCY_KEY=key)
-    IdempotencyRecord.objects.filter(key="old").update(created_at=timezone.now() - timedelta(hours=48, minutes=1))
-    IdempotencyRecord.objects.filter(key="fresh").update(created_at=timezone.now() - timedelta(hours=47))
+        api.post("/api/v1/auth/guest", {"device_id": device_id_for(key)}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    old, fresh = (fingerprint(key, purpose="idempotency-key") for key in ("old", "fresh"))
+    IdempotencyRecord.objects.filter(key=old).update(created_at=timezone.now() - timedelta(hours=48, minutes=1))
+    IdempotencyRecord.objects.filter(key=fresh).update(created_at=timezone.now() - timedelta(hours=47))
     assert idempotency_prune() == 1
-    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["fresh"]
+    assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == [fresh]
     assert idempotency_prune() == 0
 
 

@@ -76,7 +76,7 @@ class Command(BaseCommand):
             if end is None or end.tzinfo is None or end > timezone.now():
                 raise CommandError("--until: an ISO 8601 date-time with offset, not in the future")
         world = w.World(players=players, days=n_days, seed=seed, end=end)
-        if Account.objects.filter(device_id=world.device_id(0)).exists():
+        if Account.objects.filter(device_id=world.device_digests()[0]).exists():
             raise CommandError(
                 f"this database already holds the demo world of seed {seed}: use another --seed or a fresh database"
             )
@@ -98,7 +98,7 @@ class Command(BaseCommand):
             for k in range(n_days):
                 days.simulate_day(world, first + timedelta(days=k), progress=bar)
             w.beat(world.end)  # what is due at the present (the real beat takes over from here)
-        counts = world_counts(device_prefix=f"demo-{seed}-", events_before=events_before)
+        counts = world_counts(device_digests=world.device_digests(), events_before=events_before)
         elapsed = wall_time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(

@@ -7,7 +7,8 @@ class Command(BaseCommand):
     help = (
         "Rebuild every projection from the event log into private copies, then write into the live "
         "tables only the rows that differ, in one short locked transaction: safe beside live traffic. "
-        "--verify compares only (exit status 1 when a projection differs from the log)."
+        "--verify compares only, and checks the log's hash chain (exit status 1 when a projection differs "
+        "from the log or the chain is broken: verify_log)."
     )
 
     def add_arguments(self, parser):
@@ -35,6 +36,15 @@ class Command(BaseCommand):
         )
         differing = [d.table for d in report.differences if d.any]
         if verify:
+            from rivals.eventchain import log_verify
+            from rivals.management.commands.verify_log import report_lines
+
+            chain = log_verify()
+            self.stdout.write(f"hash chain: {chain.events} events in {chain.streams} streams")
+            for line in report_lines(chain):
+                self.stdout.write(line)
+            if chain.breaks:
+                raise CommandError(f"the event log's hash chain is broken: {chain.first}")
             if differing:
                 detail = "; ".join(
                     f"{d.table} ({'; '.join(d.examples)})" if d.examples else d.table
@@ -42,7 +52,11 @@ class Command(BaseCommand):
                     if d.any
                 )
                 raise CommandError(f"{len(differing)} projection tables differ from the log: {detail}")
-            self.stdout.write(self.style.SUCCESS(f"every projection equals the log ({len(report.differences)} tables)"))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"every projection equals the log ({len(report.differences)} tables); its hash chain holds"
+                )
+            )
         else:
             self.stdout.write(
                 self.style.SUCCESS(
