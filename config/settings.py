@@ -313,6 +313,12 @@ RIVALS = {
     # needs two aimed taps per pair); an account once it had more than FAIRPLAY_REFUSED_MAX
     # refused intents inside FAIRPLAY_REFUSED_WINDOW_S; a round intent sent more than
     # FAIRPLAY_ROUND_GRACE_MS before the start or after the end (network latency is not cheating).
+    # A guest's device id is its sign-in secret (README "Security"): clients send 128 random bits
+    # or more (a random UUID). A new device id shorter than this, or made of fewer different
+    # characters, is refused. Decision: enforced by default in production only — API.md's contract
+    # ("same device → same account") names no minimum, and development clients use short ids.
+    "DEVICE_ID_MIN_LENGTH": env.int("RIVALS_DEVICE_ID_MIN_LENGTH", default=16 if PRODUCTION else 1),
+    "DEVICE_ID_MIN_DISTINCT": env.int("RIVALS_DEVICE_ID_MIN_DISTINCT", default=6 if PRODUCTION else 1),
     "FAIRPLAY_FAST_PAIR_MS": env.int("RIVALS_FAIRPLAY_FAST_PAIR_MS", default=250),
     "FAIRPLAY_FAST_PAIRS": env.int("RIVALS_FAIRPLAY_FAST_PAIRS", default=3),
     "FAIRPLAY_REFUSED_MAX": env.int("RIVALS_FAIRPLAY_REFUSED_MAX", default=30),

@@ -13,9 +13,12 @@ hours (the ``idempotency-prune`` job); a key is meant for retries, not for days 
 
 No secret at rest (issue 19): the record keeps keyed fingerprints of the key and of the request
 (``rivals.secrets.fingerprint``), never the key or the body; an answer that carries a secret
-(``secret_fields``: a sign-in's token) is stored without it, and its replay mints nothing and
-returns no token — 409 ``conflict`` with ``details.replayed`` and the answer's other fields: the
-client signs in again without the key. The key is at most 255 printable characters (else 400);
+(``secret_fields``: a sign-in's token) is stored without it. Its replay either runs the operation
+again for the secret alone (``reissue=True``: a guest sign-in — the same device signs in to the
+same account again, as it could without the key, and the replay is the first answer with a fresh
+token; a device id unlinked since is refused as any sign-in would be), or answers 409
+``conflict`` with ``details.replayed`` and the answer's other fields (the client signs in again
+without the key). The key is at most 255 printable characters (else 400);
 while the operation runs, its fingerprint is what events carry in ``metadata.idempotency_key``.
 Operations that are not decorated (not idempotent: ``/auth/logout``) ignore the header.
 """
@@ -74,10 +77,10 @@ def _withheld_replay(record: IdempotencyRecord):
     )
 
 
-def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = ()):
+def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = (), reissue: bool = False):
     """Decorate a view method (``@idempotent`` or ``@idempotent(secret_fields=("token",))``)."""
     if view_method is None:
-        return functools.partial(idempotent, secret_fields=secret_fields)
+        return functools.partial(idempotent, secret_fields=secret_fields, reissue=reissue)
 
     @functools.wraps(view_method)
     def wrapper(self, request, *args, **kwargs):
@@ -109,9 +112,14 @@ def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = ()):
                     raise Conflict(
                         "this Idempotency-Key was used with another request", details={"idempotency_key": []}
                     )
+                replayed = {"Idempotent-Replayed": "true"}
+                if record.withheld and reissue:
+                    fresh = view_method(self, request, *args, **kwargs)
+                    secrets_ = {f: fresh.data[f] for f in secret_fields if f in (fresh.data or {})}
+                    return Response({**record.response, **secrets_}, status=record.status_code, headers=replayed)
                 if record.withheld:
                     _withheld_replay(record)
-                return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
+                return Response(record.response, status=record.status_code, headers=replayed)
             token = context.idempotency_key.set(key_fp)
             try:
                 response = view_method(self, request, *args, **kwargs)

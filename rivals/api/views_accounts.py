@@ -41,7 +41,8 @@ class GuestSignInView(APIView):
         request=s.GuestSignInIn,
         responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: s.ErrorOut, 401: s.ErrorOut, 409: s.ErrorOut},
     )
-    @idempotent(secret_fields=("token",))  # a replay mints nothing and returns no token: 409
+    # a replay is the first answer with a fresh token: the token is not kept, and the device may sign in again
+    @idempotent(secret_fields=("token",), reissue=True)
     def post(self, request):
         data = _body(s.GuestSignInIn, request)
         account, token, created = account_guest_signin(device_id=data["device_id"])

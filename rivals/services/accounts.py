@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -21,11 +22,6 @@ from rivals.text import clean_text
 
 DISPLAY_NAME_MAX = 32
 DEVICE_ID_MAX = 200
-# A device id signs in to its guest account: it is a secret (README "Security"). A new one must be
-# at least this long and not a run of a few characters; clients should send 128 random bits or
-# more (a random UUID: 122). Ids of existing accounts keep signing in whatever their length.
-DEVICE_ID_MIN = 16
-DEVICE_ID_MIN_DISTINCT = 6
 # Each guest sign-in mints a token (a stored token cannot be given back: it is kept hashed); an
 # account keeps its newest device tokens only.
 DEVICE_TOKENS_KEPT = 20
@@ -64,10 +60,14 @@ def account_device_unlink(*, account: Account, now: datetime | None = None) -> b
 
 
 def _device_id_checked(device_id: str) -> None:
-    if len(device_id) < DEVICE_ID_MIN or len(set(device_id)) < DEVICE_ID_MIN_DISTINCT:
+    """A device id signs in to its guest account: it is a secret (README "Security"). A new one
+    must be at least ``RIVALS_DEVICE_ID_MIN_LENGTH`` long and not a run of a few characters;
+    clients should send 128 random bits or more. Ids of existing accounts keep signing in."""
+    least, distinct = settings.RIVALS["DEVICE_ID_MIN_LENGTH"], settings.RIVALS["DEVICE_ID_MIN_DISTINCT"]
+    if len(device_id) < least or len(set(device_id)) < distinct:
         message = (
-            f"a new device id must be at least {DEVICE_ID_MIN} characters with at least "
-            f"{DEVICE_ID_MIN_DISTINCT} different ones (send 128 random bits, e.g. a random UUID)"
+            f"a new device id must be at least {least} characters with at least "
+            f"{distinct} different ones (send 128 random bits, e.g. a random UUID)"
         )
         raise Invalid(f"device_id: {message}", details={"device_id": [message]})
 

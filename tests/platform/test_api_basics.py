@@ -86,19 +86,20 @@ def test_idempotent_replay_returns_stored_response_and_executes_once(guest):
 
 
 @pytest.mark.django_db
-def test_a_replayed_guest_signin_mints_nothing_and_returns_no_token(api):
-    """Decision (issue 19): the sign-in's answer carried a token, which is not kept; its replay is
-    409 ``conflict`` with ``details.replayed`` and the answer's other fields."""
+def test_a_replayed_guest_signin_is_the_first_answer_with_a_fresh_token(api):
+    """API.md: a repeated key with the same body returns the first response. The sign-in's token is
+    not kept (issue 19), so the replay is the first answer (status, account, ``created``) with a
+    token minted afresh — the device signing in again, as it could without the key."""
     headers = {"HTTP_IDEMPOTENCY_KEY": "key-123"}
     first = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-1")}, format="json", **headers)
     assert first.status_code == 201
     replay = api.post("/api/v1/auth/guest", {"device_id": device_id_for("tab-1")}, format="json", **headers)
-    assert replay.status_code == 409 and replay.json()["error"]["code"] == "conflict"
-    details = replay.json()["error"]["details"]
-    assert details == {"replayed": True, "status": 201, "account_id": first.json()["account_id"], "created": True}
-    assert first.json()["token"] not in replay.content.decode()
+    assert replay.status_code == 201 and replay["Idempotent-Replayed"] == "true"
+    body = replay.json()
+    assert (body["account_id"], body["created"]) == (first.json()["account_id"], True)
+    assert body["token"] != first.json()["token"]
     assert Event.objects.filter(type="AccountCreated").count() == 1
-    assert Event.objects.filter(type="SignedIn").count() == 0
+    assert Event.objects.filter(type="SignedIn").count() == 1  # the replay's sign-in
 
 
 @pytest.mark.django_db
