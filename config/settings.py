@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "pgtrigger",
     "rivals",
+    "rivals.games",
     "rivals.sichuan",
     "rivals.matches",
     "rivals.clubs",
@@ -191,7 +192,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # one name per choice set that appears under the same field name in several components
     "ENUM_NAME_OVERRIDES": {
-        "GameIntentType": "rivals.services.games.INTENT_TYPES",
+        "GameIntentType": "rivals.games.services.INTENT_TYPES",
         "SichuanIntentType": "rivals.sichuan.services.INTENT_TYPES",
         "QueueTicketStatus": ["waiting", "matched", "left", "expired"],
         "DuelStatus": ["pending", "accepted", "declined", "cancelled", "expired"],

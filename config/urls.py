@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/", include("rivals.api.urls")),
+    path("api/v1/", include("rivals.games.urls")),
     path("api/v1/", include("rivals.sichuan.urls")),
     path("api/v1/", include("rivals.matches.urls")),
     path("api/v1/", include("rankings.urls")),

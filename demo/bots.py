@@ -24,11 +24,11 @@ from demo.world import Persona, Tally
 from rivals import engine
 from rivals.errors import DomainError
 from rivals.fairplay.services import fairplay_intent_accepted, fairplay_intent_refused
+from rivals.games.services import MAX_JOKERS_PER_GAME, game_board, game_create, game_intent_apply
 from rivals.intents import rejected_intent_record
 from rivals.matches.models import Match, Round
 from rivals.matches.services import round_boards, round_end_if_due, round_intent_apply
 from rivals.models import Account
-from rivals.services.games import MAX_JOKERS_PER_GAME, game_board, game_create, game_intent_apply
 
 HUMAN_FASTEST_MS = 450  # a human bot never goes below this (the fair-play threshold is 250 ms)
 BOT_SPEED_MS = (60, 200)

@@ -1,5 +1,5 @@
 """The operators' admin of the rivals app. The account page is the hub (``admin_accounts``);
-games show a board replay (``admin_games``); periodic tasks say what they do and how they last
+games show a board replay (``rivals.games.admin``); periodic tasks say what they do and how they last
 ran (``admin_jobs``). Events, streams and ledgers are read-only; operator actions call services
 and append events with the operator as actor."""
 
@@ -129,6 +129,6 @@ class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     date_hierarchy = "at"
 
 
-from rivals import admin_accounts, admin_games, admin_jobs, admin_security  # noqa: E402,F401  register their admins
+from rivals import admin_accounts, admin_jobs, admin_security  # noqa: E402,F401  register their admins
 
 admin_security.install()

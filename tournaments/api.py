@@ -13,10 +13,10 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals import selectors_games
 from rivals.api.idempotency import idempotent
 from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut, PageIn
+from rivals.games.selectors import game_view
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
 from tournaments.services import play, pots, registration, tables
@@ -202,4 +202,4 @@ class PotEnterView(APIView):
     def post(self, request, pot_id):
         pot = pots.pot_tick_on_read(_pot(pot_id))
         game = pots.pot_enter(pot_id=pot.pk, account=request.user)
-        return Response({"pot_id": str(pot.pk), "game": selectors_games.game_view(game=game)}, status=201)
+        return Response({"pot_id": str(pot.pk), "game": game_view(game=game)}, status=201)

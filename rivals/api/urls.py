@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.urls import include, path
 
-from rivals.api import views_accounts, views_games
+from rivals.api import views_accounts
 
 urlpatterns = [
     path("auth/guest", views_accounts.GuestSignInView.as_view(), name="auth-guest"),
@@ -18,14 +18,6 @@ urlpatterns = [
     path("account/verify", views_accounts.VerifyView.as_view(), name="account-verify"),
     path("account/password", views_accounts.PasswordChangeView.as_view(), name="account-password"),
     path("players/<str:player_id>", views_accounts.PlayerView.as_view(), name="player"),
-    path("layouts", views_games.LayoutsView.as_view(), name="layouts"),
-    path("games", views_games.GamesView.as_view(), name="games"),
-    path("games/<str:game_id>", views_games.GameView.as_view(), name="game"),
-    path("games/<str:game_id>/intents", views_games.GameIntentsView.as_view(), name="game-intents"),
-    path("games/<str:game_id>/events", views_games.GameEventsView.as_view(), name="game-events"),
-    path("levels/<int:number>", views_games.LevelView.as_view(), name="level"),
-    path("levels/<int:number>/leaderboard", views_games.LevelLeaderboardView.as_view(), name="level-leaderboard"),
-    path("records", views_games.RecordsView.as_view(), name="records"),
     path("", include("rivals.api.urls_daily_bonus")),
     path("", include("rivals.clubs.urls")),
 ]

@@ -14,13 +14,13 @@ from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import Invalid, NotFound
+from rivals.games.selectors import event_view, game_events
+from rivals.games.services import INTENT_TYPES
 from rivals.ids import is_uuid
 from rivals.matches import selectors as sel
 from rivals.matches import services as svc
 from rivals.matches.models import Match
 from rivals.matches.services.queue import GROUP as QUEUE_GROUP
-from rivals.selectors_games import event_view, game_events
-from rivals.services.games import INTENT_TYPES
 
 # --- serializers ---------------------------------------------------------------------------------
 

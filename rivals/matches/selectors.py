@@ -9,10 +9,10 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from rivals.games.selectors import game_view
 from rivals.matches.models import Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
 from rivals.models import Account, Game
-from rivals.selectors_games import game_view
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -23,14 +23,14 @@ def operator(client, django_user_model):
 
 @pytest.fixture
 def player(db):
+    from rivals.games.services import game_create
     from rivals.services.accounts import account_rename
-    from rivals.services.games import game_create
     from tests.factories import AccountFactory
 
     account = AccountFactory.create(device_id="hub-player")
     account_rename(account=account, display_name="Golden Crane")
     game = game_create(account=account, mode="classic", code=CODE)
-    from rivals.services.games import game_intent_apply
+    from rivals.games.services import game_intent_apply
 
     for seq, pair in enumerate(plan_of(game)[:3]):
         game_intent_apply(

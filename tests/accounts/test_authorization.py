@@ -67,8 +67,8 @@ def _public(view_class, method: str) -> bool:
 def world(db):
     """Account A owns one of everything; B is another account."""
     from rivals.clubs.services import club_found
+    from rivals.games.services import game_create
     from rivals.matches import services as msvc
-    from rivals.services.games import game_create
     from rivals.sichuan.services import sichuan_table_create
     from tests.factories import AccountFactory
     from tests.tournaments.helpers import new_tournament

@@ -52,7 +52,7 @@ def test_r38_a_fast_pairs_flag_is_raised_at_the_instant_of_the_pair_that_raised_
     from rivals import engine
     from rivals.fairplay.models import FairPlayFlag
     from rivals.fairplay.services import fairplay_intent_accepted
-    from rivals.services.games import game_board, game_create, game_intent_apply
+    from rivals.games.services import game_board, game_create, game_intent_apply
 
     a, _, _ = account_guest_signin(device_id=device_id_for("clock-f"), now=T0)
     game = game_create(account=a, mode="single", level=1, now=T0)

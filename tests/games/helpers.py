@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from rivals import engine
+from rivals.games import services as svc
 from rivals.models import Account, Game
-from rivals.services import games as svc
 
 T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 

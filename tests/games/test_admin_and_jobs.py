@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rivals.games.levels import levels_generate
 from rivals.models import Account, Event, Level
-from rivals.services.levels import levels_generate
 
 
 @pytest.mark.django_db

@@ -7,8 +7,9 @@ import threading
 import pytest
 
 from rivals import engine
+from rivals.errors import NotAllowed
+from rivals.games import services as svc
 from rivals.models import Event, Game, PointsLedgerEntry, RejectedIntent
-from rivals.services import games as svc
 
 
 def post_intent(client, game_id, body, **headers):
@@ -94,11 +95,11 @@ def test_t12_pause_stops_the_clock():
     intent(game, acc, "pause", now=at(10))
     game.refresh_from_db()
     assert game.status == "paused" and game.elapsed_before_ms == 10_000
-    with pytest.raises(svc.NotAllowed):
+    with pytest.raises(NotAllowed):
         intent(game, acc, "hint", now=at(50))
     intent(game, acc, "resume", now=at(100))
     game.refresh_from_db()
-    from rivals.services.game_state import play_ms
+    from rivals.games.state import play_ms
 
     assert play_ms(game, at(105)) == 15_000  # the 90 paused seconds do not count
 
@@ -124,7 +125,7 @@ def test_t11_undo_restores_the_last_pair_and_t13_records_list_best_classic_times
 
 
 def svc_records(acc):
-    from rivals.selectors_games import personal_records
+    from rivals.games.selectors import personal_records
 
     return personal_records(account=acc)
 

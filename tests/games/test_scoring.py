@@ -7,8 +7,8 @@ import pytest
 from rivals import engine
 from rivals.engine import scoring
 from rivals.errors import LimitReached, NoJokers, NotAllowed
+from rivals.games import services as svc
 from rivals.models import Account, Event, Game
-from rivals.services import games as svc
 from tests.games.helpers import (
     account,
     at,

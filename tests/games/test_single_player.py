@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rivals.games import services as svc
 from rivals.models import LevelBest, PointsLedgerEntry
-from rivals.services import games as svc
 from tests.games.helpers import account, new_game, play_to_win
 
 
@@ -39,7 +39,7 @@ def test_r1_level_get_serves_the_shipped_table(api):
     """R-1: what the service hands out is the engine's shipped table, row for row, whether the
     level was stored before (batch job) or is stored on first use."""
     from rivals.engine import levels
-    from rivals.services.levels import levels_generate
+    from rivals.games.levels import levels_generate
 
     levels_generate(start=1, end=3)
     for n in (1, 2, 3, 4, 10, 777, 4501, 11000):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from rivals import engine
+from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import Match, Round
 from rivals.models import Account, Game
-from rivals.services.games import game_board
 
 T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 

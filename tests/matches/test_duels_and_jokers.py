@@ -101,7 +101,7 @@ def test_r9_with_an_empty_balance_the_joker_is_refused():
 
 
 def _free_tile(rnd, acc) -> int:
-    from rivals.services.games import game_board
+    from rivals.games.services import game_board
 
     b = game_board(board(rnd, acc))
     return next(x for x in range(b.layout.size) if (b.present >> x) & 1 and b.is_free(x))

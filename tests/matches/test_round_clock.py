@@ -185,7 +185,7 @@ def _make_stuck(rnd: Round, acc, t: float) -> None:
     """Remove pairs that lead to a stuck board (seeded random playouts on the engine's board)."""
     import random
 
-    from rivals.services.games import game_board
+    from rivals.games.services import game_board
 
     start = game_board(board(rnd, acc))
     rng = random.Random(7)

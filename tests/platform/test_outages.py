@@ -234,7 +234,7 @@ def test_a_task_hit_by_a_database_outage_is_retried_until_it_succeeds(own_postgr
                 sys.executable,
                 "-c",
                 (
-                    "import django; django.setup(); from rivals.tasks import "
+                    "import django; django.setup(); from rivals.games.tasks import "
                     "levels_generate_chunk as t; t.delay(start=1, end=3)"
                 ),
             ],
@@ -303,7 +303,7 @@ def test_a_message_of_a_sigkilled_worker_is_delivered_again_after_the_visibility
                 sys.executable,
                 "-c",
                 (
-                    "import django; django.setup(); from rivals.tasks import "
+                    "import django; django.setup(); from rivals.games.tasks import "
                     "levels_generate_chunk as t; t.delay(start=6001, end=6040)"
                 ),
             ],
@@ -353,7 +353,7 @@ def test_time_limits_retry_backoff_and_visibility_timeout_fit_together():
 
 
 def test_a_long_levels_job_is_split_into_short_chunk_tasks(monkeypatch):
-    from rivals import tasks
+    from rivals.games import tasks
 
     sent = []
     monkeypatch.setattr(tasks.levels_generate_chunk, "delay", lambda **kw: sent.append(kw))

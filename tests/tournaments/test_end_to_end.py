@@ -14,9 +14,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from rivals import engine
+from rivals.games.services import game_board
 from rivals.matches.models import Round
 from rivals.models import Event, Game, PointsLedgerEntry
-from rivals.services.games import game_board
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.timeout(240)]
 START_IN_S, DURATION_S = 4, 30

@@ -30,12 +30,12 @@ from rivals import engine
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
+from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
 from rivals.rawsql import models_from_rows
-from rivals.services.games import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
 
 STREAM_TYPE = "round"
 

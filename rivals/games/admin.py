@@ -11,8 +11,8 @@ from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin
+from rivals.games.replay import board_svg, replay_frame
 from rivals.models import Game
-from rivals.replay import board_svg, replay_frame
 
 
 def _short(data: dict, limit: int = 48) -> str:

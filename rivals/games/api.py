@@ -8,13 +8,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals import selectors_games as sel
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut
 from rivals.errors import Invalid
-from rivals.services import games as svc
+from rivals.games import selectors as sel
+from rivals.games import services as svc
 
 
 class GameCreateIn(serializers.Serializer):

@@ -3,7 +3,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from rivals import engine
-from rivals.services.levels import levels_generate
+from rivals.games.levels import levels_generate
 
 
 class Command(BaseCommand):
@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, start, end, jobs, use_celery, **options):
         if use_celery:
-            from rivals.tasks import levels_generate as task
+            from rivals.games.tasks import levels_generate as task
 
             task.delay(start=start, end=end)
             self.stdout.write(f"enqueued levels {start}…{end} (the worker splits them into chunk tasks)")

@@ -7,9 +7,9 @@ from typing import Any
 from django.utils import timezone
 
 from rivals import engine
+from rivals.games.services import game_board
+from rivals.games.state import play_ms
 from rivals.models import Event, Game, LevelBest
-from rivals.services.game_state import play_ms
-from rivals.services.games import game_board
 
 
 def game_view(*, game: Game, now=None) -> dict[str, Any]:

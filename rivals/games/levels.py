@@ -1,11 +1,13 @@
-"""R-1/R-2: the batch job that copies the shipped level table into the ``Level`` rows."""
+"""Levels (R-1/R-2): a level (its stored row, else the shipped table's), whether an account has
+unlocked it, and the batch job that copies the shipped table into the ``Level`` rows."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from rivals import engine
-from rivals.models import Level
+from rivals.errors import NotFound
+from rivals.models import Account, Level, LevelBest
 
 
 def levels_generate(
@@ -37,3 +39,28 @@ def levels_generate(
         if progress:
             progress(added)
     return added
+
+
+def level_get(*, number: int) -> Level:
+    """R-1/R-2: the stored level, else the engine's shipped table row (stored on first use; the
+    batch job stores the same rows)."""
+    if not 1 <= number <= engine.MAX_LEVEL:
+        raise NotFound(f"level {number} does not exist (1…{engine.MAX_LEVEL})")
+    level = Level.objects.filter(number=number).first()
+    if level is None:
+        info = engine.level_info(number)
+        level, _ = Level.objects.get_or_create(
+            number=number,
+            defaults={
+                "code": info.code,
+                "layout": info.layout,
+                "hard": info.hard,
+                "difficulty": float(info.difficulty),
+            },
+        )
+    return level
+
+
+def level_unlocked(*, account: Account, number: int) -> bool:
+    """Level 1 is open; level n opens when the account has won level n − 1."""
+    return number == 1 or LevelBest.objects.filter(account=account, level=number - 1).exists()

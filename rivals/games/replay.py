@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from rivals import engine
+from rivals.games.state import apply_game_event
 from rivals.models import Event, Game
-from rivals.services.game_state import apply_game_event
 
 TILE_W, TILE_H, DEPTH = 36, 48, 5  # one tile covers 2 × 2 half-tile grid cells
 PAD = 12

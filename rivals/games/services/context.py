@@ -1,0 +1,78 @@
+"""What every intent handler works with: the locked game, its board and the server clock
+(``IntentContext``), and the checks of tiles and boards the handlers share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from rivals import engine
+from rivals.errors import Invalid, NotAllowed
+from rivals.eventstore import NewEvent
+from rivals.models import Account, Game
+
+
+@dataclass
+class IntentContext:
+    game: Game
+    account: Account
+    board: engine.Board
+    now: datetime
+    at_ms: int
+    seq: int
+
+    def primary(self, data: dict[str, Any]) -> dict[str, Any]:
+        if self.game.round_id is not None:  # the round's projection (its idle clock) reads it
+            return {**data, "seq": self.seq, "round_id": str(self.game.round_id)}
+        return {**data, "seq": self.seq}
+
+
+def tile_of(value, board: engine.Board, name: str = "tile") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Invalid(f"{name} must be a tile id (integer)", details={name: ["not an integer"]})
+    if not 0 <= value < board.layout.size:
+        raise Invalid(f"{name} {value} is not a tile of this game", details={name: ["unknown tile id"]})
+    return value
+
+
+def present(board: engine.Board, tile: int) -> None:
+    if not (board.present >> tile) & 1:
+        raise NotAllowed(f"tile {tile} is no longer on the board", details={"tile": tile})
+
+
+def status_after(board: engine.Board) -> str:
+    """T-8: won when empty; stuck as soon as no removable pair exists."""
+    if board.is_won():
+        return "won"
+    return "stuck" if board.is_stuck() else "playing"
+
+
+def pairs_on_table(board: engine.Board) -> int:
+    return board.present.bit_count() // 2
+
+
+def set_plan(game: Game, plan) -> None:
+    """The plan is a cache on the row, written with the projection's save of this intent (only
+    when it changed: it is the largest column the hot path would otherwise rewrite)."""
+    game.plan = plan
+    game.plan_changed = True
+
+
+def end_events(ctx: IntentContext, status: str, score: int) -> list[NewEvent]:
+    if status == "won":
+        return [
+            NewEvent(
+                "GameWon",
+                {
+                    "play_ms": ctx.at_ms,
+                    "score": score,
+                    "account_id": ctx.account.pk,
+                    "level": ctx.game.level if ctx.game.mode == "single" else None,
+                    "status": "won",
+                },
+            )
+        ]
+    if status == "stuck":
+        return [NewEvent("GameStuck", {"play_ms": ctx.at_ms, "status": "stuck"})]
+    return []
