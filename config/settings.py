@@ -57,7 +57,10 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "pgtrigger",
     "rivals",
+    "rivals.accounts",
+    "rivals.points",
     "rivals.games",
+    "rivals.daily_bonus",
     "rivals.sichuan",
     "rivals.matches",
     "rivals.clubs",
@@ -176,7 +179,7 @@ REST_FRAMEWORK = {
 # ignored and the connection's address is the client's.
 RIVALS_TRUSTED_PROXIES = env.list("RIVALS_TRUSTED_PROXIES", default=[])
 
-# The admin's sign-in page (rivals/admin_security.py): attempts per client address, and per
+# The admin's sign-in page (rivals/accounts/admin_security.py): attempts per client address, and per
 # username and client address; refused with 429 beyond.
 THROTTLE_ADMIN_LOGIN_IP = env.str("THROTTLE_ADMIN_LOGIN_IP", default="10/minute")
 THROTTLE_ADMIN_LOGIN_USER = env.str("THROTTLE_ADMIN_LOGIN_USER", default="5/minute")

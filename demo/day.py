@@ -17,10 +17,10 @@ from demo import world as w
 from demo.bots import play_level, play_match, play_round
 from demo.world import Persona, World, at
 from rivals import engine
+from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 from rivals.errors import DomainError
 from rivals.matches.models import Round
 from rivals.matches.services import duel_accept, duel_challenge, duel_decline, queue_join
-from rivals.services.daily_bonus import daily_bonus_claim, daily_bonus_double
 from tournaments.models import Table, Tournament
 from tournaments.services.lifecycle import tournament_create
 from tournaments.services.registration import tournament_register

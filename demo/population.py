@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import time, timedelta
 
 from demo.world import ADJECTIVES, CLUB_NAMES, NOUNS, Persona, World, at
+from rivals.accounts.services import account_guest_signin, account_jokers_change, account_rename
 from rivals.clubs.services import club_found, club_join
 from rivals.errors import DomainError
-from rivals.services.accounts import account_guest_signin, account_jokers_change, account_rename
 
 WELCOME_JOKERS = 3
 COMPETITIVE_SHARE = 0.25  # players who play the daily tournament most days

@@ -140,7 +140,7 @@ class World:
         self.tally = Tally()
 
     def device_id(self, i: int) -> str:
-        """A bot's device id: long and varied as a new one must be (rivals.services.accounts)."""
+        """A bot's device id: long and varied as a new one must be (rivals.accounts.services)."""
         return f"demo-{self.seed}-{i:06d}-bot-device"
 
     def device_digests(self) -> list[str]:

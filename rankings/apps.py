@@ -8,7 +8,8 @@ class RankingsConfig(AppConfig):
 
     def ready(self) -> None:
         from rankings.projections import rankings_projection
-        from rivals import projections, selectors
+        from rivals import projections
+        from rivals.accounts import selectors
 
         projections.register(rankings_projection)  # applied live in every PointsAwarded append
         selectors.register_profile_extension(profile_extension)

@@ -1,4 +1,4 @@
-"""The operators' admin of the rivals app. The account page is the hub (``admin_accounts``);
+"""The operators' admin of the rivals app. The account page is the hub (``rivals.accounts.admin``);
 games show a board replay (``rivals.games.admin``); periodic tasks say what they do and how they last
 ran (``admin_jobs``). Events, streams and ledgers are read-only; operator actions call services
 and append events with the operator as actor."""
@@ -129,6 +129,4 @@ class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     date_hierarchy = "at"
 
 
-from rivals import admin_accounts, admin_jobs, admin_security  # noqa: E402,F401  register their admins
-
-admin_security.install()
+from rivals import admin_jobs  # noqa: E402,F401  registers its admin

@@ -3,6 +3,8 @@ id (the account page links here; the search boxes use it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import admin
 from django.db.models import CharField, Q, Value
 from django.db.models.functions import Cast, Concat
@@ -61,25 +63,30 @@ def players_matching(term: str) -> list[int]:
     )
 
 
-def _stream_ids(qs, prefix: str, field: str = "id"):
+PlayerStreams = Callable[[list[int]], Q]
+_PLAYER_STREAMS: list[PlayerStreams] = []
+
+
+def register_player_streams(fn: PlayerStreams) -> None:
+    """A feature names the event streams of a player it keeps (``fn(account_ids) -> Q`` over
+    ``Event``): the events list's player filter and search find them."""
+    if fn not in _PLAYER_STREAMS:
+        _PLAYER_STREAMS.append(fn)
+
+
+def stream_ids(qs, prefix: str, field: str = "id"):
+    """``<prefix><field>`` of each row of ``qs``: the stream ids of the rows (a subquery)."""
     return qs.annotate(_s=Concat(Value(prefix), Cast(field, CharField()))).values("_s")
 
 
 def player_streams_q(account_ids: list[int]) -> Q:
-    """Every event stream of these players: account, points ledger, daily bonus, their games and
-    Sichuan tables, the rounds and matches they played, and the club events that name them."""
-    from rivals.matches.models import MatchPlayer, Round
-    from rivals.models import Game
-    from rivals.sichuan.models import SichuanTable
-
+    """Every event stream of these players: account, points ledger and daily bonus, and what the
+    features register (games, Sichuan tables, rounds and matches, the club events naming them)."""
     q = Q()
     for a in account_ids:
         q |= Q(stream_id__in=[f"account-{a}", f"points-{a}", f"daily-bonus-{a}"])
-        q |= Q(stream_id__in=_stream_ids(Round.objects.filter(players__contains=[a]), "round-"))
-        q |= Q(stream_type="club") & (Q(data__account_id=a) | Q(data__owner_id=a))
-    q |= Q(stream_id__in=_stream_ids(Game.objects.filter(account_id__in=account_ids), "game-"))
-    q |= Q(stream_id__in=_stream_ids(SichuanTable.objects.filter(account_id__in=account_ids), "sichuan-"))
-    q |= Q(stream_id__in=_stream_ids(MatchPlayer.objects.filter(account_id__in=account_ids), "match-", "match_id"))
+    for fn in _PLAYER_STREAMS:
+        q |= fn(account_ids)
     return q
 
 

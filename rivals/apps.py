@@ -7,8 +7,4 @@ class RivalsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import (
-            jobs,  # noqa: F401  records each task's last run (admin: periodic tasks)
-            read_models,  # noqa: F401  registers the rivals app's projections
-        )
-        from rivals.services import daily_bonus  # noqa: F401  registers its projection
+        from rivals import jobs  # noqa: F401  records each task's last run (admin: periodic tasks)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from rivals import system
 from rivals.jobs import job_now
-from rivals.services import system
 
 
 @shared_task(name="rivals.heartbeat")

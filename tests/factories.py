@@ -26,7 +26,7 @@ class AccountFactory(factory.Factory):
 
     @classmethod
     def _create(cls, model_class, *, device_id, jokers=0, display_name=None):
-        from rivals.services.accounts import (
+        from rivals.accounts.services import (
             account_guest_signin,
             account_jokers_change,
             account_rename,

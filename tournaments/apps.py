@@ -7,7 +7,7 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import selectors
+        from rivals.accounts import selectors
         from rivals.matches.signals import round_ended
         from tournaments import projections  # noqa: F401  registers the tournament and pot projections
         from tournaments.selectors import trophies_profile_extension

@@ -7,8 +7,8 @@ id, makes the call idempotent (``Idempotency-Key``) and records every refusal â€
 hostile body included, as a sanitised copy â€” as a ``RejectedIntent`` (R-38) before answering in
 the API's error format. Raising inside ``apply`` is caught inside the request's transaction: what
 the service committed on purpose before refusing (P-4: the time-up end of a game) stays. Then it
-hands what happened to the fair-play checks (``rivals.fairplay``): the accepted events, or the
-refusal.
+tells whoever listens what happened (``rivals.signals.intent_accepted`` / ``intent_refused``: the
+fair-play checks of ``rivals.fairplay``): the accepted events, or the refusal.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from rivals.api.idempotency import idempotent
 from rivals.api.parsers import RefusedJSON
 from rivals.api.permissions import NotSuspended
 from rivals.errors import DomainError, Invalid
-from rivals.fairplay.services import fairplay_intent_accepted, fairplay_intent_refused
 from rivals.intents import rejected_intent_record
+from rivals.signals import intent_accepted, intent_refused
 from rivals.text import unsafe_character
 
 
@@ -68,7 +68,7 @@ class IntentEndpoint(APIView):
             accepted = self.apply(request, target, intent)
         except DomainError as exc:
             rejected_intent_record(account=request.user, target=f"{self.target_prefix}{target}", intent=intent, exc=exc)
-            fairplay_intent_refused(account=request.user, exc=exc)
+            intent_refused.send(sender=type(self), account=request.user, exc=exc)
             return error_response(exc.code, exc.message, exc.status_code, exc.details)
-        fairplay_intent_accepted(account=request.user, events=accepted.events)
+        intent_accepted.send(sender=type(self), account=request.user, events=accepted.events)
         return Response(accepted.body)

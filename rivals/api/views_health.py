@@ -32,7 +32,7 @@ def _broker() -> str:
 
 
 def _heartbeat(database: str) -> dict:
-    from rivals.services.system import heartbeat_status
+    from rivals.system import heartbeat_status
 
     if database != "ok":
         return {"status": "unknown"}

@@ -1,11 +1,12 @@
 """Clubs in the admin: projections of their streams — read-only, members inline, events linked."""
 
 from django.contrib import admin
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 
-from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline
+from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_streams
 from rivals.clubs.models import Club, ClubMember
 
 
@@ -27,3 +28,14 @@ class ClubAdmin(ReadOnlyAdmin):
     def events(self, obj: Club):
         url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
         return format_html('<a href="{}">{}</a>', url, obj.stream_id)
+
+
+def _club_streams(account_ids: list[int]) -> Q:
+    """The club events that name them."""
+    q = Q()
+    for a in account_ids:
+        q |= Q(stream_type="club") & (Q(data__account_id=a) | Q(data__owner_id=a))
+    return q
+
+
+register_player_streams(_club_streams)

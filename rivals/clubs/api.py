@@ -9,8 +9,9 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rivals.accounts.serializers import PointsOut
 from rivals.api.idempotency import idempotent
-from rivals.api.serializers import CleanTextField, ErrorOut, PageIn, PointsOut
+from rivals.api.serializers import CleanTextField, ErrorOut, PageIn
 from rivals.clubs import selectors as sel
 from rivals.clubs import services as svc
 

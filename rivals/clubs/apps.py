@@ -1,6 +1,16 @@
 from django.apps import AppConfig
 
 
+def _on_account_restricted(sender, *, account_id: int, reason: str, actor: str, **kwargs) -> None:
+    """A closed account leaves its club (a suspended one stays a member: it adds nothing to the sums)."""
+    if reason != "account_closed":
+        return
+    from rivals.clubs.services import club_leave_on_close
+    from rivals.models import Account
+
+    club_leave_on_close(account=Account.objects.get(pk=account_id), actor=actor)
+
+
 class ClubsConfig(AppConfig):
     name = "rivals.clubs"
     label = "clubs"
@@ -10,6 +20,8 @@ class ClubsConfig(AppConfig):
     def ready(self) -> None:
         from rivals import projections
         from rivals.clubs.projections import clubs_projection
+        from rivals.signals import account_restricted
 
         # applied live in every append to a club stream; reset and replayed by rebuild_projections
         projections.register(clubs_projection)
+        account_restricted.connect(_on_account_restricted, dispatch_uid="clubs.leave_on_close")

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from rivals.accounts.selectors import ZERO_POINTS, points_totals
 from rivals.clubs.models import Club, ClubMember
 from rivals.clubs.services import club_name_key
-from rivals.selectors import ZERO_POINTS, points_totals
 
 MEMBERS_SHOWN = 500
 

@@ -1,6 +1,18 @@
 from django.apps import AppConfig
 
 
+def _on_intent_accepted(sender, *, account, events, **kwargs) -> None:
+    from rivals.fairplay.services import fairplay_intent_accepted
+
+    fairplay_intent_accepted(account=account, events=events)
+
+
+def _on_intent_refused(sender, *, account, exc, **kwargs) -> None:
+    from rivals.fairplay.services import fairplay_intent_refused
+
+    fairplay_intent_refused(account=account, exc=exc)
+
+
 class FairPlayConfig(AppConfig):
     name = "rivals.fairplay"
     label = "fairplay"
@@ -10,5 +22,8 @@ class FairPlayConfig(AppConfig):
     def ready(self) -> None:
         from rivals import projections
         from rivals.fairplay.projections import flags_projection
+        from rivals.signals import intent_accepted, intent_refused
 
         projections.register(flags_projection)
+        intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
+        intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")

@@ -22,10 +22,10 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from rivals.accounts.services import account_event
 from rivals.errors import DomainError, NotAllowed, OutsideRoundTime, TooFast
 from rivals.fairplay.models import FairPlayFlag
 from rivals.models import Account, RejectedIntent
-from rivals.services.accounts import account_event
 from rivals.signals import account_restricted
 from rivals.text import clean_text
 
@@ -210,7 +210,9 @@ def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
         account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
     )
     # its waiting queue tickets and pending duels end now, in this transaction
-    account_restricted.send(sender=Account, account_id=account.pk, reason="account_suspended", now=timezone.now())
+    account_restricted.send(
+        sender=Account, account_id=account.pk, reason="account_suspended", actor=actor, now=timezone.now()
+    )
     account.refresh_from_db()
     return account
 

@@ -5,12 +5,13 @@ and the event list beside it. A round player's board is a game too (the round pa
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
-from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin
+from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, register_player_streams, stream_ids
 from rivals.games.replay import board_svg, replay_frame
 from rivals.models import Game
 
@@ -72,3 +73,10 @@ class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
                 },
             }
         return super().change_view(request, object_id, form_url, extra_context)
+
+
+def _game_streams(account_ids: list[int]) -> Q:
+    return Q(stream_id__in=stream_ids(Game.objects.filter(account_id__in=account_ids), "game-"))
+
+
+register_player_streams(_game_streams)

@@ -5,12 +5,13 @@ service and appends ``RoundEnded`` with the operator as actor."""
 from __future__ import annotations
 
 from django.contrib import admin, messages
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
-from rivals.admin_base import PlayerFilter, ReadOnlyInline
+from rivals.admin_base import PlayerFilter, ReadOnlyInline, register_player_streams, stream_ids
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.matches.services import round_boards, round_end_now
 from rivals.models import Event
@@ -179,3 +180,14 @@ class DuelAdmin(ReadOnlyAdmin):
     )
     list_select_related = ("challenger", "opponent")
     date_hierarchy = "created_at"
+
+
+def _match_streams(account_ids: list[int]) -> Q:
+    """The rounds and matches they played."""
+    q = Q(stream_id__in=stream_ids(MatchPlayer.objects.filter(account_id__in=account_ids), "match-", "match_id"))
+    for a in account_ids:
+        q |= Q(stream_id__in=stream_ids(Round.objects.filter(players__contains=[a]), "round-"))
+    return q
+
+
+register_player_streams(_match_streams)

@@ -1,9 +1,11 @@
 from django.contrib import admin
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
+from rivals.admin_base import register_player_streams, stream_ids
 from rivals.models import Event
 from rivals.sichuan.models import SichuanTable
 
@@ -67,3 +69,10 @@ class SichuanTableAdmin(ReadOnlyAdmin):
 def _short(data, limit: int = 160) -> str:
     text = str(data)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _table_streams(account_ids: list[int]) -> Q:
+    return Q(stream_id__in=stream_ids(SichuanTable.objects.filter(account_id__in=account_ids), "sichuan-"))
+
+
+register_player_streams(_table_streams)

@@ -23,8 +23,8 @@ def operator(client, django_user_model):
 
 @pytest.fixture
 def player(db):
+    from rivals.accounts.services import account_rename
     from rivals.games.services import game_create
-    from rivals.services.accounts import account_rename
     from tests.factories import AccountFactory
 
     account = AccountFactory.create(device_id="hub-player")

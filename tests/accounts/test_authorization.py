@@ -109,7 +109,7 @@ def world(db):
         "tournament_id": tournament.pk,
         "pot_id": pot.pk,
     }
-    from rivals.services.accounts import token_issue
+    from rivals.accounts.services import token_issue
 
     clients = {}
     for who, account in (("owner", a), ("other", b)):

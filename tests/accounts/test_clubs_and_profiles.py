@@ -12,7 +12,7 @@ from rivals.models import Account, Event
 
 
 def _award(account_id, amount, key):
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     points_award(account=account_id, amount=amount, source="single_player", key=key)
 

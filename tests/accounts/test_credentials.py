@@ -34,8 +34,8 @@ def _verified(guest, device, email, console_email, capture):
 def test_r36_multi_device_sign_in_end_to_end_with_the_console_email(
     guest, console_email, django_capture_on_commit_callbacks
 ):
+    from rivals.accounts.services import account_jokers_change
     from rivals.models import Account
-    from rivals.services.accounts import account_jokers_change
     from tests.games.helpers import new_game, play_to_win
 
     phone, account_id = guest("phone-ann")

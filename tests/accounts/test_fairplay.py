@@ -106,7 +106,7 @@ def test_r38_round_intents_outside_the_round_time_are_flagged_beyond_network_lat
 
 
 def _award(account, amount, key):
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     points_award(account=account, amount=amount, source="single_player", key=key)
 

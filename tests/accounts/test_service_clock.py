@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from rivals.accounts.services import account_guest_signin, account_rename
 from rivals.clubs.models import ClubMember
 from rivals.clubs.services import club_found, club_join
 from rivals.models import Event
-from rivals.services.accounts import account_guest_signin, account_rename
 from tests.factories import device_id_for
 
 pytestmark = pytest.mark.django_db
@@ -34,9 +34,9 @@ def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
 
 
 def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
+    from rivals.accounts.services import account_jokers_change
+    from rivals.daily_bonus.services import daily_bonus_claim
     from rivals.models import DailyBonusClaim
-    from rivals.services.accounts import account_jokers_change
-    from rivals.services.daily_bonus import daily_bonus_claim
 
     a, _, _ = account_guest_signin(device_id=device_id_for("clock-j"), now=T0)
     account_jokers_change(account=a, delta=2, reason="operator_grant", actor="operator:test", now=T0)

@@ -143,7 +143,7 @@ def _run(args, bench_db: str) -> int:
     from rankings.days import romanian_today
     from rankings.selectors import ranking_me, ranking_page
     from rankings.services import rankings_roll
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     call_command("migrate", verbosity=0)
     _phase(f"database {bench_db} migrated", started)

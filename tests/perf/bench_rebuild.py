@@ -33,10 +33,10 @@ TARGET = 20_000
 
 def play_games(n: int) -> list:
     from rivals import engine
+    from rivals.accounts.services import account_guest_signin
+    from rivals.daily_bonus.services import daily_bonus_claim
     from rivals.games.services import game_board, game_create, game_intent_apply
     from rivals.models import Game
-    from rivals.services.accounts import account_guest_signin
-    from rivals.services.daily_bonus import daily_bonus_claim
 
     games = []
     for i in range(n):
@@ -149,8 +149,8 @@ def main() -> int:
 
         def client():
             from rivals import engine
+            from rivals.accounts.services import account_guest_signin
             from rivals.games.services import game_board, game_create, game_intent_apply
-            from rivals.services.accounts import account_guest_signin
 
             try:
                 account, _, _ = account_guest_signin(device_id="bench-rebuild-live")

@@ -68,9 +68,9 @@ def lateness(n: int) -> None:
 
     from django.utils import timezone
 
+    from rivals.accounts.services import account_guest_signin
     from rivals.matches.services import match_create
     from rivals.models import Event
-    from rivals.services.accounts import account_guest_signin
 
     accounts = [account_guest_signin(device_id=f"late-{i:06d}-perf-device")[0] for i in range(2 * n)]
     now = timezone.now()

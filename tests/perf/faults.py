@@ -309,10 +309,10 @@ def scenario_worker_kill(world: World, rounds_n: int = 150, players_n: int = 120
     from django.utils import timezone
 
     from rivals import engine
+    from rivals.accounts.services import account_guest_signin
     from rivals.matches.models import Round
     from rivals.matches.services import match_create, round_intent_apply
     from rivals.models import Account, Event, PointsLedgerEntry
-    from rivals.services.accounts import account_guest_signin
     from tournaments.models import Table, Tournament
     from tournaments.services.lifecycle import tournament_create
     from tournaments.services.registration import tournament_register
@@ -441,11 +441,11 @@ def scenario_beat_twice(world: World) -> bool:
 
     from rankings.days import amr_window_start, romanian_today
     from rankings.selectors import rankings_recomputed, rankings_state
+    from rivals.accounts.services import account_guest_signin
     from rivals.matches.models import Round
     from rivals.matches.services import match_create
     from rivals.models import Event
-    from rivals.services.accounts import account_guest_signin
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
     from tournaments.models import Tournament
     from tournaments.services.lifecycle import tournament_create
     from tournaments.services.registration import tournament_register
@@ -636,8 +636,8 @@ def scenario_db_restart(world: World) -> bool:
     from django.db import connections
     from django.utils import timezone
 
+    from rivals.accounts.services import account_guest_signin
     from rivals.models import Event
-    from rivals.services.accounts import account_guest_signin
     from tournaments.models import Tournament
     from tournaments.services.lifecycle import tournament_create
     from tournaments.services.registration import tournament_register

@@ -148,7 +148,7 @@ def test_healthz_reports_database_broker_and_the_last_heartbeat(client):
 
     from django.utils import timezone
 
-    from rivals.services.system import system_heartbeat
+    from rivals.system import system_heartbeat
 
     res = client.get("/healthz")
     body = res.json()

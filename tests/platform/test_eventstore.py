@@ -201,7 +201,7 @@ def _live_state():
 def test_rebuild_projections_equals_live_state(guest):
     from django.core.management import call_command
 
-    from rivals.services.accounts import account_jokers_change
+    from rivals.accounts.services import account_jokers_change
 
     c1, a1 = guest("dev-a")
     c2, a2 = guest("dev-b")

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from rivals.models import IdempotencyRecord, RejectedIntent
-from rivals.services.system import idempotency_prune, rejected_intents_prune
+from rivals.system import idempotency_prune, rejected_intents_prune
 
 
 @pytest.mark.django_db

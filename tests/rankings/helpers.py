@@ -4,7 +4,7 @@ import itertools
 from datetime import UTC, date, datetime
 
 from rivals.models import Account
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 
 _keys = itertools.count(1)
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 from tournaments.services.lifecycle import tournament_cancel, tournament_create
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 
 from rankings.selectors import account_points
+from rivals.accounts.selectors import account_profile
 from rivals.errors import NotAllowed
 from rivals.models import Event, PointsLedgerEntry
-from rivals.selectors import account_profile
 from tests.tournaments.helpers import at, new_tournament, players, register_all, score_tables
 from tournaments.models import Registration, Tournament, Trophy
 from tournaments.services import finalize
@@ -86,7 +86,7 @@ def test_r27_the_winner_gets_the_cup_and_it_shows_on_the_profile():
 
 
 def test_r29_each_champions_win_adds_one_counted_copy():
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     winner = None
     for k in range(2):

@@ -8,7 +8,7 @@ import pytest
 
 from rivals.errors import Conflict, Invalid, NotAllowed, NotEligible
 from rivals.models import Event
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 from tests.tournaments.helpers import at, new_tournament, players, register_all
 from tournaments.models import Registration, Tournament
 from tournaments.services.lifecycle import tournament_cancel, tournament_edit

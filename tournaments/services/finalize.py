@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.models import Account
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 from tournaments import events as ev
 from tournaments.models import Table
 from tournaments.scoring import final_places

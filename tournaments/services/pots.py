@@ -22,7 +22,7 @@ from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
 from rivals.games.services import game_create, game_expire_if_due
 from rivals.models import Account, Game
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 from tournaments import events as ev
 from tournaments.models import Pot, PotEntrant
 from tournaments.scoring import shared_split

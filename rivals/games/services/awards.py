@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rivals.models import Account, Game, LevelBest, PointsLedgerEntry
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 
 FIRST_COMPLETION_POINTS = 10
 FIRST_PLACE_BONUS = 10

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
+from rivals.accounts.services import account_jokers_change
 from rivals.engine import scoring
 from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, TooFast
 from rivals.eventstore import NewEvent, event_append
@@ -44,7 +45,6 @@ from rivals.games.services.modes import FINISHED, INTENT_TYPES, MAX_JOKERS_PER_G
 from rivals.games.state import play_ms
 from rivals.intents import intent_envelope
 from rivals.models import Account, Game
-from rivals.services.accounts import account_jokers_change
 
 
 @dataclass

@@ -22,7 +22,7 @@ from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.matches.models import Match, Round
 from rivals.matches.services.rounds import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
-from rivals.services.points import points_award
+from rivals.points.services import points_award
 
 ROUNDS = {"quick": 1, "duel": 1, "arena": 3, "tournament": 1}
 PLAYERS = {"quick": (2, 2), "duel": (2, 2), "arena": (4, 4), "tournament": (2, 4)}

@@ -1,5 +1,5 @@
 """Account services (R-36): guest sign-in from a device, profile changes, joker balance changes,
-closing an account. Email and password credentials: ``rivals.services.credentials``."""
+closing an account. Email and password credentials: ``rivals.accounts.credentials``."""
 
 from __future__ import annotations
 
@@ -172,11 +172,11 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     if account.is_staff:
         raise NotAllowed("an operator's account is not closed here: remove its staff status first")
     reason = clean_text(reason, field="reason", max_length=300)
-    from rivals.clubs.services import club_leave_on_close
-
-    club_leave_on_close(account=account, actor=actor)
     account_event(account, "AccountClosed", {"reason": reason, "erased": erase}, actor=actor)
-    account_restricted.send(sender=Account, account_id=account.pk, reason="account_closed", now=timezone.now())
+    # its club, queue tickets and duels (the features that hold them listen)
+    account_restricted.send(
+        sender=Account, account_id=account.pk, reason="account_closed", actor=actor, now=timezone.now()
+    )
     AccessToken.objects.filter(account=account).delete()
     account.is_active = False
     account.password = make_password(None)

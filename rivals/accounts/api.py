@@ -7,9 +7,11 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals import selectors
-from rivals.api import serializers as s
+from rivals.accounts import credentials, selectors
+from rivals.accounts import serializers as s
+from rivals.accounts.services import account_guest_signin, account_rename
 from rivals.api.idempotency import idempotent
+from rivals.api.serializers import DetailOut, ErrorOut
 from rivals.api.throttling import (
     AnonThrottle,
     EmailSendThrottle,
@@ -17,8 +19,6 @@ from rivals.api.throttling import (
     LoginIpThrottle,
     UserThrottle,
 )
-from rivals.services import credentials
-from rivals.services.accounts import account_guest_signin, account_rename
 
 _LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, LoginAccountThrottle]
 _EMAIL_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, EmailSendThrottle]
@@ -39,7 +39,7 @@ class GuestSignInView(APIView):
 
     @extend_schema(
         request=s.GuestSignInIn,
-        responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: s.ErrorOut, 401: s.ErrorOut, 409: s.ErrorOut},
+        responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: ErrorOut, 401: ErrorOut, 409: ErrorOut},
     )
     # a replay is the first answer with a fresh token: the token is not kept, and the device may sign in again
     @idempotent(secret_fields=("token",), reissue=True)
@@ -61,7 +61,7 @@ class LoginView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = _LOGIN_THROTTLES
 
-    @extend_schema(request=s.LoginIn, responses={200: s.LoginOut, 400: s.ErrorOut, 401: s.ErrorOut})
+    @extend_schema(request=s.LoginIn, responses={200: s.LoginOut, 400: ErrorOut, 401: ErrorOut})
     def post(self, request):
         data = _body(s.LoginIn, request)
         account, token = credentials.login(email=data["email"], password=data["password"])
@@ -71,7 +71,7 @@ class LoginView(APIView):
 class LogoutView(APIView):
     """Revoke the calling token; the account's other devices stay signed in."""
 
-    @extend_schema(request=None, responses={200: s.DetailOut})
+    @extend_schema(request=None, responses={200: DetailOut})
     def post(self, request):
         credentials.logout(account=request.user, token_key=request.auth)
         return Response({"detail": "signed out"})
@@ -84,7 +84,7 @@ class CredentialsView(APIView):
 
     throttle_classes = _EMAIL_THROTTLES
 
-    @extend_schema(request=s.CredentialsIn, responses={202: s.DetailOut, 400: s.ErrorOut})
+    @extend_schema(request=s.CredentialsIn, responses={202: DetailOut, 400: ErrorOut})
     @idempotent
     def post(self, request):
         data = _body(s.CredentialsIn, request)
@@ -105,7 +105,7 @@ class VerifyView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: s.ErrorOut, 409: s.ErrorOut})
+    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: ErrorOut, 409: ErrorOut})
     @idempotent
     def post(self, request):
         data = _body(s.TokenIn, request)
@@ -118,7 +118,7 @@ class PasswordChangeView(APIView):
 
     throttle_classes = [UserThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.PasswordChangeIn, responses={200: s.PasswordChangedOut, 400: s.ErrorOut})
+    @extend_schema(request=s.PasswordChangeIn, responses={200: s.PasswordChangedOut, 400: ErrorOut})
     def post(self, request):
         data = _body(s.PasswordChangeIn, request)
         revoked = credentials.password_change(
@@ -137,7 +137,7 @@ class PasswordResetView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = _EMAIL_THROTTLES
 
-    @extend_schema(request=s.EmailIn, responses={202: s.DetailOut, 400: s.ErrorOut})
+    @extend_schema(request=s.EmailIn, responses={202: DetailOut, 400: ErrorOut})
     @idempotent
     def post(self, request):
         data = _body(s.EmailIn, request)
@@ -152,7 +152,7 @@ class PasswordResetConfirmView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.PasswordResetConfirmIn, responses={200: s.DetailOut, 400: s.ErrorOut})
+    @extend_schema(request=s.PasswordResetConfirmIn, responses={200: DetailOut, 400: ErrorOut})
     def post(self, request):
         data = _body(s.PasswordResetConfirmIn, request)
         credentials.password_reset_confirm(token=data["token"], password=data["password"])
@@ -164,7 +164,7 @@ class AccountView(APIView):
     def get(self, request):
         return Response(selectors.account_profile(account=request.user))
 
-    @extend_schema(request=s.AccountPatchIn, responses={200: s.AccountOut, 400: s.ErrorOut})
+    @extend_schema(request=s.AccountPatchIn, responses={200: s.AccountOut, 400: ErrorOut})
     def patch(self, request):
         data = _body(s.AccountPatchIn, request)
         account = request.user
@@ -179,6 +179,6 @@ class PlayerView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.PlayerOut, 404: s.ErrorOut})
+    @extend_schema(responses={200: s.PlayerOut, 404: ErrorOut})
     def get(self, request, player_id):
         return Response(selectors.player_profile(account_id=player_id))

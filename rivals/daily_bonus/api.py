@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 from rivals.api import serializers as s
 from rivals.api.idempotency import idempotent
 from rivals.api.permissions import NotSuspended
-from rivals.services.daily_bonus import daily_bonus_claim, daily_bonus_double
+from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 
 
 class DailyBonusClaimOut(serializers.Serializer):

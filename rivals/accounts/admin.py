@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
+from rivals.accounts import admin_security
 from rivals.errors import DomainError
 from rivals.models import Account, Game, PointsLedgerEntry, RejectedIntent
 
@@ -144,7 +145,7 @@ def _account_action(modeladmin, request, queryset, *, name: str, title: str, exp
 @admin.action(description="Grant jokers (appends a JokersChanged event)")
 def grant_jokers(modeladmin, request, queryset):
     """R-11: each grant is a ``JokersChanged`` event with the operator as actor."""
-    from rivals.services.accounts import account_jokers_change
+    from rivals.accounts.services import account_jokers_change
 
     return _account_action(
         modeladmin,
@@ -195,7 +196,7 @@ def lift_suspension(modeladmin, request, queryset):
 
 @admin.action(description="Close the account (AccountClosed; optional erasure)")
 def close_account(modeladmin, request, queryset):
-    from rivals.services.accounts import account_close
+    from rivals.accounts.services import account_close
 
     return _account_action(
         modeladmin,
@@ -267,3 +268,6 @@ class AccountAdmin(UserAdmin):
     @admin.display(description="the player's records")
     def hub(self, obj: Account):
         return account_hub(obj) if obj.pk else "—"
+
+
+admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)

@@ -20,12 +20,9 @@ from datetime import date, datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 
 from rivals.errors import Conflict, NotAllowed
-from rivals.models import Account, DailyBonusClaim, Event
-from rivals.projections import Projection, register
-from rivals.rebuild import Table
+from rivals.models import Account, DailyBonusClaim
 from rivals.romanian_time import romanian_day
 
 STREAK_CAP = 10  # R-30: day 10 pays 100, and every later day too
@@ -55,9 +52,9 @@ class DailyBonusClaimResult:
 
 @transaction.atomic
 def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> DailyBonusClaimResult:
+    from rivals.accounts.services import account_jokers_change
     from rivals.eventstore import NewEvent, event_append, stream_version
-    from rivals.services.accounts import account_jokers_change
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     now = now or timezone.now()
     today = romanian_day(now)
@@ -114,7 +111,7 @@ def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> Daily
 def daily_bonus_double(*, account: Account, now: datetime | None = None) -> int:
     """R-32: grant today's bonus points once more; returns the points granted."""
     from rivals.eventstore import NewEvent, event_append, stream_version
-    from rivals.services.points import points_award
+    from rivals.points.services import points_award
 
     now = now or timezone.now()
     today = romanian_day(now)
@@ -165,50 +162,3 @@ def daily_bonus_status(*, account: Account, now: datetime | None = None) -> dict
         return {"streak": 0, "claimed_today": False, "doubled_today": False}
     claimed = last.day == today
     return {"streak": last.streak, "claimed_today": claimed, "doubled_today": claimed and last.doubled}
-
-
-class DailyBonusProjection(Projection):
-    """``DailyBonusClaim`` rows: one per account and Romanian day."""
-
-    name = "daily_bonus"
-    event_types = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
-    tables = (Table(DailyBonusClaim._meta.db_table),)
-
-    def rebuild(self, log) -> None:
-        from rivals.rawsql import copy_insert
-
-        claims: dict[tuple[int, date], DailyBonusClaim] = {}
-        for event in log.events(self.event_types):
-            d = event.data
-            day = parse_date(d["day"])
-            if event.type == "DailyBonusClaimed":
-                claims[(d["account_id"], day)] = self._claim(d)
-            elif (d["account_id"], day) in claims:
-                claims[(d["account_id"], day)].doubled = True
-        copy_insert(DailyBonusClaim, list(claims.values()))
-
-    def reset(self) -> None:
-        DailyBonusClaim.objects.all().delete()
-
-    @staticmethod
-    def _claim(d: dict) -> DailyBonusClaim:
-        return DailyBonusClaim(
-            account_id=d["account_id"],
-            day=parse_date(d["day"]),
-            streak=d["streak"],
-            points=d["points"],
-            jokers=d["jokers"],
-            doubled=False,
-            claimed_at=parse_datetime(d["claimed_at"]),
-        )
-
-    def apply(self, event: Event) -> None:
-        d = event.data
-        day = parse_date(d["day"])
-        if event.type == "DailyBonusClaimed":
-            self._claim(d).save(force_insert=True)
-        else:
-            DailyBonusClaim.objects.filter(account_id=d["account_id"], day=day).update(doubled=True)
-
-
-register(DailyBonusProjection())

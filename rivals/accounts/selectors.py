@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from rivals.daily_bonus.services import daily_bonus_status
 from rivals.errors import NotFound
 from rivals.models import Account
-from rivals.services.daily_bonus import daily_bonus_status
 
 Extension = Callable[[Account], dict[str, Any]]
 PointsTotals = Callable[[list[int]], dict[int, dict[str, int]]]

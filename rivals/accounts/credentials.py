@@ -30,11 +30,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rivals import emails
+from rivals.accounts.services import account_device_unlink, account_event, token_issue, tokens_revoke
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Invalid, Unauthenticated
 from rivals.models import AccessToken, Account
 from rivals.secrets import secret_digest, token_ref
-from rivals.services.accounts import account_device_unlink, account_event, token_issue, tokens_revoke
 
 VERIFY_SALT = emails.VERIFY_SALT
 RESET_SALT = emails.RESET_SALT

@@ -83,7 +83,7 @@ def _from_admin(request) -> bool:
 def _signed_in(sender, request, user, **kwargs):
     if not _from_admin(request):
         return
-    from rivals.services.accounts import account_event
+    from rivals.accounts.services import account_event
 
     account_event(user, "AdminSignedIn", {"via": "admin"})
 
@@ -91,8 +91,8 @@ def _signed_in(sender, request, user, **kwargs):
 def _failed(sender, credentials, request=None, **kwargs):
     if not _from_admin(request):
         return
+    from rivals.accounts.services import account_event
     from rivals.models import Account
-    from rivals.services.accounts import account_event
 
     username = str(credentials.get("username", ""))
     account = Account.objects.filter(username=username).first()
@@ -110,5 +110,5 @@ def install() -> None:
     if not getattr(admin.site.login, "_rivals_throttled", False):
         admin.site.login = _throttled(admin.site.login)
         admin.site.login._rivals_throttled = True
-    user_logged_in.connect(_signed_in, dispatch_uid="rivals.admin_security.signed_in")
-    user_login_failed.connect(_failed, dispatch_uid="rivals.admin_security.failed")
+    user_logged_in.connect(_signed_in, dispatch_uid="rivals.accounts.admin_security.signed_in")
+    user_login_failed.connect(_failed, dispatch_uid="rivals.accounts.admin_security.failed")

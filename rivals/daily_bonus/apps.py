@@ -1,0 +1,16 @@
+from django.apps import AppConfig
+
+
+class DailyBonusConfig(AppConfig):
+    """The daily bonus (R-30…R-32)."""
+
+    name = "rivals.daily_bonus"
+    label = "daily_bonus"
+    verbose_name = "Daily bonus"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from rivals import projections
+        from rivals.daily_bonus.projections import daily_bonus_projection
+
+        projections.register(daily_bonus_projection)  # applied live in every append; replayed by rebuild_projections
