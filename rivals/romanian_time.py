@@ -7,7 +7,7 @@ definition for the product: the daily bonus (rivals) and the rankings both use i
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -24,3 +24,30 @@ def romanian_day(at: datetime) -> date:
 
 def romanian_today(now: datetime | None = None) -> date:
     return romanian_day(now or timezone.now())
+
+
+def week_start(day: date) -> date:
+    """The Monday of the Monday–Sunday week holding ``day`` (R-34)."""
+    return day - timedelta(days=day.weekday())
+
+
+def day_start_utc(day: date) -> datetime:
+    """The UTC instant of 00:00:00 Romanian time on ``day`` (midnight always exists in Romania)."""
+    return datetime.combine(day, time(0), tzinfo=ROMANIA).astimezone(UTC)
+
+
+def week_bounds_utc(instant: datetime) -> tuple[datetime, datetime]:
+    """The UTC bounds [Monday 00:00, next Monday 00:00) of the Romanian week holding ``instant``."""
+    monday = week_start(romanian_day(instant))
+    return day_start_utc(monday), day_start_utc(monday + timedelta(days=7))
+
+
+def iso(moment: datetime | None) -> str | None:
+    """An instant as events store it (ISO 8601 with its offset); None stays None."""
+    return None if moment is None else moment.isoformat()
+
+
+def iso_z(moment: datetime | None) -> str | None:
+    """An instant as the API answers it: UTC, ISO 8601 with ``Z`` — the same bytes every time (an
+    ``Idempotency-Key`` replay answers what the first call did)."""
+    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

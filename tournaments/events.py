@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from rivals.eventstore import NewEvent
+from rivals.romanian_time import iso
 
 TOURNAMENT_EVENTS = frozenset(
     {
@@ -38,10 +39,6 @@ SETTINGS = (
     "prize_table",
     "multipliers",
 )
-
-
-def iso(at: datetime) -> str:
-    return at.isoformat()
 
 
 def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:

@@ -10,20 +10,13 @@ not foreign keys: rivals owns those rows (and rebuilds them itself), tournaments
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from rankings.days import day_start_utc, romanian_day, week_start
-
-
-def romanian_week(instant: datetime) -> tuple[datetime, datetime]:
-    """The UTC bounds [Monday 00:00, next Monday 00:00) of the Romanian week holding ``instant``."""
-    monday = week_start(romanian_day(instant))
-    return day_start_utc(monday), day_start_utc(monday + timedelta(days=7))
-
+from rivals.romanian_time import week_bounds_utc
 
 KINDS = (("regular", "regular"), ("champions", "Champions Tournament"))
 CHAMPIONS_MIN_PLAYERS = 16  # R-29
@@ -127,7 +120,7 @@ class Tournament(models.Model):
         (settings record it so since that rule; this covers tournaments created before it)."""
         if self.kind != "champions":
             return self.registration_opens_at
-        return max(self.registration_opens_at, romanian_week(self.starts_at)[0])
+        return max(self.registration_opens_at, week_bounds_utc(self.starts_at)[0])
 
 
 class Registration(models.Model):

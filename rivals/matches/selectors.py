@@ -3,7 +3,6 @@ duels. Opponents are shown by score, pairs left and completion — never their b
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import Q
@@ -13,11 +12,7 @@ from rivals.games.selectors import game_view
 from rivals.matches.models import Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
 from rivals.models import Account, Game
-
-
-def iso(moment: datetime | None) -> str | None:
-    """UTC ISO 8601 as a string (an ``Idempotency-Key`` replay answers the same bytes)."""
-    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+from rivals.romanian_time import iso_z
 
 
 def _players(ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -43,9 +38,9 @@ def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None
             "index": rnd.index,
             "board_status": mine.status,
             "status": rnd.shown_status(now),
-            "starts_at": iso(rnd.starts_at),
-            "ends_at": iso(rnd.ended_at if rnd.status == "ended" else rnd.ends_at),
-            "ended_at": iso(rnd.ended_at),
+            "starts_at": iso_z(rnd.starts_at),
+            "ends_at": iso_z(rnd.ended_at if rnd.status == "ended" else rnd.ends_at),
+            "ended_at": iso_z(rnd.ended_at),
             "end_reason": rnd.end_reason or None,
             "time_left_ms": None
             if rnd.status == "ended"
@@ -63,7 +58,7 @@ def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None
             "result": _result_view(rnd.result) if rnd.result else None,
         }
     )
-    view["started_at"] = iso(rnd.starts_at)
+    view["started_at"] = iso_z(rnd.starts_at)
     return view
 
 
@@ -102,8 +97,8 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
                 "id": str(r.pk),
                 "index": r.index,
                 "status": r.shown_status(now),
-                "starts_at": iso(r.starts_at),
-                "ends_at": iso(r.ended_at if r.status == "ended" else r.ends_at),
+                "starts_at": iso_z(r.starts_at),
+                "ends_at": iso_z(r.ended_at if r.status == "ended" else r.ends_at),
                 "end_reason": r.end_reason or None,
             }
             for r in rounds
@@ -113,8 +108,8 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
             for s in match.standings
         ],
         "prizes": [{"player": players[a], "points": prizes[a]} for a in ids if a in prizes],
-        "created_at": iso(match.created_at),
-        "finished_at": iso(match.finished_at),
+        "created_at": iso_z(match.created_at),
+        "finished_at": iso_z(match.finished_at),
     }
 
 
@@ -124,8 +119,8 @@ def ticket_view(ticket: QueueTicket) -> dict[str, Any]:
         "mode": ticket.mode,
         "status": ticket.status,
         "match": str(ticket.match_id) if ticket.match_id else None,
-        "created_at": iso(ticket.created_at),
-        "expires_at": iso(ticket.expires_at),
+        "created_at": iso_z(ticket.created_at),
+        "expires_at": iso_z(ticket.expires_at),
     }
 
 
@@ -137,8 +132,8 @@ def duel_view(duel: Duel) -> dict[str, Any]:
         "challenger": players[duel.challenger_id],
         "opponent": players[duel.opponent_id],
         "match": str(duel.match_id) if duel.match_id else None,
-        "created_at": iso(duel.created_at),
-        "expires_at": iso(duel.expires_at),
+        "created_at": iso_z(duel.created_at),
+        "expires_at": iso_z(duel.expires_at),
         "result": None,
     }
     if duel.match_id:

@@ -8,26 +8,16 @@ comes from the services (row lock + status check), so any of them may run twice 
 
 from __future__ import annotations
 
-import logging
 from datetime import datetime
-from functools import partial
 
 from celery import shared_task
 from django.db import transaction
 
-log = logging.getLogger(__name__)
-
-
-def _publish(task, *, at: datetime, **kwargs) -> None:
-    """Send ``task`` for ``at``; a broker that cannot take it is logged: the sweeper covers it."""
-    try:
-        task.apply_async(kwargs=kwargs, eta=at)
-    except Exception:  # noqa: BLE001 — never fail a committed request on the broker
-        log.warning("could not schedule %s%s; the beat sweeper will apply it", task.name, kwargs, exc_info=True)
+from rivals.dispatch import task_on_commit, task_send
 
 
 def schedule_round_check(*, round_id, at: datetime) -> None:
-    transaction.on_commit(partial(_publish, round_end_check, at=at, round_id=str(round_id)))
+    task_on_commit(round_end_check, eta=at, round_id=str(round_id))
 
 
 def schedule_round_checks(checks: list[tuple]) -> None:
@@ -40,19 +30,19 @@ def schedule_round_checks(checks: list[tuple]) -> None:
     def publish():
         for at, round_ids in by_instant.items():
             if len(round_ids) == 1:
-                _publish(round_end_check, at=at, round_id=round_ids[0])
+                task_send(round_end_check, eta=at, round_id=round_ids[0])
             else:
-                _publish(rounds_end_check, at=at, round_ids=round_ids)
+                task_send(rounds_end_check, eta=at, round_ids=round_ids)
 
     transaction.on_commit(publish)
 
 
 def schedule_ticket_expiry(*, ticket_id, at: datetime) -> None:
-    transaction.on_commit(partial(_publish, queue_ticket_expire, at=at, ticket_id=str(ticket_id)))
+    task_on_commit(queue_ticket_expire, eta=at, ticket_id=str(ticket_id))
 
 
 def schedule_duel_expiry(*, duel_id, at: datetime) -> None:
-    transaction.on_commit(partial(_publish, duel_expire, at=at, duel_id=str(duel_id)))
+    task_on_commit(duel_expire, eta=at, duel_id=str(duel_id))
 
 
 @shared_task(name="matches.round_end_check", acks_late=True)
@@ -65,7 +55,7 @@ def round_end_check(*, round_id: str) -> bool:
         return True
     rnd = Round.objects.filter(pk=round_id, status="running").only("ends_at").first()
     if rnd is not None:
-        _publish(round_end_check, at=rnd.ends_at, round_id=round_id)
+        task_send(round_end_check, eta=rnd.ends_at, round_id=round_id)
     return False
 
 

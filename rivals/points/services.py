@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from rivals.locks import advisory_lock
 from rivals.models import Account, PointsLedgerEntry
 from rivals.models.ledger import SOURCES
 
@@ -42,10 +43,7 @@ def points_award(
     # Serialise awards of one account on its ledger stream head, then check the key: a second
     # award with the same key (even a concurrent one) finds the first and does nothing.
     stream = ledger_stream(account_id)
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [key])
+    advisory_lock(key)
     if PointsLedgerEntry.objects.filter(award_key=key).exists():
         return None
     (event,) = event_append(

@@ -12,20 +12,15 @@ and hides a little more, because the AIs act inside the human's request:
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import QuerySet
 
 from rivals.models import Event
+from rivals.romanian_time import iso_z
 from rivals.sichuan import engine
 from rivals.sichuan.models import SichuanTable
 from rivals.sichuan.services import HUMAN_SEAT
-
-
-def iso(moment: datetime | None) -> str | None:
-    """UTC ISO 8601 with microseconds, as a string: an ``Idempotency-Key`` replay answers the same bytes."""
-    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 def tile_view(tile: int | None) -> dict[str, Any] | None:
@@ -108,8 +103,8 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
         }
         if over
         else None,
-        "created_at": iso(table.created_at),
-        "finished_at": iso(table.finished_at),
+        "created_at": iso_z(table.created_at),
+        "finished_at": iso_z(table.finished_at),
     }
 
 
@@ -148,7 +143,7 @@ def visible_events(
                     "index": index,
                     "type": kind,
                     "data": {k: v for k, v in ev.items() if k != "type"},
-                    "recorded_at": iso(event.recorded_at),
+                    "recorded_at": iso_z(event.recorded_at),
                 }
             )
     return out
@@ -169,6 +164,6 @@ def table_summary(table: SichuanTable) -> dict[str, Any]:
         "status": table.status,
         "seq": table.seq,
         "scores": table.scores,
-        "created_at": iso(table.created_at),
-        "finished_at": iso(table.finished_at),
+        "created_at": iso_z(table.created_at),
+        "finished_at": iso_z(table.finished_at),
     }

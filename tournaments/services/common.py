@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import functools
-import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from django.db import transaction
-
+from rivals.dispatch import task_on_commit  # noqa: F401  the services schedule their tasks through it
 from rivals.errors import NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from tournaments.models import Tournament
 
-log = logging.getLogger(__name__)
 STREAM_TYPE = "tournament"
 
 
@@ -42,18 +38,3 @@ def tournament_append(t: Tournament, events: Sequence[NewEvent], *, actor: str, 
         events=list(events),
     )
     t.refresh_from_db()
-
-
-def _send(task_name: str, eta: datetime | None, kwargs: dict) -> None:
-    """Enqueue a task; a broker outage only logs: the beat sweeper is the safety net."""
-    from tournaments import tasks
-
-    try:
-        tasks.BY_NAME[task_name].apply_async(kwargs=kwargs, eta=eta)
-    except Exception:  # noqa: BLE001 — never fail the committed work because the broker is down
-        log.warning("could not enqueue %s %s; the sweeper will apply it", task_name, kwargs, exc_info=True)
-
-
-def task_on_commit(task_name: str, *, eta: datetime | None = None, **kwargs) -> None:
-    """Schedule ``task_name`` (ids only) for ``eta`` once this transaction commits."""
-    transaction.on_commit(functools.partial(_send, task_name, eta, kwargs))

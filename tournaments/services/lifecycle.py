@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import event_append
+from rivals.romanian_time import week_bounds_utc
 from tournaments import events as ev
-from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Tournament, romanian_week
+from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Tournament
 from tournaments.services.common import STREAM_TYPE, task_on_commit, tournament_append, tournament_locked
 
 MAX_PRIZE_PLACES = 1000
@@ -57,7 +58,7 @@ def settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
     if s["registration_opens_at"] > s["starts_at"]:
         raise Invalid("registration must open before the start", details={"registration_opens_at": ["≤ starts_at"]})
     if s["kind"] == "champions":  # never before the Monday 00:00 of the start's Romanian week
-        s["registration_opens_at"] = max(s["registration_opens_at"], romanian_week(s["starts_at"])[0])
+        s["registration_opens_at"] = max(s["registration_opens_at"], week_bounds_utc(s["starts_at"])[0])
     mp = s.get("min_players")
     if isinstance(mp, bool) or not isinstance(mp, int) or not 2 <= mp <= 100_000:
         raise Invalid("min_players is an integer 2…100000", details={"min_players": ["integer 2…100000"]})

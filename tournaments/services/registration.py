@@ -10,8 +10,9 @@ from django.utils import timezone
 
 from rivals.errors import Conflict, NotAllowed, NotEligible
 from rivals.models import Account, PointsLedgerEntry
+from rivals.romanian_time import week_bounds_utc
 from tournaments import events as ev
-from tournaments.models import Registration, Tournament, romanian_week
+from tournaments.models import Registration, Tournament
 from tournaments.services.common import tournament_append, tournament_locked
 
 CHAMPIONS_WEEKLY_PRIZE_POINTS = 200  # R-28
@@ -20,7 +21,7 @@ CHAMPIONS_WEEKLY_PRIZE_POINTS = 200  # R-28
 def weekly_prize_points(*, account_id: int, starts_at: datetime, now: datetime | None = None) -> int:
     """R-28: points of final tournament prizes (R-26) awarded in the Romanian week that holds the
     Champions Tournament's start (``starts_at``), up to the registration instant ``now``."""
-    start, end = romanian_week(starts_at)
+    start, end = week_bounds_utc(starts_at)
     total = PointsLedgerEntry.objects.filter(
         account_id=account_id,
         source="tournament_prize",
@@ -57,7 +58,7 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
     if t.kind == "champions":
         points = weekly_prize_points(account_id=account.pk, starts_at=t.starts_at, now=now)
         if points < CHAMPIONS_WEEKLY_PRIZE_POINTS:  # R-28
-            start, _ = romanian_week(t.starts_at)
+            start, _ = week_bounds_utc(t.starts_at)
             raise NotEligible(
                 f"the Champions Tournament needs {CHAMPIONS_WEEKLY_PRIZE_POINTS} tournament prize points this "
                 f"week; you have {points}",

@@ -17,23 +17,19 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
+from rivals.locks import advisory_lock
 from rivals.matches.models import QueueTicket
 from rivals.matches.services.matches import match_create
 from rivals.models import Account
 
 GROUP = {"quick": 2, "arena": 4}  # R-12: two players; R-20: four
 STREAM_TYPE = "queue"
-
-
-def _lock(name: str) -> None:
-    with connection.cursor() as cur:
-        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
 
 
 def _append(ticket_id, event: NewEvent, *, expected: int, actor: str, now: datetime) -> None:
@@ -82,11 +78,11 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     if mode not in GROUP:
         raise Invalid(f"unknown queue mode {mode!r}", details={"mode": [f"one of {sorted(GROUP)}"]})
     now = now or timezone.now()
-    _lock(f"queue-account:{account.pk}")
+    advisory_lock(f"queue-account:{account.pk}")
     live = _live_ticket(account, now)
     if live is not None:
         return live, False
-    _lock(f"queue:{mode}")
+    advisory_lock(f"queue:{mode}")
     waiting = list(
         QueueTicket.objects.select_for_update()
         .filter(mode=mode, status="waiting", expires_at__gt=now)
@@ -155,7 +151,7 @@ def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = Non
 def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> QueueTicket:
     """Leave the queue. Leaving twice is a no-op; a matched ticket cannot leave (its match runs)."""
     now = now or timezone.now()
-    _lock(f"queue-account:{account.pk}")
+    advisory_lock(f"queue-account:{account.pk}")
     ticket = _ticket_of(account, ticket_id, lock=True)
     if ticket.status == "matched":
         raise NotAllowed("the ticket is already matched: play the match", details={"match": str(ticket.match_id)})
@@ -177,7 +173,7 @@ def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> 
 def queue_tickets_end(*, account_id: int, reason: str, now: datetime) -> int:
     """R-38: the account's waiting tickets end at once (``QueueLeft`` with the reason, by the
     server) — a suspended or closed account is matched with nobody. In the caller's transaction."""
-    _lock(f"queue-account:{account_id}")
+    advisory_lock(f"queue-account:{account_id}")
     tickets = QueueTicket.objects.select_for_update().filter(account_id=account_id, status="waiting").order_by("pk")
     for ticket in tickets:
         _append(

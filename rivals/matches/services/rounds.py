@@ -36,16 +36,13 @@ from rivals.intents import intent_envelope
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
 from rivals.rawsql import models_from_rows
+from rivals.romanian_time import iso
 
 STREAM_TYPE = "round"
 
 
 def _ms(delta) -> int:
     return max(0, int(delta.total_seconds() * 1000))
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
 
 
 def fresh_code(key: str) -> str:
@@ -85,9 +82,9 @@ def round_streams(
         "players": list(account_ids),
         "code": deal.code,
         "layout": deal.layout.id,
-        "starts_at": _iso(starts_at),
-        "hard_ends_at": _iso(starts_at + ROUND_DURATION),
-        "cutoff_at": _iso(cutoff_at),
+        "starts_at": iso(starts_at),
+        "hard_ends_at": iso(starts_at + ROUND_DURATION),
+        "cutoff_at": iso(cutoff_at),
     }
     streams = [(f"round-{round_id}", STREAM_TYPE, [NewEvent("RoundScheduled", data)])]
     for account_id in account_ids:
@@ -261,7 +258,7 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
         "round_id": str(rnd.pk),
         "match_id": str(rnd.match_id),
         "index": rnd.index,
-        "ended_at": _iso(at),
+        "ended_at": iso(at),
         "reason": reason,
         "results": rows,
     }
@@ -362,7 +359,7 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     if rnd.status == "ended":
         raise OutsideRoundTime(
             "the round is over",
-            details={"status": "ended", "ended_at": _iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
+            details={"status": "ended", "ended_at": iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
         )
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
@@ -373,13 +370,13 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
             boards=boards,
             refused=OutsideRoundTime(
                 "the round is over",
-                details={"status": "ended", "ended_at": _iso(at), "reason": reason, "late_ms": _ms(now - at), **where},
+                details={"status": "ended", "ended_at": iso(at), "reason": reason, "late_ms": _ms(now - at), **where},
             ),
         )
     if now < rnd.starts_at:
         raise OutsideRoundTime(
             "the round has not started yet",
-            details={"starts_at": _iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
+            details={"starts_at": iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
         )
     result = game_intent_run(
         game=game, account=account, kind=kind, seq=seq, intent=intent, now=now, live={"round": rnd}

@@ -1,0 +1,29 @@
+"""Sending Celery tasks from services: after the transaction commits, with ids only, never failing
+committed work because the broker cannot take a message (the beat sweepers apply what a lost
+message would have: ARCHITECTURE.md, "Time is the server's, three ways")."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from datetime import datetime
+
+from celery import current_app
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+
+
+def task_send(task, *, eta: datetime | None = None, **kwargs) -> None:
+    """Send ``task`` (a task or its registered name) now, for ``eta``; a broker outage is logged."""
+    if isinstance(task, str):
+        task = current_app.tasks[task]
+    try:
+        task.apply_async(kwargs=kwargs, eta=eta)
+    except Exception:  # noqa: BLE001 — never fail committed work on the broker: the sweeper covers it
+        log.warning("could not send %s %s; the beat sweeper will apply it", task.name, kwargs, exc_info=True)
+
+
+def task_on_commit(task, *, eta: datetime | None = None, **kwargs) -> None:
+    """``task_send`` once the current transaction commits (at once outside one)."""
+    transaction.on_commit(functools.partial(task_send, task, eta=eta, **kwargs))
