@@ -193,14 +193,32 @@ SPECTACULAR_SETTINGS = {
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
+    # 3.1: a nullable object is `oneOf: [$ref, null]`, which every validator and generator reads alike
+    # (3.0's `nullable` beside `allOf` is read two ways)
+    "OAS_VERSION": "3.1.0",
     # one name per choice set that appears under the same field name in several components
     "ENUM_NAME_OVERRIDES": {
         "GameIntentType": "rivals.games.services.INTENT_TYPES",
         "SichuanIntentType": "rivals.sichuan.services.INTENT_TYPES",
+        "ErrorCode": "rivals.errors.ERROR_CODES",
+        "GameStatus": ["playing", "paused", "won", "stuck", "ended"],
+        "GameMode": "rivals.games.serializers.GAME_MODES",
+        "SoloMode": ["classic", "pool_practice", "single"],
+        "QueueMode": ["arena", "quick"],
+        "MatchMode": "rivals.matches.serializers.MATCH_MODES",
+        "RoundEndReason": "rivals.matches.serializers.END_REASONS",
         "QueueTicketStatus": ["waiting", "matched", "left", "expired"],
         "DuelStatus": ["pending", "accepted", "declined", "cancelled", "expired"],
         "MatchStatus": ["running", "finished"],
         "RoundStatus": ["scheduled", "running", "ended"],
+        "SichuanTableStatus": ["playing", "finished"],
+        "TournamentStatus": ["cancelled", "finished", "running", "upcoming"],
+        "TournamentKind": ["regular", "champions"],
+        "TournamentTableStatus": ["playing", "ended"],
+        "ClubStatus": ["open", "closed"],
+        "PotStatus": ["open", "finished"],
+        "TrophyKind": ["cup", "champions"],
+        "MeldType": ["pong", "kong"],
     },
 }
 

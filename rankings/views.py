@@ -7,17 +7,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rankings.selectors import ranking_me, ranking_page
+from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import PageIn
-
-
-class PlayerOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    display_name = serializers.CharField()
 
 
 class RankingRowOut(serializers.Serializer):
     place = serializers.IntegerField()
-    player = PlayerOut()
+    player = PlayerRefOut()
     points = serializers.IntegerField()
 
 
@@ -37,7 +33,7 @@ class RankingView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[PageIn], responses={200: RankingPageOut})
+    @extend_schema(operation_id="ranking_get", parameters=[PageIn], responses={200: RankingPageOut})
     def get(self, request, board: str):
         page = PageIn(data=request.query_params)
         page.is_valid(raise_exception=True)
@@ -45,6 +41,6 @@ class RankingView(APIView):
 
 
 class RankingMeView(APIView):
-    @extend_schema(responses={200: RankingMeOut})
+    @extend_schema(operation_id="ranking_me_get", responses={200: RankingMeOut})
     def get(self, request, board: str):
         return Response(ranking_me(board=board, account_id=request.user.pk))

@@ -74,3 +74,20 @@ class OutsideRoundTime(NotAllowed):
 
 class TooFast(NotAllowed):
     """A pair faster than the human minimum interval (R-38)."""
+
+
+# Every ``error.code`` the API answers (API.md's list, and the platform's own): the schema's enum.
+ERROR_CODES = (
+    "invalid",
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "method_not_allowed",
+    "conflict",
+    "not_allowed",
+    "no_jokers",
+    "limit_reached",
+    "not_eligible",
+    "throttled",
+    "unavailable",
+)

@@ -49,6 +49,29 @@ def pytest_unconfigure(config):
 
 
 @pytest.fixture(autouse=True)
+def _answers_conform_to_the_schema(request, monkeypatch):
+    """Issue 21: every API answer a test receives must conform to the served schema
+    (``tests/contract.py``); ``@pytest.mark.no_contract`` opts a test out."""
+    if "no_contract" in request.keywords:
+        yield
+        return
+    from rest_framework.test import APIClient as Client
+
+    from tests.contract import check_response
+
+    original = Client.request
+
+    def checked(self, **kwargs):
+        response = original(self, **kwargs)
+        if getattr(response, "wsgi_request", None) is not None:
+            check_response(response.wsgi_request, response)
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits():
     """Rate-limit counters live in the (per-process) cache: each test starts with none."""
     from django.core.cache import cache

@@ -7,69 +7,33 @@ sees a tournament that should already have started, seated its next wave or been
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.idempotency import idempotent
 from rivals.api.permissions import NotSuspended
+from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.games.selectors import game_view
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
+from tournaments.serializers import (
+    PotGameOut,
+    PotOut,
+    RegistrationOut,
+    TournamentListIn,
+    TournamentListOut,
+    TournamentPageOut,
+)
 from tournaments.services import play, pots, registration, tables
 from tournaments.services.common import row_or_404
 
+TOURNAMENT_ID = uuid_path("tournament_id", "tournament")
+POT_ID = uuid_path("pot_id", "pot competition")
+
 ON_READ_LIMIT = 50  # due tournaments a list read applies at most (the sweeper does the rest)
-
-
-class TournamentListIn(PageIn):
-    status = serializers.ChoiceField(choices=sorted(sel.STATUS_FILTERS), required=False)
-
-
-_SUMMARY = {
-    "id": serializers.UUIDField(),
-    "kind": serializers.CharField(),
-    "title": serializers.CharField(),
-    "status": serializers.CharField(),
-    "registration_opens_at": serializers.DateTimeField(),
-    "starts_at": serializers.DateTimeField(),
-    "ends_at": serializers.DateTimeField(),
-    "min_players": serializers.IntegerField(),
-    "prize_table": serializers.ListField(child=serializers.IntegerField()),
-    "multipliers": serializers.ListField(child=serializers.IntegerField()),
-    "registered": serializers.IntegerField(),
-    "current_wave": serializers.IntegerField(),
-    "cancel_reason": serializers.CharField(allow_null=True),
-    "finalized_at": serializers.DateTimeField(allow_null=True),
-}
-_STANDING = {
-    "place": serializers.IntegerField(),
-    "player": serializers.DictField(),
-    "tp": serializers.IntegerField(),
-    "tables_played": serializers.IntegerField(),
-    "prize": serializers.IntegerField(required=False),
-}
-TournamentPageOut = inline_serializer(
-    "TournamentPage",
-    {
-        **_SUMMARY,
-        "standings": inline_serializer("TournamentStanding", _STANDING, many=True),
-        "current_table": serializers.DictField(allow_null=True),
-        "me": serializers.DictField(allow_null=True),
-    },
-)
-RegistrationOut = inline_serializer(
-    "TournamentRegistration",
-    {
-        "tournament_id": serializers.UUIDField(),
-        "registered": serializers.BooleanField(),
-        "registered_at": serializers.DateTimeField(allow_null=True),
-        "registered_count": serializers.IntegerField(),
-    },
-)
 
 
 def _tournament(tournament_id) -> Tournament:
@@ -79,19 +43,7 @@ def _tournament(tournament_id) -> Tournament:
 class TournamentsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        parameters=[TournamentListIn],
-        responses={
-            200: inline_serializer(
-                "TournamentList",
-                {
-                    "count": serializers.IntegerField(),
-                    "results": inline_serializer("TournamentSummary", _SUMMARY, many=True),
-                },
-            ),
-            400: ErrorOut,
-        },
-    )
+    @extend_schema(operation_id="tournament_list", parameters=[TournamentListIn], responses={200: TournamentListOut})
     def get(self, request):
         q = TournamentListIn(data=request.query_params)
         q.is_valid(raise_exception=True)
@@ -108,7 +60,11 @@ class TournamentsView(APIView):
 class TournamentView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[PageIn], responses={200: TournamentPageOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="tournament_get",
+        parameters=[TOURNAMENT_ID, PageIn],
+        responses={200: TournamentPageOut, 404: ErrorOut},
+    )
     def get(self, request, tournament_id):
         t = _tournament(tournament_id)
         page = PageIn(data=request.query_params)
@@ -137,7 +93,16 @@ class RegisterView(APIView):
         )
 
     @extend_schema(
-        request=None, responses={201: RegistrationOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut}
+        operation_id="tournament_register",
+        parameters=[TOURNAMENT_ID],
+        request=None,
+        responses={
+            201: RegistrationOut,
+            403: OpenApiResponse(ErrorOut, description="forbidden (suspended, R-38) or not_eligible (R-28)"),
+            404: ErrorOut,
+            409: ErrorOut,
+            422: ErrorOut,
+        },
     )
     @idempotent
     def post(self, request, tournament_id):
@@ -146,31 +111,17 @@ class RegisterView(APIView):
         registration.tournament_register(tournament_id=t.pk, account=request.user)
         return self._answer(t, request, 201)
 
-    @extend_schema(request=None, responses={200: RegistrationOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="tournament_unregister",
+        parameters=[TOURNAMENT_ID],
+        request=None,
+        responses={200: RegistrationOut, 404: ErrorOut, 422: ErrorOut},
+    )
     def delete(self, request, tournament_id):
         t = _tournament(tournament_id)
         play.tournament_tick(tournament_id=t.pk, open_tables=False)
         registration.tournament_unregister(tournament_id=t.pk, account=request.user)
         return self._answer(t, request, 200)
-
-
-PotOut = inline_serializer(
-    "Pot",
-    {
-        "id": serializers.UUIDField(),
-        "title": serializers.CharField(),
-        "code": serializers.CharField(),
-        "time_limit_s": serializers.IntegerField(),
-        "open_entry": serializers.BooleanField(),
-        "prize_split": serializers.ListField(child=serializers.IntegerField()),
-        "counts": serializers.BooleanField(),
-        "starts_at": serializers.DateTimeField(),
-        "ends_at": serializers.DateTimeField(),
-        "status": serializers.CharField(),
-        "entrants": serializers.ListField(child=serializers.DictField()),
-        "result": serializers.ListField(child=serializers.DictField(), allow_null=True),
-    },
-)
 
 
 def _pot(pot_id) -> Pot:
@@ -180,7 +131,7 @@ def _pot(pot_id) -> Pot:
 class PotView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: PotOut, 404: ErrorOut})
+    @extend_schema(operation_id="pot_get", parameters=[POT_ID], responses={200: PotOut, 404: ErrorOut})
     def get(self, request, pot_id):
         pot = pots.pot_tick_on_read(_pot(pot_id))
         return Response(sel.pot_view(pot=pot))
@@ -190,13 +141,10 @@ class PotEnterView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]
 
     @extend_schema(
+        operation_id="pot_enter",
+        parameters=[POT_ID],
         request=None,
-        responses={
-            201: inline_serializer("PotGame", {"pot_id": serializers.UUIDField(), "game": serializers.DictField()}),
-            404: ErrorOut,
-            409: ErrorOut,
-            422: ErrorOut,
-        },
+        responses={201: PotGameOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
     @idempotent
     def post(self, request, pot_id):

@@ -11,6 +11,7 @@ from rivals.accounts import credentials, selectors
 from rivals.accounts import serializers as s
 from rivals.accounts.services import account_guest_signin, account_rename
 from rivals.api.idempotency import idempotent
+from rivals.api.schema import int_path
 from rivals.api.serializers import DetailOut, ErrorOut
 from rivals.api.throttling import (
     AnonThrottle,
@@ -38,6 +39,7 @@ class GuestSignInView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
+        operation_id="auth_guest",
         request=s.GuestSignInIn,
         responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: ErrorOut, 401: ErrorOut, 409: ErrorOut},
     )
@@ -61,7 +63,9 @@ class LoginView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = _LOGIN_THROTTLES
 
-    @extend_schema(request=s.LoginIn, responses={200: s.LoginOut, 400: ErrorOut, 401: ErrorOut})
+    @extend_schema(
+        operation_id="auth_login", request=s.LoginIn, responses={200: s.LoginOut, 400: ErrorOut, 401: ErrorOut}
+    )
     def post(self, request):
         data = _body(s.LoginIn, request)
         account, token = credentials.login(email=data["email"], password=data["password"])
@@ -71,7 +75,7 @@ class LoginView(APIView):
 class LogoutView(APIView):
     """Revoke the calling token; the account's other devices stay signed in."""
 
-    @extend_schema(request=None, responses={200: DetailOut})
+    @extend_schema(operation_id="auth_logout", request=None, responses={200: DetailOut})
     def post(self, request):
         credentials.logout(account=request.user, token_key=request.auth)
         return Response({"detail": "signed out"})
@@ -84,7 +88,9 @@ class CredentialsView(APIView):
 
     throttle_classes = _EMAIL_THROTTLES
 
-    @extend_schema(request=s.CredentialsIn, responses={202: DetailOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="account_credentials_add", request=s.CredentialsIn, responses={202: DetailOut, 400: ErrorOut}
+    )
     @idempotent
     def post(self, request):
         data = _body(s.CredentialsIn, request)
@@ -105,7 +111,9 @@ class VerifyView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.TokenIn, responses={200: s.VerifiedOut, 400: ErrorOut, 409: ErrorOut})
+    @extend_schema(
+        operation_id="account_verify", request=s.TokenIn, responses={200: s.VerifiedOut, 400: ErrorOut, 409: ErrorOut}
+    )
     @idempotent
     def post(self, request):
         data = _body(s.TokenIn, request)
@@ -118,7 +126,11 @@ class PasswordChangeView(APIView):
 
     throttle_classes = [UserThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.PasswordChangeIn, responses={200: s.PasswordChangedOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="account_password_change",
+        request=s.PasswordChangeIn,
+        responses={200: s.PasswordChangedOut, 400: ErrorOut},
+    )
     def post(self, request):
         data = _body(s.PasswordChangeIn, request)
         revoked = credentials.password_change(
@@ -137,7 +149,7 @@ class PasswordResetView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = _EMAIL_THROTTLES
 
-    @extend_schema(request=s.EmailIn, responses={202: DetailOut, 400: ErrorOut})
+    @extend_schema(operation_id="auth_password_reset", request=s.EmailIn, responses={202: DetailOut, 400: ErrorOut})
     @idempotent
     def post(self, request):
         data = _body(s.EmailIn, request)
@@ -152,7 +164,11 @@ class PasswordResetConfirmView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
-    @extend_schema(request=s.PasswordResetConfirmIn, responses={200: DetailOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="auth_password_reset_confirm",
+        request=s.PasswordResetConfirmIn,
+        responses={200: DetailOut, 400: ErrorOut},
+    )
     def post(self, request):
         data = _body(s.PasswordResetConfirmIn, request)
         credentials.password_reset_confirm(token=data["token"], password=data["password"])
@@ -160,11 +176,13 @@ class PasswordResetConfirmView(APIView):
 
 
 class AccountView(APIView):
-    @extend_schema(responses={200: s.AccountOut})
+    @extend_schema(operation_id="account_get", responses={200: s.AccountOut})
     def get(self, request):
         return Response(selectors.account_profile(account=request.user))
 
-    @extend_schema(request=s.AccountPatchIn, responses={200: s.AccountOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="account_update", request=s.AccountPatchIn, responses={200: s.AccountOut, 400: ErrorOut}
+    )
     def patch(self, request):
         data = _body(s.AccountPatchIn, request)
         account = request.user
@@ -179,6 +197,10 @@ class PlayerView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.PlayerOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="player_get",
+        parameters=[int_path("player_id", "player")],
+        responses={200: s.PublicProfileOut, 404: ErrorOut},
+    )
     def get(self, request, player_id):
         return Response(selectors.player_profile(account_id=player_id))

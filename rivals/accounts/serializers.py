@@ -21,6 +21,24 @@ class GuestSignInOut(serializers.Serializer):
     created = serializers.BooleanField()
 
 
+class PlayerRefOut(serializers.Serializer):
+    """A player named in another answer (a ranking row, a club member, an opponent, a table seat)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+
+
+class TrophyOut(serializers.Serializer):
+    """R-27 a cup (one per won tournament, with its tournament); R-29 the Champions trophy, once,
+    with its ``count``."""
+
+    kind = serializers.ChoiceField(choices=["cup", "champions"])
+    title = serializers.CharField()
+    awarded_at = serializers.DateTimeField(help_text="the last one's, for the Champions trophy")
+    tournament_id = serializers.UUIDField(required=False, help_text="a cup's tournament")
+    count = serializers.IntegerField(required=False, min_value=1, help_text="Champions trophies won")
+
+
 class PointsOut(serializers.Serializer):
     amr = serializers.IntegerField()
     weekly = serializers.IntegerField()
@@ -45,7 +63,7 @@ class AccountOut(serializers.Serializer):
     email_verified = serializers.BooleanField()
     jokers = serializers.IntegerField()
     points = PointsOut()
-    trophies = serializers.ListField(child=serializers.DictField())
+    trophies = TrophyOut(many=True)
     daily_bonus = DailyBonusStateOut()
     club = ClubRefOut(allow_null=True)
     suspended = serializers.BooleanField()
@@ -57,14 +75,14 @@ class PlacesOut(serializers.Serializer):
     daily = serializers.IntegerField(allow_null=True)
 
 
-class PlayerOut(serializers.Serializer):
+class PublicProfileOut(serializers.Serializer):
     """R-37: the public profile (no personal data). A place is null when the player is not on
     that board (no points there, or suspended)."""
 
     id = serializers.IntegerField()
     display_name = serializers.CharField()
     club = ClubRefOut(allow_null=True)
-    trophies = serializers.ListField(child=serializers.DictField())
+    trophies = TrophyOut(many=True)
     points = PointsOut()
     places = PlacesOut()
 

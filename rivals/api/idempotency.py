@@ -133,4 +133,5 @@ def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = (), reissue
             record.save(update_fields=["status_code", "response", "withheld"])
             return response
 
+    wrapper.idempotent = True  # the schema declares the Idempotency-Key header (rivals.api.schema)
     return wrapper

@@ -3,29 +3,45 @@
 Views declare their own successes and domain errors. What the platform adds to any operation is
 added here, from what the operation is, so that endpoints written later are documented without
 anyone remembering to: 400 (a malformed request: body, query or URL), 401 (a token-protected
-operation, or any bad ``Authorization`` header), 404 (an operation with path parameters), 413 and
-415 (operations with a body), 429 (throttled operations), 503 (the database is unavailable; with
-``Retry-After``). Path parameters whose URL pattern is a plain alternation (``amr|weekly|daily``)
-become an ``enum`` instead of drf-spectacular's mis-anchored ``^amr|weekly|daily$`` pattern.
+operation, or any bad ``Authorization`` header), 403 (a state-changing operation a suspended
+account may not use: ``NotSuspended``, R-38), 404 (an operation with path parameters), 413 and 415
+(operations with a body), 409 (a state-changing operation: its Idempotency-Key reused with another
+body, or a lock conflict its retries did not cure), 429 (throttled operations) and 503 (the
+database is unavailable), both with their ``Retry-After`` header; the ``Idempotency-Key`` header on every operation that honours
+it (``rivals.api.idempotency``). Path parameters whose URL pattern is a plain alternation
+(``amr|weekly|daily``) become an ``enum`` instead of drf-spectacular's mis-anchored
+``^amr|weekly|daily$`` pattern. The token scheme says its ``Token`` prefix.
 """
 
 from __future__ import annotations
 
 import re
 
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework.permissions import SAFE_METHODS
+
+from rivals.api.idempotency import HEADER, KEY_MAX
+from rivals.api.permissions import NotSuspended
 
 _ALTERNATION = re.compile(r"\^?(?:\(\?:)?([\w-]+(?:\|[\w-]+)+)\)?\$?")
 
 _DESCRIPTIONS = {
     "400": "invalid: the request is malformed (body, query or URL)",
     "401": "unauthenticated: no or an invalid token",
+    "403": "forbidden: the account is suspended (R-38); reads and withdrawals stay open",
     "404": "not_found",
+    "409": "conflict: the Idempotency-Key was used with another request, or a concurrent change got there "
+    "first (send it again after Retry-After)",
     "413": "invalid: the body is too large",
     "415": "invalid: the body is not JSON",
-    "429": "throttled: too many requests (Retry-After)",
-    "503": "unavailable: the database is briefly unavailable (Retry-After)",
+    "429": "throttled: too many requests; send it again after Retry-After seconds",
+    "503": "unavailable: the database is briefly unavailable; send it again after Retry-After seconds",
+}
+_RETRY_AFTER = {
+    "Retry-After": {"description": "seconds to wait before sending the request again", "schema": {"type": "integer"}}
 }
 
 
@@ -34,13 +50,38 @@ class AutoSchema(SpectacularAutoSchema):
         codes = ["400", "503"]
         if self.view.get_authenticators():
             codes.append("401")
+        if self.method not in SAFE_METHODS and self.method != "DELETE" and self._refuses_suspended():
+            codes.append("403")
         if self.view.get_throttles():
             codes.append("429")
         if re.search(r"\{\w+\}", self.path):
             codes.append("404")
         if self.method in ("POST", "PUT", "PATCH"):
             codes += ["413", "415"]
+        if self.method not in SAFE_METHODS:
+            codes.append("409")
         return codes
+
+    def _refuses_suspended(self) -> bool:
+        return any(isinstance(p, NotSuspended) for p in self.view.get_permissions())
+
+    def _handler(self):
+        return getattr(self.view, self.method.lower(), None)
+
+    def get_override_parameters(self):
+        parameters = list(super().get_override_parameters())
+        if getattr(self._handler(), "idempotent", False):
+            parameters.append(
+                OpenApiParameter(
+                    HEADER,
+                    str,
+                    OpenApiParameter.HEADER,
+                    description="retries of this request with the same key and body answer the first response and "
+                    "change nothing; the same key with another body is 409 (at most "
+                    f"{KEY_MAX} printable characters)",
+                )
+            )
+        return parameters
 
     def _get_response_bodies(self, direction="response"):
         from rivals.api.serializers import ErrorOut
@@ -51,7 +92,19 @@ class AutoSchema(SpectacularAutoSchema):
                 responses[code] = self._get_response_for_code(
                     OpenApiResponse(ErrorOut, description=_DESCRIPTIONS[code]), code, direction=direction
                 )
+        for code in ("429", "503"):
+            if code in responses:
+                responses[code].setdefault("headers", {}).update(_RETRY_AFTER)
         return responses
+
+    def get_serializer_name(self, serializer, direction):
+        """A component is named after what it is: ``GameOut`` is ``Game`` (an answer's shape),
+        ``GameCreateIn`` is ``GameCreate`` (``GameCreateRequest`` once split as a request body)."""
+        name = super().get_serializer_name(serializer, direction)
+        for suffix in ("Out", "In"):
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return name.removesuffix(suffix)
+        return name
 
     def _resolve_path_parameters(self, variables):
         parameters = super()._resolve_path_parameters(variables)
@@ -62,3 +115,29 @@ class AutoSchema(SpectacularAutoSchema):
                 del schema["pattern"]
                 schema["enum"] = match.group(1).split("|")
         return parameters
+
+
+class AccountTokenScheme(OpenApiAuthenticationExtension):
+    """``Authorization: Token <key>`` — the scheme clients generate their auth from."""
+
+    target_class = "rivals.api.authentication.AccountTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": 'The word "Token", a space, and the token a sign-in answered: '
+            "`Authorization: Token 0123…`. Each signed-in device has its own token.",
+        }
+
+
+def uuid_path(name: str, what: str) -> OpenApiParameter:
+    """A path id the server reads as a UUID (anything else is 404 ``not_found``)."""
+    return OpenApiParameter(name, OpenApiTypes.UUID, OpenApiParameter.PATH, description=f"the {what}'s id")
+
+
+def int_path(name: str, what: str) -> OpenApiParameter:
+    """A path id the server reads as a positive integer (anything else is 404 ``not_found``)."""
+    return OpenApiParameter(name, OpenApiTypes.INT64, OpenApiParameter.PATH, description=f"the {what}'s id")

@@ -3,7 +3,7 @@ and a plain ``{"detail"}``. Each feature keeps its own shapes beside its views."
 
 from rest_framework import serializers
 
-from rivals.errors import Invalid
+from rivals.errors import ERROR_CODES, Invalid
 from rivals.text import clean_text
 
 
@@ -38,10 +38,22 @@ class DetailOut(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class EventOut(serializers.Serializer):
+    """An event of the log as a client may see it (its stream's version, type, data, time)."""
+
+    version = serializers.IntegerField(help_text="its place in its stream (1, 2, …)")
+    type = serializers.CharField(help_text="a past-tense noun: PairRemoved, RoundEnded …")
+    data = serializers.DictField(help_text="the event's data; its shape depends on the type")
+    recorded_at = serializers.DateTimeField()
+
+
 class ErrorBody(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    details = serializers.DictField()
+    code = serializers.ChoiceField(choices=ERROR_CODES, help_text="machine-readable (API.md conventions)")
+    message = serializers.CharField(help_text="for people")
+    details = serializers.DictField(
+        help_text="free-form: what the code's operation says of it (the current seq of a conflict, the "
+        "fields of an invalid body, retry_after_s …)"
+    )
 
 
 class ErrorOut(serializers.Serializer):

@@ -3,65 +3,17 @@ leave, hand over ownership."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rivals.accounts.serializers import PointsOut
 from rivals.api.idempotency import idempotent
-from rivals.api.serializers import CleanTextField, ErrorOut, PageIn
+from rivals.api.schema import uuid_path
+from rivals.api.serializers import ErrorOut
 from rivals.clubs import selectors as sel
 from rivals.clubs import services as svc
-
-
-class ClubCreateIn(serializers.Serializer):
-    name = CleanTextField(max_length=svc.CLUB_NAME_MAX)
-
-
-class ClubOwnerIn(serializers.Serializer):
-    owner = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the member who becomes the owner")
-
-
-class ClubPageIn(PageIn):
-    q = serializers.CharField(
-        required=False, allow_blank=True, max_length=svc.CLUB_NAME_MAX, help_text="part of the name (case-insensitive)"
-    )
-
-
-_PLAYER = inline_serializer(
-    "ClubPlayerRef", {"id": serializers.IntegerField(), "display_name": serializers.CharField()}
-)
-_SUMMARY = {
-    "id": serializers.UUIDField(),
-    "name": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=["open", "closed"]),
-    "members_count": serializers.IntegerField(),
-    "owner": _PLAYER,
-    "created_at": serializers.DateTimeField(),
-}
-ClubOut = inline_serializer(
-    "Club",
-    {
-        **_SUMMARY,
-        "closed_at": serializers.DateTimeField(allow_null=True),
-        "points": PointsOut(),
-        "members": inline_serializer(
-            "ClubMember",
-            {
-                "player": _PLAYER,
-                "joined_at": serializers.DateTimeField(),
-                "owner": serializers.BooleanField(),
-                "points": PointsOut(),
-            },
-            many=True,
-        ),
-    },
-)
-ClubPageOut = inline_serializer(
-    "ClubPage", {"count": serializers.IntegerField(), "results": inline_serializer("ClubSummary", _SUMMARY, many=True)}
-)
+from rivals.clubs.serializers import ClubCreateIn, ClubOut, ClubOwnerIn, ClubPageIn, ClubPageOut
 
 
 def _club(club) -> Response:
@@ -74,7 +26,7 @@ class ClubsView(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
-    @extend_schema(parameters=[ClubPageIn], responses={200: ClubPageOut, 400: ErrorOut})
+    @extend_schema(operation_id="club_list", parameters=[ClubPageIn], responses={200: ClubPageOut, 400: ErrorOut})
     def get(self, request):
         page = ClubPageIn(data=request.query_params)
         page.is_valid(raise_exception=True)
@@ -82,7 +34,11 @@ class ClubsView(APIView):
         qs = sel.clubs_search(q=page.validated_data.get("q", ""))
         return Response({"count": qs.count(), "results": [sel.club_summary(c) for c in qs[offset : offset + limit]]})
 
-    @extend_schema(request=ClubCreateIn, responses={201: ClubOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="club_create",
+        request=ClubCreateIn,
+        responses={201: ClubOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request):
         body = ClubCreateIn(data=request.data)
@@ -94,20 +50,32 @@ class ClubsView(APIView):
 class ClubView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: ClubOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="club_get", parameters=[uuid_path("club_id", "club")], responses={200: ClubOut, 404: ErrorOut}
+    )
     def get(self, request, club_id):
         return _club(svc.club_get(club_id))
 
 
 class ClubJoinView(APIView):
-    @extend_schema(request=None, responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="club_join",
+        parameters=[uuid_path("club_id", "club")],
+        request=None,
+        responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request, club_id):
         return _club(svc.club_join(account=request.user, club_id=club_id))
 
 
 class ClubLeaveView(APIView):
-    @extend_schema(request=None, responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="club_leave",
+        parameters=[uuid_path("club_id", "club")],
+        request=None,
+        responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request, club_id):
         return _club(svc.club_leave(account=request.user, club_id=club_id))
@@ -116,7 +84,12 @@ class ClubLeaveView(APIView):
 class ClubOwnerView(APIView):
     """The owner hands the club over to another member (403 for anyone else)."""
 
-    @extend_schema(request=ClubOwnerIn, responses={200: ClubOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="club_owner_change",
+        parameters=[uuid_path("club_id", "club")],
+        request=ClubOwnerIn,
+        responses={200: ClubOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request, club_id):
         body = ClubOwnerIn(data=request.data)

@@ -26,7 +26,11 @@ class DailyBonusDoubleOut(serializers.Serializer):
 class DailyBonusClaimView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
 
-    @extend_schema(request=None, responses={200: DailyBonusClaimOut, 403: s.ErrorOut, 409: s.ErrorOut})
+    @extend_schema(
+        operation_id="daily_bonus_claim",
+        request=None,
+        responses={200: DailyBonusClaimOut, 403: s.ErrorOut, 409: s.ErrorOut},
+    )
     @idempotent
     def post(self, request):
         result = daily_bonus_claim(account=request.user)
@@ -41,7 +45,9 @@ class DailyBonusDoubleView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
 
     @extend_schema(
-        request=None, responses={200: DailyBonusDoubleOut, 403: s.ErrorOut, 409: s.ErrorOut, 422: s.ErrorOut}
+        operation_id="daily_bonus_double",
+        request=None,
+        responses={200: DailyBonusDoubleOut, 403: s.ErrorOut, 409: s.ErrorOut, 422: s.ErrorOut},
     )
     @idempotent
     def post(self, request):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,70 +10,33 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
-from rivals.api.serializers import ErrorOut
+from rivals.api.schema import uuid_path
+from rivals.api.serializers import ErrorOut, EventOut
 from rivals.errors import Invalid
 from rivals.games import selectors as sel
 from rivals.games import services as svc
-
-
-class GameCreateIn(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=sorted(svc.MODES))
-    level = serializers.IntegerField(required=False, min_value=1)
-    code = serializers.CharField(required=False, allow_blank=False, max_length=40)
-
-
-class IntentIn(serializers.Serializer):
-    seq = serializers.IntegerField(min_value=0)
-    type = serializers.ChoiceField(choices=svc.INTENT_TYPES)
-    tiles = serializers.ListField(child=serializers.IntegerField(), required=False, min_length=2, max_length=2)
-    tile = serializers.IntegerField(required=False)
-
-
-AwardedOut = inline_serializer(
-    "Awarded",
-    {
-        "points": serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)"),
-        "sources": inline_serializer(
-            "Award",
-            {
-                "source": serializers.CharField(),
-                "award": serializers.CharField(help_text="first_completion, first_place, top10"),
-                "points": serializers.IntegerField(),
-                "place": serializers.IntegerField(allow_null=True),
-            },
-            many=True,
-        ),
-    },
+from rivals.games.serializers import (
+    GameCreateIn,
+    GameOut,
+    IntentAcceptedOut,
+    LayoutOut,
+    LeaderboardRowOut,
+    LevelOut,
+    RecordOut,
+    intent_union,
 )
+from rivals.games.services import INTENT_TYPES
 
-GameOut = inline_serializer(
-    "Game",
-    {
-        "id": serializers.UUIDField(),
-        "mode": serializers.CharField(),
-        "ruleset": serializers.CharField(),
-        "level": serializers.IntegerField(allow_null=True),
-        "code": serializers.CharField(),
-        "layout": serializers.CharField(),
-        "status": serializers.CharField(),
-        "score": serializers.IntegerField(),
-        "seq": serializers.IntegerField(),
-        "elapsed_ms": serializers.IntegerField(),
-        "tiles": serializers.ListField(child=serializers.DictField()),
-        "removable_pairs": serializers.IntegerField(),
-        "jokers_used": serializers.IntegerField(),
-        "hints_used": serializers.IntegerField(),
-        "undos_used": serializers.IntegerField(),
-        "shuffles_used": serializers.IntegerField(),
-    },
-)
+GAME_ID = uuid_path("game_id", "game")
 
 
 class GamesView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # a suspended account starts no game
 
     @extend_schema(
-        request=GameCreateIn, responses={201: GameOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+        operation_id="game_create",
+        request=GameCreateIn,
+        responses={201: GameOut, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut},
     )
     @idempotent
     def post(self, request):
@@ -85,7 +47,7 @@ class GamesView(APIView):
 
 
 class GameView(APIView):
-    @extend_schema(responses={200: GameOut, 404: ErrorOut})
+    @extend_schema(operation_id="game_get", parameters=[GAME_ID], responses={200: GameOut, 404: ErrorOut})
     def get(self, request, game_id):
         game = svc.game_for_account(account=request.user, game_id=game_id)
         if svc.game_expire_if_due(game=game):
@@ -95,23 +57,10 @@ class GameView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=IntentIn,
-        responses={
-            200: inline_serializer(
-                "IntentAccepted",
-                {
-                    "accepted": serializers.BooleanField(),
-                    "event": serializers.DictField(),
-                    "events": serializers.ListField(),
-                    "game": GameOut,
-                    "awarded": AwardedOut,
-                },
-            ),
-            400: ErrorOut,
-            404: ErrorOut,
-            409: ErrorOut,
-            422: ErrorOut,
-        },
+        operation_id="game_intent_send",
+        parameters=[GAME_ID],
+        request=intent_union("GameIntent", INTENT_TYPES),
+        responses={200: IntentAcceptedOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
 )
 class GameIntentsView(IntentEndpoint):
@@ -136,35 +85,11 @@ class GameIntentsView(IntentEndpoint):
 
 class GameEventsView(APIView):
     @extend_schema(
-        responses={
-            200: inline_serializer(
-                "GameEvent",
-                {
-                    "version": serializers.IntegerField(),
-                    "type": serializers.CharField(),
-                    "data": serializers.DictField(),
-                    "recorded_at": serializers.DateTimeField(),
-                },
-                many=True,
-            )
-        }
+        operation_id="game_events_list", parameters=[GAME_ID], responses={200: EventOut(many=True), 404: ErrorOut}
     )
     def get(self, request, game_id):
         game = svc.game_for_account(account=request.user, game_id=game_id)
         return Response(sel.game_events(game=game))
-
-
-LevelOut = inline_serializer(
-    "Level",
-    {
-        "level": serializers.IntegerField(),
-        "code": serializers.CharField(),
-        "layout": serializers.CharField(),
-        "hard": serializers.BooleanField(),
-        "difficulty": serializers.FloatField(),
-        "unlocked": serializers.BooleanField(allow_null=True),
-    },
-)
 
 
 class LevelView(APIView):
@@ -173,7 +98,11 @@ class LevelView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: LevelOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="level_get",
+        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH, description="1 … 11000")],
+        responses={200: LevelOut, 404: ErrorOut},
+    )
     def get(self, request, number: int):
         level = svc.level_get(number=number)
         unlocked = svc.level_unlocked(account=request.user, number=number) if request.user.is_authenticated else None
@@ -193,17 +122,9 @@ class LevelLeaderboardView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={
-            200: inline_serializer(
-                "LeaderboardRow",
-                {
-                    "place": serializers.IntegerField(),
-                    "player": serializers.DictField(),
-                    "time_ms": serializers.IntegerField(),
-                },
-                many=True,
-            )
-        }
+        operation_id="level_leaderboard_get",
+        parameters=[OpenApiParameter("number", int, OpenApiParameter.PATH, description="1 … 11000")],
+        responses={200: LeaderboardRowOut(many=True), 404: ErrorOut},
     )
     def get(self, request, number: int):
         svc.level_get(number=number)
@@ -212,19 +133,9 @@ class LevelLeaderboardView(APIView):
 
 class RecordsView(APIView):
     @extend_schema(
+        operation_id="record_list",
         parameters=[OpenApiParameter("mode", str, enum=sorted(svc.MODES), default="classic")],
-        responses={
-            200: inline_serializer(
-                "Record",
-                {
-                    "game_id": serializers.UUIDField(),
-                    "time_ms": serializers.IntegerField(),
-                    "layout": serializers.CharField(),
-                    "code": serializers.CharField(),
-                },
-                many=True,
-            )
-        },
+        responses={200: RecordOut(many=True)},
     )
     def get(self, request):
         mode = request.query_params.get("mode", "classic")
@@ -236,14 +147,6 @@ class RecordsView(APIView):
 class LayoutsView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        responses={
-            200: inline_serializer(
-                "Layout",
-                {"id": serializers.CharField(), "name": serializers.CharField(), "tiles": serializers.IntegerField()},
-                many=True,
-            )
-        }
-    )
+    @extend_schema(operation_id="layout_list", responses={200: LayoutOut(many=True)})
     def get(self, request):
         return Response(sel.layouts())

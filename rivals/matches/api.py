@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,141 +11,32 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
-from rivals.api.serializers import ErrorOut, PageIn
+from rivals.api.schema import uuid_path
+from rivals.api.serializers import ErrorOut, EventOut
 from rivals.errors import Invalid, NotFound
 from rivals.games.selectors import event_view, game_events
-from rivals.games.services import INTENT_TYPES
+from rivals.games.serializers import intent_union
 from rivals.ids import is_uuid
 from rivals.matches import selectors as sel
 from rivals.matches import services as svc
 from rivals.matches.models import Match
-from rivals.matches.services.queue import GROUP as QUEUE_GROUP
-
-# --- serializers ---------------------------------------------------------------------------------
-
-
-class QueueJoinIn(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=sorted(QUEUE_GROUP))
-
-
-class DuelChallengeIn(serializers.Serializer):
-    opponent = serializers.IntegerField(min_value=1, help_text="the challenged account's id")
-
-
-class RoundIntentIn(serializers.Serializer):
-    """Schema only: the service checks the shape strictly. Rounds accept remove_pair,
-    click_blocked and (except Quick Match) joker; the other game intents answer 422."""
-
-    seq = serializers.IntegerField(min_value=0)
-    type = serializers.ChoiceField(choices=INTENT_TYPES)
-    tiles = serializers.ListField(child=serializers.IntegerField(), required=False, min_length=2, max_length=2)
-    tile = serializers.IntegerField(required=False)
-
-
-_PLAYER = inline_serializer(
-    "MatchPlayerRef", {"id": serializers.IntegerField(), "display_name": serializers.CharField()}
+from rivals.matches.serializers import (
+    DuelChallengeIn,
+    DuelOut,
+    DuelPageIn,
+    DuelPageOut,
+    MatchOut,
+    MatchPageOut,
+    QueueJoinIn,
+    RoundIntentAcceptedOut,
+    RoundOut,
+    TicketOut,
 )
 
-TicketOut = inline_serializer(
-    "QueueTicket",
-    {
-        "id": serializers.UUIDField(),
-        "mode": serializers.CharField(),
-        "status": serializers.ChoiceField(choices=["waiting", "matched", "left", "expired"]),
-        "match": serializers.UUIDField(allow_null=True),
-        "created_at": serializers.DateTimeField(),
-        "expires_at": serializers.DateTimeField(),
-    },
-)
-
-_DUEL_FIELDS = {
-    "id": serializers.UUIDField(),
-    "status": serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"]),
-    "challenger": _PLAYER,
-    "opponent": _PLAYER,
-    "match": serializers.UUIDField(allow_null=True),
-    "created_at": serializers.DateTimeField(),
-    "expires_at": serializers.DateTimeField(),
-    "result": serializers.DictField(allow_null=True),
-}
-DuelOut = inline_serializer("Duel", _DUEL_FIELDS)
-
-_MATCH_FIELDS = {
-    "id": serializers.UUIDField(),
-    "mode": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=["running", "finished"]),
-    "players": serializers.ListField(child=serializers.DictField()),
-    "rounds_total": serializers.IntegerField(),
-    "rounds": inline_serializer(
-        "MatchRound",
-        {
-            "id": serializers.UUIDField(),
-            "index": serializers.IntegerField(),
-            "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
-            "starts_at": serializers.DateTimeField(),
-            "ends_at": serializers.DateTimeField(),
-            "end_reason": serializers.CharField(allow_null=True),
-        },
-        many=True,
-    ),
-    "standings": serializers.ListField(child=serializers.DictField()),
-    "prizes": serializers.ListField(child=serializers.DictField()),
-    "created_at": serializers.DateTimeField(),
-    "finished_at": serializers.DateTimeField(allow_null=True),
-}
-MatchOut = inline_serializer("Match", _MATCH_FIELDS)
-
-RoundOut = inline_serializer(
-    "Round",
-    {
-        "id": serializers.UUIDField(),
-        "game_id": serializers.UUIDField(),
-        "match_id": serializers.UUIDField(),
-        "index": serializers.IntegerField(),
-        "status": serializers.ChoiceField(choices=["scheduled", "running", "ended"]),
-        "board_status": serializers.CharField(),
-        "mode": serializers.CharField(),
-        "code": serializers.CharField(),
-        "layout": serializers.CharField(),
-        "score": serializers.IntegerField(),
-        "seq": serializers.IntegerField(),
-        "elapsed_ms": serializers.IntegerField(),
-        "starts_at": serializers.DateTimeField(),
-        "ends_at": serializers.DateTimeField(),
-        "ended_at": serializers.DateTimeField(allow_null=True),
-        "end_reason": serializers.CharField(allow_null=True),
-        "time_left_ms": serializers.IntegerField(allow_null=True),
-        "tiles": serializers.ListField(child=serializers.DictField()),
-        "removable_pairs": serializers.IntegerField(),
-        "jokers_used": serializers.IntegerField(),
-        "opponents": inline_serializer(
-            "RoundOpponent",
-            {
-                "player": _PLAYER,
-                "score": serializers.IntegerField(),
-                "pairs_left": serializers.IntegerField(),
-                "finished": serializers.BooleanField(),
-                "stuck": serializers.BooleanField(),
-            },
-            many=True,
-        ),
-        "result": serializers.DictField(allow_null=True),
-    },
-)
-
-RoundIntentOut = inline_serializer(
-    "RoundIntentAccepted",
-    {
-        "accepted": serializers.BooleanField(),
-        "event": serializers.DictField(),
-        "events": serializers.ListField(),
-        "game": RoundOut,
-    },
-)
-
-
-class DuelPageIn(PageIn):
-    limit = serializers.IntegerField(min_value=1, max_value=PageIn.MAX_LIMIT, default=20)
+TICKET_ID = uuid_path("ticket_id", "queue ticket")
+DUEL_ID = uuid_path("duel_id", "duel")
+MATCH_ID = uuid_path("match_id", "match")
+ROUND_ID = uuid_path("round_id", "round")
 
 
 def _page(request, qs, render) -> Response:
@@ -162,7 +52,7 @@ def _page(request, qs, render) -> Response:
 class QueueView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(request=QueueJoinIn, responses={200: TicketOut, 201: TicketOut, 400: ErrorOut})
+    @extend_schema(operation_id="queue_join", request=QueueJoinIn, responses={200: TicketOut, 201: TicketOut})
     @idempotent
     def post(self, request):
         body = QueueJoinIn(data=request.data)
@@ -172,11 +62,13 @@ class QueueView(APIView):
 
 
 class QueueTicketView(APIView):
-    @extend_schema(responses={200: TicketOut, 404: ErrorOut})
+    @extend_schema(operation_id="queue_ticket_get", parameters=[TICKET_ID], responses={200: TicketOut, 404: ErrorOut})
     def get(self, request, ticket_id):
         return Response(sel.ticket_view(svc.queue_ticket_read(account=request.user, ticket_id=ticket_id)))
 
-    @extend_schema(responses={200: TicketOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="queue_leave", parameters=[TICKET_ID], responses={200: TicketOut, 404: ErrorOut, 422: ErrorOut}
+    )
     def delete(self, request, ticket_id):
         return Response(sel.ticket_view(svc.queue_leave(account=request.user, ticket_id=ticket_id)))
 
@@ -187,23 +79,13 @@ class QueueTicketView(APIView):
 class DuelsView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(
-        operation_id="v1_duels_list",
-        parameters=[DuelPageIn],
-        responses={
-            200: inline_serializer(
-                "DuelPage",
-                {
-                    "count": serializers.IntegerField(),
-                    "results": inline_serializer("DuelItem", _DUEL_FIELDS, many=True),
-                },
-            )
-        },
-    )
+    @extend_schema(operation_id="duel_list", parameters=[DuelPageIn], responses={200: DuelPageOut})
     def get(self, request):
         return _page(request, sel.duels_of(account=request.user), sel.duel_view)
 
-    @extend_schema(request=DuelChallengeIn, responses={200: DuelOut, 201: DuelOut, 400: ErrorOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="duel_challenge", request=DuelChallengeIn, responses={200: DuelOut, 201: DuelOut, 404: ErrorOut}
+    )
     @idempotent
     def post(self, request):
         if not isinstance(request.data, dict):
@@ -215,7 +97,7 @@ class DuelsView(APIView):
 
 
 class DuelView(APIView):
-    @extend_schema(responses={200: DuelOut, 404: ErrorOut})
+    @extend_schema(operation_id="duel_get", parameters=[DUEL_ID], responses={200: DuelOut, 404: ErrorOut})
     def get(self, request, duel_id):
         return Response(sel.duel_view(svc.duel_read(account=request.user, duel_id=duel_id)))
 
@@ -223,14 +105,24 @@ class DuelView(APIView):
 class DuelAcceptView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(request=None, responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="duel_accept",
+        parameters=[DUEL_ID],
+        request=None,
+        responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request, duel_id):
         return Response(sel.duel_view(svc.duel_accept(account=request.user, duel_id=duel_id)))
 
 
 class DuelDeclineView(APIView):
-    @extend_schema(request=None, responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut})
+    @extend_schema(
+        operation_id="duel_decline",
+        parameters=[DUEL_ID],
+        request=None,
+        responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut},
+    )
     @idempotent
     def post(self, request, duel_id):
         return Response(sel.duel_view(svc.duel_decline(account=request.user, duel_id=duel_id)))
@@ -247,25 +139,13 @@ def _match_of(account, match_id) -> Match:
 
 
 class MatchesView(APIView):
-    @extend_schema(
-        operation_id="v1_matches_list",
-        parameters=[DuelPageIn],
-        responses={
-            200: inline_serializer(
-                "MatchPage",
-                {
-                    "count": serializers.IntegerField(),
-                    "results": inline_serializer("MatchItem", _MATCH_FIELDS, many=True),
-                },
-            )
-        },
-    )
+    @extend_schema(operation_id="match_list", parameters=[DuelPageIn], responses={200: MatchPageOut})
     def get(self, request):
         return _page(request, sel.matches_of(account=request.user), lambda m: sel.match_view(match=m))
 
 
 class MatchView(APIView):
-    @extend_schema(responses={200: MatchOut, 404: ErrorOut})
+    @extend_schema(operation_id="match_get", parameters=[MATCH_ID], responses={200: MatchOut, 404: ErrorOut})
     def get(self, request, match_id):
         match = _match_of(request.user, match_id)
         now = timezone.now()
@@ -276,7 +156,7 @@ class MatchView(APIView):
 
 
 class RoundView(APIView):
-    @extend_schema(responses={200: RoundOut, 404: ErrorOut})
+    @extend_schema(operation_id="round_get", parameters=[ROUND_ID], responses={200: RoundOut, 404: ErrorOut})
     def get(self, request, round_id):
         now = timezone.now()
         rnd, boards = svc.round_read(account=request.user, round_id=round_id, now=now)
@@ -285,8 +165,11 @@ class RoundView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=RoundIntentIn,
-        responses={200: RoundIntentOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+        operation_id="round_intent_send",
+        parameters=[ROUND_ID],
+        # rounds take remove_pair, click_blocked and (not in Quick Match, R-9) joker; others are 422
+        request=intent_union("RoundIntent", ("remove_pair", "click_blocked", "joker")),
+        responses={200: RoundIntentAcceptedOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
 )
 class RoundIntentsView(IntentEndpoint):
@@ -313,19 +196,7 @@ class RoundIntentsView(IntentEndpoint):
 
 class RoundEventsView(APIView):
     @extend_schema(
-        responses={
-            200: inline_serializer(
-                "RoundBoardEvent",
-                {
-                    "version": serializers.IntegerField(),
-                    "type": serializers.CharField(),
-                    "data": serializers.DictField(),
-                    "recorded_at": serializers.DateTimeField(),
-                },
-                many=True,
-            ),
-            404: ErrorOut,
-        }
+        operation_id="round_events_list", parameters=[ROUND_ID], responses={200: EventOut(many=True), 404: ErrorOut}
     )
     def get(self, request, round_id):
         """The caller's own board events in this round (opponents' boards stay private)."""

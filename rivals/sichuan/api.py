@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema, extend_schema_view, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,94 +11,22 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
-from rivals.api.serializers import ErrorOut, PageIn
+from rivals.api.schema import uuid_path
+from rivals.api.serializers import ErrorOut
 from rivals.errors import Invalid
 from rivals.sichuan import selectors as sel
 from rivals.sichuan import services as svc
-
-# --- serializers ---------------------------------------------------------------------------------
-
-
-class SichuanTableCreateIn(serializers.Serializer):
-    seed = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=svc.MAX_SEED)
-
-
-class SichuanIntentIn(serializers.Serializer):
-    """Schema only: the service checks the shape strictly (a tile is an integer, not "5")."""
-
-    seq = serializers.IntegerField(min_value=0)
-    type = serializers.ChoiceField(choices=svc.INTENT_TYPES)
-    suit = serializers.ChoiceField(choices=svc.SUITS, required=False, help_text="declare_missing")
-    tile = serializers.IntegerField(required=False, min_value=0, max_value=107, help_text="discard; kong (optional)")
-
-
-TileOut = inline_serializer("SichuanTile", {"id": serializers.IntegerField(), "face": serializers.CharField()})
-
-TableOut = inline_serializer(
-    "SichuanTable",
-    {
-        "id": serializers.UUIDField(),
-        "status": serializers.CharField(),
-        "seq": serializers.IntegerField(),
-        "seat": serializers.IntegerField(),
-        "seed": serializers.IntegerField(allow_null=True),
-        "dealer": serializers.IntegerField(),
-        "phase": serializers.CharField(),
-        "turn": serializers.IntegerField(allow_null=True),
-        "to_act": serializers.BooleanField(),
-        "hand": serializers.ListField(child=serializers.DictField()),
-        "drawn": serializers.DictField(allow_null=True),
-        "wall_count": serializers.IntegerField(),
-        "missing": serializers.ListField(child=serializers.CharField(allow_null=True)),
-        "claim": serializers.DictField(allow_null=True),
-        "legal_actions": serializers.ListField(child=serializers.DictField()),
-        "seats": serializers.ListField(child=serializers.DictField()),
-        "scores": serializers.ListField(child=serializers.IntegerField()),
-        "payments": serializers.ListField(child=serializers.DictField()),
-        "result": serializers.DictField(allow_null=True),
-        "created_at": serializers.DateTimeField(),
-        "finished_at": serializers.DateTimeField(allow_null=True),
-    },
+from rivals.sichuan.serializers import (
+    INTENTS,
+    SichuanEventOut,
+    SichuanIntentAcceptedOut,
+    SichuanTableCreateIn,
+    SichuanTableOut,
+    SichuanTablePageIn,
+    SichuanTablePageOut,
 )
 
-_EVENT_FIELDS = {
-    "index": serializers.IntegerField(help_text="1-based place among the events you see"),
-    "type": serializers.CharField(),
-    "data": serializers.DictField(),
-    "recorded_at": serializers.DateTimeField(),
-}
-
-_SUMMARY_FIELDS = {
-    "id": serializers.UUIDField(),
-    "status": serializers.CharField(),
-    "seq": serializers.IntegerField(),
-    "scores": serializers.ListField(child=serializers.IntegerField()),
-    "created_at": serializers.DateTimeField(),
-    "finished_at": serializers.DateTimeField(allow_null=True),
-}
-
-
-TablePageOut = inline_serializer(
-    "SichuanTablePage",
-    {
-        "count": serializers.IntegerField(),
-        "results": inline_serializer("SichuanTableSummary", _SUMMARY_FIELDS, many=True),
-    },
-)
-
-IntentAcceptedOut = inline_serializer(
-    "SichuanIntentAccepted",
-    {
-        "accepted": serializers.BooleanField(),
-        "events": inline_serializer("SichuanIntentEvent", _EVENT_FIELDS, many=True),
-        "table": TableOut,
-    },
-)
-
-
-class TablePageIn(PageIn):
-    limit = serializers.IntegerField(min_value=1, max_value=PageIn.MAX_LIMIT, default=20)
-
+TABLE_ID = uuid_path("table_id", "table")
 
 # --- views ---------------------------------------------------------------------------------------
 
@@ -108,18 +35,18 @@ class TablesView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: lists stay open, new tables are refused
 
     @extend_schema(
-        operation_id="v1_sichuan_list",
-        parameters=[TablePageIn],
-        responses={200: TablePageOut},
+        operation_id="sichuan_table_list",
+        parameters=[SichuanTablePageIn],
+        responses={200: SichuanTablePageOut},
     )
     def get(self, request):
-        page = TablePageIn(data=request.query_params)
+        page = SichuanTablePageIn(data=request.query_params)
         page.is_valid(raise_exception=True)
         limit, offset = page.validated_data["limit"], page.validated_data["offset"]
         qs = sel.tables_of(account=request.user)
         return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset : offset + limit]]})
 
-    @extend_schema(request=SichuanTableCreateIn, responses={201: TableOut, 400: ErrorOut, 403: ErrorOut})
+    @extend_schema(operation_id="sichuan_table_create", request=SichuanTableCreateIn, responses={201: SichuanTableOut})
     @idempotent
     def post(self, request):
         if not isinstance(request.data, dict):
@@ -131,7 +58,9 @@ class TablesView(APIView):
 
 
 class TableView(APIView):
-    @extend_schema(responses={200: TableOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="sichuan_table_get", parameters=[TABLE_ID], responses={200: SichuanTableOut, 404: ErrorOut}
+    )
     def get(self, request, table_id):
         table = svc.table_for_account(account=request.user, table_id=table_id)
         return Response(sel.table_view(table=table, state=svc.table_engine_state(table=table)))
@@ -139,8 +68,12 @@ class TableView(APIView):
 
 @extend_schema_view(
     post=extend_schema(
-        request=SichuanIntentIn,
-        responses={200: IntentAcceptedOut, 400: ErrorOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+        operation_id="sichuan_intent_send",
+        parameters=[TABLE_ID],
+        request=PolymorphicProxySerializer(
+            component_name="SichuanIntent", serializers=INTENTS, resource_type_field_name="type"
+        ),
+        responses={200: SichuanIntentAcceptedOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
 )
 class TableIntentsView(IntentEndpoint):
@@ -161,7 +94,11 @@ class TableIntentsView(IntentEndpoint):
 
 
 class TableEventsView(APIView):
-    @extend_schema(responses={200: inline_serializer("SichuanEvent", _EVENT_FIELDS, many=True), 404: ErrorOut})
+    @extend_schema(
+        operation_id="sichuan_table_events_list",
+        parameters=[TABLE_ID],
+        responses={200: SichuanEventOut(many=True), 404: ErrorOut},
+    )
     def get(self, request, table_id):
         table = svc.table_for_account(account=request.user, table_id=table_id)
         return Response(sel.table_events(table=table))

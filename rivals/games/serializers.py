@@ -1,0 +1,151 @@
+"""The shapes of the games API (API.md "Boards and games"): one named component per shape, used by
+the views' schema; the suite checks every answer against it (tests/contract.py)."""
+
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from rivals.accounts.serializers import PlayerRefOut
+from rivals.api.serializers import EventOut
+from rivals.games.services import MODES, ROUND_MODES
+from rivals.games.services.modes import HOSTED_MODES
+
+GAME_STATUSES = ["playing", "paused", "won", "stuck", "ended"]
+GAME_MODES = sorted({*MODES, *HOSTED_MODES, *ROUND_MODES})
+
+
+@extend_schema_field({"type": "string", "pattern": "^[Mm][Jj]1-[Ll][0-9]{2}-[A-Za-z2-7]{7}$", "maxLength": 15})
+class GameCodeField(serializers.CharField):
+    """A game code ``MJ1-Lnn-XXXXXXX`` (T-9), case-insensitive. The service parses it, so that a
+    malformed code's 400 names the bad part."""
+
+
+class GameCreateIn(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=sorted(MODES))
+    level = serializers.IntegerField(required=False, min_value=1, max_value=11000, help_text="single: the level")
+    code = GameCodeField(
+        required=False,
+        max_length=40,
+        help_text="classic and pool_practice: the deal's code; default a random deal",
+    )
+
+
+class TileOut(serializers.Serializer):
+    id = serializers.IntegerField(help_text="the position's id in the layout")
+    x = serializers.IntegerField(help_text="half-tile grid (T-4)")
+    y = serializers.IntegerField()
+    z = serializers.IntegerField(help_text="layer; 0 is the table")
+    face = serializers.CharField(help_text="T-1 face code (1B … 9D, N S E W, R G Wh, F1 … F4, S1 … S4)")
+    free = serializers.BooleanField(help_text="T-5 / T-6a: may be lifted now")
+
+
+class GameOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=GAME_MODES)
+    ruleset = serializers.ChoiceField(choices=["rivals", "classic", "pool"])
+    level = serializers.IntegerField(allow_null=True)
+    code = serializers.CharField()
+    layout = serializers.CharField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    score = serializers.IntegerField()
+    seq = serializers.IntegerField(help_text="intents accepted so far: the next intent's seq")
+    elapsed_ms = serializers.IntegerField(help_text="play time, pauses excluded (T-12)")
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    completion_ms = serializers.IntegerField(allow_null=True)
+    tiles = TileOut(many=True, help_text="the tiles on the board (removed tiles are absent)")
+    tiles_left = serializers.IntegerField()
+    removable_pairs = serializers.IntegerField()
+    jokers_used = serializers.IntegerField()
+    hints_used = serializers.IntegerField()
+    undos_used = serializers.IntegerField()
+    shuffles_used = serializers.IntegerField()
+    time_limit_ms = serializers.IntegerField(allow_null=True, help_text="pool games (P-4)")
+    time_left_ms = serializers.IntegerField(allow_null=True)
+
+
+class AwardOut(serializers.Serializer):
+    source = serializers.CharField()
+    award = serializers.CharField(help_text="first_completion, first_place, top10")
+    points = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+
+
+class AwardedOut(serializers.Serializer):
+    points = serializers.IntegerField(help_text="total points this intent awarded (0 for most intents)")
+    sources = AwardOut(many=True)
+
+
+class IntentAcceptedOut(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    event = EventOut(help_text="the intent's first event")
+    events = EventOut(many=True)
+    game = GameOut()
+    awarded = AwardedOut()
+
+
+def _intent(name: str, kind: str, **fields) -> type[serializers.Serializer]:
+    attrs = {
+        "seq": serializers.IntegerField(min_value=0, help_text="intents already accepted in this game"),
+        "type": serializers.ChoiceField(choices=[kind]),
+        **fields,
+        "Meta": type("Meta", (), {"ref_name": name}),
+    }
+    return type(name, (serializers.Serializer,), attrs)
+
+
+def _tile() -> serializers.IntegerField:
+    return serializers.IntegerField(min_value=0, max_value=143, help_text="a tile id")
+
+
+INTENTS = {
+    "remove_pair": _intent(
+        "RemovePairIntent",
+        "remove_pair",
+        tiles=serializers.ListField(child=_tile(), min_length=2, max_length=2, help_text="the pair [a, b]"),
+    ),
+    "click_blocked": _intent("ClickBlockedIntent", "click_blocked", tile=_tile()),
+    "joker": _intent("JokerIntent", "joker", tile=_tile()),
+    **{
+        kind: _intent(f"{kind.title().replace('_', '')}Intent", kind)
+        for kind in ("hint", "undo", "shuffle", "pause", "resume", "restart", "end")
+    },
+}
+
+
+def intent_union(name: str, kinds) -> PolymorphicProxySerializer:
+    """An intent body: one shape per ``type`` (a discriminated union)."""
+    return PolymorphicProxySerializer(
+        component_name=name,
+        serializers={kind: INTENTS[kind] for kind in kinds},
+        resource_type_field_name="type",
+    )
+
+
+class LevelOut(serializers.Serializer):
+    level = serializers.IntegerField()
+    code = serializers.CharField()
+    layout = serializers.CharField()
+    hard = serializers.BooleanField()
+    difficulty = serializers.FloatField()
+    unlocked = serializers.BooleanField(allow_null=True, help_text="with a token: may the caller play it")
+
+
+class LeaderboardRowOut(serializers.Serializer):
+    place = serializers.IntegerField()
+    player = PlayerRefOut()
+    time_ms = serializers.IntegerField()
+
+
+class RecordOut(serializers.Serializer):
+    game_id = serializers.UUIDField()
+    time_ms = serializers.IntegerField()
+    layout = serializers.CharField()
+    code = serializers.CharField()
+    mode = serializers.ChoiceField(choices=sorted(MODES))
+    won_at = serializers.DateTimeField()
+
+
+class LayoutOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    tiles = serializers.IntegerField()

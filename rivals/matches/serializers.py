@@ -1,0 +1,143 @@
+"""The shapes of the competitive play API (API.md "Matches and rounds"): the queue, duels, matches
+and rounds. A round is the caller's board as a game, plus the round; an opponent is a summary that
+never carries tiles."""
+
+from rest_framework import serializers
+
+from rivals.accounts.serializers import PlayerRefOut
+from rivals.api.serializers import EventOut, PageIn
+from rivals.games.serializers import GameOut
+from rivals.matches.services.queue import GROUP as QUEUE_GROUP
+
+MATCH_MODES = ["arena", "duel", "quick", "tournament"]
+ROUND_STATUSES = ["scheduled", "running", "ended"]
+END_REASONS = ["completed", "time_limit", "idle", "cutoff", "all_stuck", "operator"]
+
+
+class QueueJoinIn(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=sorted(QUEUE_GROUP))
+
+
+class DuelChallengeIn(serializers.Serializer):
+    opponent = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the challenged account's id")
+
+
+class DuelPageIn(PageIn):
+    limit = serializers.IntegerField(min_value=1, max_value=PageIn.MAX_LIMIT, default=20)
+
+
+class TicketOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=sorted(QUEUE_GROUP))
+    status = serializers.ChoiceField(choices=["waiting", "matched", "left", "expired"])
+    match = serializers.UUIDField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+class PlacedOut(serializers.Serializer):
+    """A player's place in a round or a match (R-18: completion first, then score; ties share)."""
+
+    place = serializers.IntegerField()
+    player = PlayerRefOut()
+    score = serializers.IntegerField()
+    completed = serializers.BooleanField()
+
+
+class DuelResultOut(serializers.Serializer):
+    standings = PlacedOut(many=True)
+    winner = PlayerRefOut(allow_null=True, help_text="null when the two tied")
+
+
+class DuelOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=["pending", "accepted", "declined", "cancelled", "expired"])
+    challenger = PlayerRefOut()
+    opponent = PlayerRefOut()
+    match = serializers.UUIDField(allow_null=True)
+    match_status = serializers.ChoiceField(choices=["running", "finished"], required=False)
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    result = DuelResultOut(allow_null=True)
+
+
+class DuelPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = DuelOut(many=True)
+
+
+class MatchRoundOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    index = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ROUND_STATUSES)
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="the current deadline; the end once ended")
+    end_reason = serializers.ChoiceField(choices=END_REASONS, allow_null=True)
+
+
+class PrizeOut(serializers.Serializer):
+    player = PlayerRefOut()
+    points = serializers.IntegerField(help_text="R-12 Quick Match points, R-20 Arena prize")
+
+
+class MatchOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    mode = serializers.ChoiceField(choices=MATCH_MODES)
+    status = serializers.ChoiceField(choices=["running", "finished"])
+    players = PlayerRefOut(many=True)
+    rounds_total = serializers.IntegerField()
+    rounds = MatchRoundOut(many=True)
+    standings = PlacedOut(many=True)
+    prizes = PrizeOut(many=True)
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class MatchPageOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = MatchOut(many=True)
+
+
+class OpponentOut(serializers.Serializer):
+    """An opponent of the caller's round: a summary, never tiles (they play the same deal)."""
+
+    player = PlayerRefOut()
+    score = serializers.IntegerField()
+    pairs_left = serializers.IntegerField()
+    finished = serializers.BooleanField()
+    stuck = serializers.BooleanField()
+
+
+class RoundPlaceOut(PlacedOut):
+    pairs_left = serializers.IntegerField()
+
+
+class RoundResultOut(serializers.Serializer):
+    reason = serializers.ChoiceField(choices=END_REASONS)
+    ended_at = serializers.DateTimeField()
+    places = RoundPlaceOut(many=True)
+
+
+class RoundOut(GameOut):
+    """The caller's board as a game (``id`` is the round's; the board's own state is
+    ``board_status``), plus the round."""
+
+    round_id = serializers.UUIDField()
+    game_id = serializers.UUIDField()
+    match_id = serializers.UUIDField()
+    index = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=ROUND_STATUSES)
+    board_status = serializers.ChoiceField(choices=["playing", "paused", "won", "stuck", "ended"])
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField(help_text="the current deadline; the end once ended")
+    ended_at = serializers.DateTimeField(allow_null=True)
+    end_reason = serializers.ChoiceField(choices=END_REASONS, allow_null=True)
+    opponents = OpponentOut(many=True)
+    result = RoundResultOut(allow_null=True)
+
+
+class RoundIntentAcceptedOut(serializers.Serializer):
+    accepted = serializers.BooleanField()
+    event = EventOut()
+    events = EventOut(many=True)
+    game = RoundOut()
