@@ -30,7 +30,8 @@ from rivals import engine
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
-from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
+from rivals.games.events import game_ended
+from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.models import ROUND_DURATION, Match, Round
@@ -91,7 +92,7 @@ def round_streams(
     }
     streams = [(f"round-{round_id}", STREAM_TYPE, [NewEvent("RoundScheduled", data)])]
     for account_id in account_ids:
-        stream_id, started = game_started(
+        stream_id, started = new_board(
             account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at
         )
         streams.append((stream_id, "game", [started]))
@@ -305,18 +306,7 @@ def _round_end(
                 actor=actor,
                 now=now,
                 live={"game": game},
-                events=[
-                    NewEvent(
-                        "GameEnded",
-                        {
-                            "reason": "round_over",
-                            "round_id": str(rnd.pk),
-                            "play_ms": play_ms,
-                            "score": game.score,
-                            "status": "ended",
-                        },
-                    )
-                ],
+                events=[game_ended(reason="round_over", round_id=rnd.pk, play_ms=play_ms, score=game.score)],
             )
     match = Match.objects.select_for_update().get(pk=rnd.match_id)
     match_after_round(match=match, rnd=rnd, now=now)
