@@ -55,8 +55,8 @@ def register(
 
     Refuses (``ImproperlyConfigured``) a type without a keyword-only constructor returning a
     ``NewEvent``, and a type another feature registered. Registering the same again is a no-op."""
-    versions = dict(schema_versions or {})
-    unknown = set(versions) - set(types)
+    types, versions = frozenset(types), dict(schema_versions or {})
+    unknown = set(versions) - types
     if unknown:
         raise ImproperlyConfigured(f"{feature}: schema versions of unknown event types {sorted(unknown)}")
     entries = []
