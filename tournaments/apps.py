@@ -7,11 +7,16 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals import event_types
         from rivals.accounts import selectors
         from rivals.matches.signals import round_ended
-        from tournaments import projections  # noqa: F401  registers the tournament and pot projections
+        from tournaments import (
+            events,
+            projections,  # noqa: F401  registers the tournament and pot projections
+        )
         from tournaments.selectors import trophies_profile_extension
 
+        event_types.register(feature="tournaments", types=events.TOURNAMENT_EVENTS | events.POT_EVENTS, module=events)
         # trophies on the account profile (rivals never imports tournaments)
         selectors.register_profile_extension(trophies_profile_extension)
         selectors.register_public_profile_extension(trophies_profile_extension)  # trophies are public

@@ -6,6 +6,7 @@ the data are ISO 8601 UTC strings; the projection (``tournaments.projections``) 
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -47,7 +48,7 @@ def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
 
 def tournament_created(
     *,
-    tournament_id,
+    tournament_id: uuid.UUID | str,
     settings: dict[str, Any],
     seed: int,
     created_at: datetime,
@@ -105,7 +106,14 @@ def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> N
 
 
 def table_scored(
-    *, wave: int, table: int, round_id, reason: str, multiplier: int, results: list[dict[str, Any]], at: datetime
+    *,
+    wave: int,
+    table: int,
+    round_id: uuid.UUID | str | None,
+    reason: str,
+    multiplier: int,
+    results: list[dict[str, Any]],
+    at: datetime,
 ) -> NewEvent:
     """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
     return NewEvent(
@@ -127,7 +135,7 @@ def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | No
     return NewEvent("TournamentFinalized", {"places": places, "trophy": trophy, "finalized_at": iso(at)})
 
 
-def pot_created(*, pot_id, settings: dict[str, Any], created_at: datetime) -> NewEvent:
+def pot_created(*, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime) -> NewEvent:
     return NewEvent("PotCreated", {"pot_id": str(pot_id), **_jsonable(settings), "created_at": iso(created_at)})
 
 
@@ -135,7 +143,7 @@ def pot_entrant_listed(*, account_ids: list[int]) -> NewEvent:
     return NewEvent("PotEntrantListed", {"account_ids": account_ids})
 
 
-def pot_entered(*, account_id: int, game_id, at: datetime) -> NewEvent:
+def pot_entered(*, account_id: int, game_id: uuid.UUID | str, at: datetime) -> NewEvent:
     return NewEvent("PotEntered", {"account_id": account_id, "game_id": str(game_id), "entered_at": iso(at)})
 
 

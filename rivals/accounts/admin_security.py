@@ -83,14 +83,16 @@ def _from_admin(request) -> bool:
 def _signed_in(sender, request, user, **kwargs):
     if not _from_admin(request):
         return
+    from rivals.accounts.events import admin_signed_in
     from rivals.accounts.services import account_event
 
-    account_event(user, "AdminSignedIn", {"via": "admin"})
+    account_event(user, admin_signed_in(account_id=user.pk))
 
 
 def _failed(sender, credentials, request=None, **kwargs):
     if not _from_admin(request):
         return
+    from rivals.accounts.events import admin_sign_in_failed
     from rivals.accounts.services import account_event
     from rivals.models import Account
 
@@ -102,7 +104,7 @@ def _failed(sender, credentials, request=None, **kwargs):
             fingerprint(username.strip().lower(), purpose="admin-username")[:12],
         )
         return
-    account_event(account, "AdminSignInFailed", {"via": "admin"}, actor="anonymous")
+    account_event(account, admin_sign_in_failed(account_id=account.pk), actor="anonymous")
 
 
 def install() -> None:

@@ -10,9 +10,14 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.accounts import events
         from rivals.accounts.projections import account_profile_projection
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(
+            feature=self.label, types=events.ACCOUNT_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
+        )
         projections.register(
             account_profile_projection
         )  # applied live in every append; replayed by rebuild_projections

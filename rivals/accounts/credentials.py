@@ -30,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rivals import emails
+from rivals.accounts import events
 from rivals.accounts.services import account_device_unlink, account_event, token_issue, tokens_revoke
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Invalid, Unauthenticated
@@ -83,14 +84,16 @@ def credentials_add(
     account.set_password(password)
     account.pending_email = email
     account.save(update_fields=["password", "pending_email"])
-    data = {}
     if changing:
-        data = {
-            "changed": True,
-            "tokens_revoked": tokens_revoke(account=account, keep=keep_token),
-            "device_unlinked": account_device_unlink(account=account),
-        }
-    account_event(account, "CredentialsAdded", data)
+        added = events.credentials_added(
+            account_id=account.pk,
+            changed=True,
+            tokens_revoked=tokens_revoke(account=account, keep=keep_token),
+            device_unlinked=account_device_unlink(account=account),
+        )
+    else:
+        added = events.credentials_added(account_id=account.pk)
+    account_event(account, added)
     if Account.objects.filter(email=email).exclude(pk=account.pk).exists():
         emails.already_registered_email(to=email)
         return
@@ -118,7 +121,7 @@ def email_verify(*, token: str) -> Account:
             account.save(update_fields=["email", "email_verified", "pending_email"])
     except IntegrityError:
         raise Conflict(TAKEN, details={"token": [TAKEN]}) from None
-    account_event(account, "EmailVerified")
+    account_event(account, events.email_verified(account_id=account.pk))
     return account
 
 
@@ -145,13 +148,13 @@ def login(*, email: str, password: str) -> tuple[Account, str]:
         raise Unauthenticated(WRONG)
     if not account.check_password(password):
         with transaction.atomic():
-            account_event(account, "SignInFailed", {"method": "password"}, actor="anonymous")
+            account_event(account, events.sign_in_failed(account_id=account.pk, method="password"), actor="anonymous")
         raise Unauthenticated(WRONG)
     with transaction.atomic():
         _, key = token_issue(account=account, kind="password")
         account.last_login = timezone.now()
         account.save(update_fields=["last_login"])
-        account_event(account, "SignedIn", {"method": "password", "token": token_ref(key)})
+        account_event(account, events.signed_in(account_id=account.pk, method="password", token=token_ref(key)))
     return account, key
 
 
@@ -160,7 +163,7 @@ def logout(*, account: Account, token_key: str) -> None:
     """Revoke the calling token (``SignedOut``); the account's other devices stay signed in."""
     deleted, _ = AccessToken.objects.filter(key=secret_digest(token_key), account=account).delete()
     if deleted:
-        account_event(account, "SignedOut", {"token": token_ref(token_key)})
+        account_event(account, events.signed_out(account_id=account.pk, token=token_ref(token_key)))
 
 
 @retry_on_conflict
@@ -176,7 +179,8 @@ def password_change(*, account: Account, old_password: str, new_password: str, k
     account.save(update_fields=["password"])
     revoked = tokens_revoke(account=account, keep=keep_token)
     unlinked = account_device_unlink(account=account)
-    account_event(account, "PasswordChanged", {"tokens_revoked": revoked, "device_unlinked": unlinked})
+    changed = events.password_changed(account_id=account.pk, tokens_revoked=revoked, device_unlinked=unlinked)
+    account_event(account, changed)
     return revoked
 
 
@@ -189,7 +193,7 @@ def password_reset_request(*, email: str) -> None:
     ).first()
     if account is None:
         return
-    account_event(account, "PasswordResetRequested", actor="anonymous")
+    account_event(account, events.password_reset_requested(account_id=account.pk), actor="anonymous")
     emails.password_reset_email(to=account.email, account_id=account.pk)
 
 
@@ -214,5 +218,6 @@ def password_reset_confirm(*, token: str, password: str) -> Account:
     account.save(update_fields=["password"])
     revoked = tokens_revoke(account=account)
     unlinked = account_device_unlink(account=account)
-    account_event(account, "PasswordReset", {"tokens_revoked": revoked, "device_unlinked": unlinked}, actor="anonymous")
+    reset = events.password_reset(account_id=account.pk, tokens_revoked=revoked, device_unlinked=unlinked)
+    account_event(account, reset, actor="anonymous")
     return account

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rivals import personal
+from rivals.accounts.events import account_closed, account_created, display_name_changed, jokers_changed, signed_in
 from rivals.errors import Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account
@@ -72,24 +73,19 @@ def _device_id_checked(device_id: str) -> None:
         raise Invalid(f"device_id: {message}", details={"device_id": [message]})
 
 
-def account_event(
-    account: Account,
-    type_: str,
-    data: dict | None = None,
-    *,
-    actor: str | None = None,
-    schema_version: int = 1,
-    now: datetime | None = None,
-):
-    """Append one event to the account's stream (actor: the account itself unless given;
-    ``now``: the server clock, for jobs and the demo world's simulated clock)."""
+def account_event(account: Account, event: NewEvent, *, actor: str | None = None, now: datetime | None = None):
+    """Append one event (``rivals.accounts.events``, or another feature's about the account) to
+    the account's stream (actor: the account itself unless given; ``now``: the server clock, for
+    jobs and the demo world's simulated clock)."""
+    if event.data.get("account_id") != account.pk:
+        raise ValueError(f"{event.type} is about account {event.data.get('account_id')}, not {account.pk}")
     return event_append(
         stream_id=account.stream_id,
         stream_type="account",
         expected_version=ANY_VERSION,
         actor=actor or f"account:{account.pk}",
         now=now,
-        events=[NewEvent(type_, {"account_id": account.pk, **(data or {})}, schema_version)],
+        events=[event],
     )
 
 
@@ -110,7 +106,7 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
                 account = Account.objects.create_user(_guest_username(device_hash), None, device_id=device_hash)
                 personal.account_key_create(account_id=account.pk)
                 account_event(
-                    account, "AccountCreated", {"display_name": f"Player {account.pk}"}, schema_version=2, now=now
+                    account, account_created(account_id=account.pk, display_name=f"Player {account.pk}"), now=now
                 )
                 created = True
         except IntegrityError:  # the same device signed in concurrently: return that account
@@ -122,7 +118,7 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
     stale = AccessToken.objects.filter(account=account, kind="device").order_by("-created_at", "-key")
     AccessToken.objects.filter(pk__in=stale.values("pk")[DEVICE_TOKENS_KEPT:]).delete()
     if not created:
-        account_event(account, "SignedIn", {"method": "device", "token": token_ref(key)}, now=now)
+        account_event(account, signed_in(account_id=account.pk, method="device", token=token_ref(key)), now=now)
     return account, key, created
 
 
@@ -133,13 +129,8 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
         clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX), field="display_name"
     )
     if name != account.display_name:
-        account_event(
-            account,
-            "DisplayNameChanged",
-            personal.seal(account_id=account.pk, field="display_name", value=name),
-            schema_version=2,
-            now=now,
-        )
+        sealed = personal.seal(account_id=account.pk, field="display_name", value=name)["display_name_sealed"]
+        account_event(account, display_name_changed(account_id=account.pk, display_name_sealed=sealed), now=now)
         account.refresh_from_db(fields=["display_name"])
     return account
 
@@ -151,7 +142,8 @@ def account_jokers_change(
     """Every change of a joker balance is a ``JokersChanged`` event (R-11)."""
     if delta == 0:
         raise Invalid("a joker change must not be zero")
-    account_event(account, "JokersChanged", {"delta": delta, "reason": reason, **(ref or {})}, actor=actor, now=now)
+    changed = jokers_changed(account_id=account.pk, delta=delta, reason=reason, ref=ref)
+    account_event(account, changed, actor=actor, now=now)
     account.refresh_from_db(fields=["jokers"])
     return account
 
@@ -172,7 +164,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     if account.is_staff:
         raise NotAllowed("an operator's account is not closed here: remove its staff status first")
     reason = clean_text(reason, field="reason", max_length=300)
-    account_event(account, "AccountClosed", {"reason": reason, "erased": erase}, actor=actor)
+    account_event(account, account_closed(account_id=account.pk, reason=reason, erased=erase), actor=actor)
     # its club, queue tickets and duels (the features that hold them listen)
     account_restricted.send(
         sender=Account, account_id=account.pk, reason="account_closed", actor=actor, now=timezone.now()

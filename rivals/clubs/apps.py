@@ -18,10 +18,13 @@ class ClubsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.clubs import events
         from rivals.clubs.projections import clubs_projection
         from rivals.signals import account_restricted
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.CLUB_EVENTS, module=events)
         # applied live in every append to a club stream; reset and replayed by rebuild_projections
         projections.register(clubs_projection)
         account_restricted.connect(_on_account_restricted, dispatch_uid="clubs.leave_on_close")

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
+from rivals.clubs.events import club_closed, club_founded, club_joined, club_left, club_owner_changed
 from rivals.clubs.models import Club, ClubMember
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Forbidden, NotAllowed, NotFound
@@ -87,11 +88,7 @@ def club_found(*, account: Account, name: str, now: datetime | None = None) -> C
             _append(
                 club_id,
                 0,
-                [
-                    NewEvent(
-                        "ClubFounded", {"club_id": str(club_id), "name": name, "name_key": key, "owner_id": account.pk}
-                    )
-                ],
+                [club_founded(club_id=club_id, name=name, name_key=key, owner_id=account.pk)],
                 f"account:{account.pk}",
                 now,
             )
@@ -116,7 +113,7 @@ def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club
     _append(
         club.pk,
         club.version,
-        [NewEvent("ClubJoined", {"club_id": str(club.pk), "account_id": account.pk})],
+        [club_joined(club_id=club.pk, account_id=account.pk)],
         f"account:{account.pk}",
         now,
     )
@@ -127,7 +124,7 @@ def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club
 def _leave_events(club: Club, account_id: int) -> list[NewEvent]:
     """``ClubLeft``, then ``ClubClosed`` when nobody is left, or ``ClubOwnerChanged`` when the
     owner left. Decision: ownership passes to the longest-standing member (then the lowest id)."""
-    events = [NewEvent("ClubLeft", {"club_id": str(club.pk), "account_id": account_id})]
+    events = [club_left(club_id=club.pk, account_id=account_id)]
     heir = (
         ClubMember.objects.filter(club=club)
         .exclude(account_id=account_id)
@@ -136,13 +133,10 @@ def _leave_events(club: Club, account_id: int) -> list[NewEvent]:
         .first()
     )
     if heir is None:
-        events.append(NewEvent("ClubClosed", {"club_id": str(club.pk), "reason": "empty"}))
+        events.append(club_closed(club_id=club.pk, reason="empty"))
     elif club.owner_id == account_id:
         events.append(
-            NewEvent(
-                "ClubOwnerChanged",
-                {"club_id": str(club.pk), "owner_id": heir, "previous_owner_id": account_id, "reason": "owner_left"},
-            )
+            club_owner_changed(club_id=club.pk, owner_id=heir, previous_owner_id=account_id, reason="owner_left")
         )
     return events
 
@@ -182,17 +176,7 @@ def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
     _append(
         club.pk,
         club.version,
-        [
-            NewEvent(
-                "ClubOwnerChanged",
-                {
-                    "club_id": str(club.pk),
-                    "owner_id": owner_id,
-                    "previous_owner_id": account.pk,
-                    "reason": "handed_over",
-                },
-            )
-        ],
+        [club_owner_changed(club_id=club.pk, owner_id=owner_id, previous_owner_id=account.pk, reason="handed_over")],
         f"account:{account.pk}",
     )
     club.refresh_from_db()

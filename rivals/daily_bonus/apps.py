@@ -10,7 +10,10 @@ class DailyBonusConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.daily_bonus import events
         from rivals.daily_bonus.projections import daily_bonus_projection
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.DAILY_BONUS_EVENTS, module=events)
         projections.register(daily_bonus_projection)  # applied live in every append; replayed by rebuild_projections

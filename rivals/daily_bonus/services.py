@@ -21,6 +21,7 @@ from datetime import date, datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from rivals.daily_bonus.events import daily_bonus_claimed, daily_bonus_doubled
 from rivals.errors import Conflict, NotAllowed
 from rivals.models import Account, DailyBonusClaim
 from rivals.romanian_time import romanian_day
@@ -53,7 +54,7 @@ class DailyBonusClaimResult:
 @transaction.atomic
 def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> DailyBonusClaimResult:
     from rivals.accounts.services import account_jokers_change
-    from rivals.eventstore import NewEvent, event_append, stream_version
+    from rivals.eventstore import event_append, stream_version
     from rivals.points.services import points_award
 
     now = now or timezone.now()
@@ -73,16 +74,8 @@ def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> Daily
         actor=actor,
         now=now,
         events=[
-            NewEvent(
-                "DailyBonusClaimed",
-                {
-                    "account_id": account.pk,
-                    "day": today.isoformat(),
-                    "streak": streak,
-                    "points": points,
-                    "jokers": jokers,
-                    "claimed_at": now.isoformat(),
-                },
+            daily_bonus_claimed(
+                account_id=account.pk, day=today, streak=streak, points=points, jokers=jokers, claimed_at=now
             )
         ],
     )
@@ -110,7 +103,7 @@ def daily_bonus_claim(*, account: Account, now: datetime | None = None) -> Daily
 @transaction.atomic
 def daily_bonus_double(*, account: Account, now: datetime | None = None) -> int:
     """R-32: grant today's bonus points once more; returns the points granted."""
-    from rivals.eventstore import NewEvent, event_append, stream_version
+    from rivals.eventstore import event_append, stream_version
     from rivals.points.services import points_award
 
     now = now or timezone.now()
@@ -129,17 +122,7 @@ def daily_bonus_double(*, account: Account, now: datetime | None = None) -> int:
         expected_version=version,
         actor=actor,
         now=now,
-        events=[
-            NewEvent(
-                "DailyBonusDoubled",
-                {
-                    "account_id": account.pk,
-                    "day": today.isoformat(),
-                    "points": claim.points,
-                    "doubled_at": now.isoformat(),
-                },
-            )
-        ],
+        events=[daily_bonus_doubled(account_id=account.pk, day=today, points=claim.points, doubled_at=now)],
     )
     points_award(
         account=account.pk,

@@ -20,10 +20,13 @@ class FairPlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.fairplay import events
         from rivals.fairplay.projections import flags_projection
         from rivals.signals import intent_accepted, intent_refused
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.FAIRPLAY_EVENTS, module=events)
         projections.register(flags_projection)
         intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
         intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")

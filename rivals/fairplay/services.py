@@ -24,6 +24,12 @@ from django.utils import timezone
 
 from rivals.accounts.services import account_event
 from rivals.errors import DomainError, NotAllowed, OutsideRoundTime, TooFast
+from rivals.fairplay.events import (
+    account_suspended,
+    account_suspension_lifted,
+    fair_play_flag_reviewed,
+    fair_play_flagged,
+)
 from rivals.fairplay.models import FairPlayFlag
 from rivals.models import Account, RejectedIntent
 from rivals.signals import account_restricted
@@ -51,23 +57,18 @@ def fairplay_flag(
     if FairPlayFlag.objects.filter(account_id=account_id, kind=kind, subject=subject).exists():
         return None
     flag_id = str(uuid.uuid4())
-    account = Account(pk=account_id)
+    flagged = fair_play_flagged(
+        account_id=account_id,
+        flag_id=flag_id,
+        kind=kind,
+        subject=subject,
+        game_id=game_id,
+        round_id=round_id,
+        details=details,
+    )
     try:
         with transaction.atomic():
-            account_event(
-                account,
-                "FairPlayFlagged",
-                {
-                    "flag_id": flag_id,
-                    "kind": kind,
-                    "subject": subject,
-                    "game_id": game_id,
-                    "round_id": round_id,
-                    "details": details,
-                },
-                actor="system",
-                now=now,
-            )
+            account_event(Account(pk=account_id), flagged, actor="system", now=now)
     except IntegrityError:  # raised concurrently by another request: that one stands
         return None
     return FairPlayFlag.objects.get(pk=flag_id)
@@ -190,12 +191,8 @@ def fairplay_flag_review(*, flag: FairPlayFlag, decision: str, note: str, actor:
     if flag.status != "open":
         raise NotAllowed(f"the flag was already reviewed ({flag.status})")
     note = clean_text(note, field="note", max_length=300, min_length=0)
-    account_event(
-        Account(pk=flag.account_id),
-        "FairPlayFlagReviewed",
-        {"flag_id": str(flag.pk), "decision": decision, "note": note},
-        actor=actor,
-    )
+    reviewed = fair_play_flag_reviewed(account_id=flag.account_id, flag_id=flag.pk, decision=decision, note=note)
+    account_event(Account(pk=flag.account_id), reviewed, actor=actor)
     flag.refresh_from_db()
     return flag
 
@@ -206,9 +203,8 @@ def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is not None:
         raise NotAllowed("the account is already suspended")
-    account_event(
-        account, "AccountSuspended", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
-    )
+    reason = clean_text(reason, field="reason", max_length=300)
+    account_event(account, account_suspended(account_id=account.pk, reason=reason), actor=actor)
     # its waiting queue tickets and pending duels end now, in this transaction
     account_restricted.send(
         sender=Account, account_id=account.pk, reason="account_suspended", actor=actor, now=timezone.now()
@@ -222,8 +218,7 @@ def account_suspension_lift(*, account: Account, reason: str, actor: str) -> Acc
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is None:
         raise NotAllowed("the account is not suspended")
-    account_event(
-        account, "AccountSuspensionLifted", {"reason": clean_text(reason, field="reason", max_length=300)}, actor=actor
-    )
+    reason = clean_text(reason, field="reason", max_length=300)
+    account_event(account, account_suspension_lifted(account_id=account.pk, reason=reason), actor=actor)
     account.refresh_from_db()
     return account

@@ -11,9 +11,12 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.games import events
         from rivals.games.projections import game_projection, level_leaderboard_projection
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.GAME_EVENTS, module=events)
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(game_projection)
         projections.register(level_leaderboard_projection)

@@ -16,10 +16,13 @@ class MatchesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.matches import events
         from rivals.matches.projections import matches_projection
         from rivals.signals import account_restricted
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.MATCH_EVENTS, module=events)
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(matches_projection)
         account_restricted.connect(_on_account_restricted, dispatch_uid="matches.commitments_end")

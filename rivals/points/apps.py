@@ -10,7 +10,10 @@ class PointsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.points import events
         from rivals.points.projections import points_ledger_projection
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.POINTS_EVENTS, module=events)
         projections.register(points_ledger_projection)  # applied live in every append; replayed by rebuild_projections

@@ -8,10 +8,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from rivals.eventstore import ANY_VERSION, event_append
 from rivals.locks import advisory_lock
 from rivals.models import Account, PointsLedgerEntry
 from rivals.models.ledger import SOURCES
+from rivals.points.events import points_awarded
 
 
 def ledger_stream(account_id: int) -> str:
@@ -53,17 +54,14 @@ def points_award(
         actor=actor,
         now=at,
         events=[
-            NewEvent(
-                "PointsAwarded",
-                {
-                    "account_id": account_id,
-                    "amount": amount,
-                    "source": source,
-                    "counts": counts,
-                    "key": key,
-                    "awarded_at": at.isoformat(),
-                    "ref": ref or {},
-                },
+            points_awarded(
+                account_id=account_id,
+                amount=amount,
+                source=source,
+                counts=counts,
+                key=key,
+                awarded_at=at,
+                ref=ref or {},
             )
         ],
     )

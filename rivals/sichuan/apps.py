@@ -8,8 +8,11 @@ class SichuanConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.sichuan import events
         from rivals.sichuan.services import sichuan_table_projection
 
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.SICHUAN_EVENTS, module=events)
         # applied live in every append to a sichuan stream; reset and replayed by rebuild_projections
         projections.register(sichuan_table_projection)

@@ -35,6 +35,7 @@ from rivals.models import Account, Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
 from rivals.sichuan import engine
+from rivals.sichuan.events import engine_event, sichuan_intent_accepted, sichuan_table_opened
 from rivals.sichuan.models import SichuanTable
 
 STREAM_TYPE = "sichuan"
@@ -57,7 +58,7 @@ def stream_id_of(table_id) -> str:
 
 def _engine_events(dicts: list[dict]) -> list[NewEvent]:
     """The engine's event dicts as store events: ``type`` becomes the event type, the rest data."""
-    return [NewEvent(d["type"], {k: v for k, v in d.items() if k != "type"}) for d in dicts]
+    return [engine_event(d) for d in dicts]
 
 
 @dataclass
@@ -113,7 +114,7 @@ def sichuan_table_create(*, account: Account, seed: int | None = None, now: date
     table_id = uuid.uuid4()
     state = engine.new_table(seed)
     engine.run_ai_turns(state, human_seat=HUMAN_SEAT)
-    events = [NewEvent(OPENED, {"table_id": str(table_id), "account_id": account.pk, "human_seat": HUMAN_SEAT})]
+    events = [sichuan_table_opened(table_id=table_id, account_id=account.pk, human_seat=HUMAN_SEAT)]
     events += _engine_events(state.events)
     stored = event_append(
         stream_id=stream_id_of(table_id),
@@ -168,7 +169,7 @@ def sichuan_intent_apply(*, account: Account, table_id, intent: Any, now: dateti
     except engine.IllegalAction as exc:
         raise NotAllowed(str(exc), details={"legal_actions": engine.legal_actions(state, HUMAN_SEAT)}) from exc
     ai = engine.run_ai_turns(state, human_seat=HUMAN_SEAT)
-    events = [NewEvent(INTENT_ACCEPTED, {"seq": seq + 1, "seat": HUMAN_SEAT, "action": action})]
+    events = [sichuan_intent_accepted(seq=seq + 1, seat=HUMAN_SEAT, action=action)]
     events += _engine_events(human + ai)
     stored = event_append(
         stream_id=table.stream_id,

@@ -10,8 +10,8 @@ from rivals.games.services.lifecycle import (
     game_expire_if_due,
     game_for_account,
     game_start,
-    game_started,
     games_expire_due,
+    new_board,
 )
 from rivals.games.services.modes import (
     FINISHED,
@@ -39,10 +39,10 @@ __all__ = [
     "game_intent_apply",
     "game_intent_run",
     "game_start",
-    "game_started",
     "games_expire_due",
     "level_get",
     "level_unlocked",
     "levels_generate",
+    "new_board",
     "single_player_awards",
 ]

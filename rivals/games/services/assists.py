@@ -8,7 +8,15 @@ import hashlib
 from rivals import engine
 from rivals.engine import scoring
 from rivals.errors import LimitReached, NotAllowed
-from rivals.eventstore import NewEvent
+from rivals.games.events import (
+    game_ended,
+    game_paused,
+    game_restarted,
+    game_resumed,
+    hint_given,
+    pair_restored,
+    tiles_shuffled,
+)
 from rivals.games.services.context import IntentContext, pairs_on_table, set_plan, status_after
 from rivals.models import Game
 
@@ -24,16 +32,17 @@ def hint_intent(ctx: IntentContext, intent):
     """T-10 (classic/rivals: the next pair of a winning plan) and P-3 (pool: the best free pair)."""
     board, game = ctx.board, ctx.game
     plan = game.plan
+    message, counted = None, None
     if game.ruleset == "pool":
         _pool_limit(game, game.hints_used, "hint")
         pairs = board.removable_pairs()
         if not pairs:
-            data = {"tiles": None, "message": "no free pair", "cost": 0, "counted": False}
+            tiles, message, cost, counted = None, "no free pair", 0, False
         else:
             best = max(
                 pairs, key=lambda p: (scoring.pool_pair_points(board.faces[p[0]], board.faces[p[1]], 1), -p[0], -p[1])
             )
-            data = {"tiles": list(best), "cost": scoring.pool_option_cost(pairs_on_table(board))}
+            tiles, cost = list(best), scoring.pool_option_cost(pairs_on_table(board))
     else:
         winning = engine.winning_plan(board, [tuple(p) for p in plan] if plan else None)
         if winning:
@@ -42,12 +51,14 @@ def hint_intent(ctx: IntentContext, intent):
         else:  # unsolvable: any removable pair, or "no moves"
             plan = None
             pair = engine.hint(board)
-        data = {"tiles": list(pair) if pair else None, "cost": 0}
+        tiles, cost = (list(pair) if pair else None), 0
         if pair is None:
-            data["message"] = "no moves"
-    data["play_ms"] = ctx.at_ms
+            message = "no moves"
     set_plan(game, plan)
-    return [NewEvent("HintGiven", ctx.primary(data))], None
+    hint = hint_given(
+        tiles=tiles, message=message, cost=cost, counted=counted, play_ms=ctx.at_ms, seq=ctx.seq, round_id=ctx.round_id
+    )
+    return [hint], None
 
 
 def undo_intent(ctx: IntentContext, intent):
@@ -61,11 +72,17 @@ def undo_intent(ctx: IntentContext, intent):
         cost = scoring.pool_option_cost(pairs_on_table(board))  # P-3: pairs on the table when used
     a, b, points, _kind = game.removed[-1]
     board.restore(a, b)
-    data = ctx.primary(
-        {"tiles": [a, b], "points_reverted": points, "cost": cost, "play_ms": ctx.at_ms, "status": status_after(board)}
+    restored = pair_restored(
+        tiles=[a, b],
+        points_reverted=points,
+        cost=cost,
+        play_ms=ctx.at_ms,
+        status=status_after(board),
+        seq=ctx.seq,
+        round_id=ctx.round_id,
     )
     set_plan(game, None)
-    return [NewEvent("PairRestored", data)], None
+    return [restored], None
 
 
 def shuffle_intent(ctx: IntentContext, intent):
@@ -86,33 +103,31 @@ def shuffle_intent(ctx: IntentContext, intent):
         for i, (new, old) in enumerate(zip(result.faces, board.faces, strict=True))
     ]
     new_board = engine.Board(board.layout, faces, board.ruleset, present=board.present)
-    data = ctx.primary(
-        {
-            "faces": faces,
-            "solvable": bool(result.solvable),
-            "cost": cost,
-            "play_ms": ctx.at_ms,
-            "status": status_after(new_board),
-        }
+    shuffled = tiles_shuffled(
+        faces=faces,
+        solvable=bool(result.solvable),
+        cost=cost,
+        play_ms=ctx.at_ms,
+        status=status_after(new_board),
+        seq=ctx.seq,
+        round_id=ctx.round_id,
     )
     set_plan(game, [list(p) for p in result.plan] if result.solvable else None)
-    return [NewEvent("TilesShuffled", data)], None
+    return [shuffled], None
 
 
 def pause_intent(ctx: IntentContext, intent):
     if ctx.game.status == "paused":
         raise NotAllowed("the game is already paused")
-    return [
-        NewEvent(
-            "GamePaused", ctx.primary({"play_ms": ctx.at_ms, "status": "paused", "resume_status": ctx.game.status})
-        )
-    ], None
+    paused = game_paused(play_ms=ctx.at_ms, resume_status=ctx.game.status, seq=ctx.seq, round_id=ctx.round_id)
+    return [paused], None
 
 
 def resume_intent(ctx: IntentContext, intent):
     if ctx.game.status != "paused":
         raise NotAllowed("the game is not paused")
-    return [NewEvent("GameResumed", ctx.primary({"play_ms": ctx.at_ms, "status": status_after(ctx.board)}))], None
+    resumed = game_resumed(play_ms=ctx.at_ms, status=status_after(ctx.board), seq=ctx.seq, round_id=ctx.round_id)
+    return [resumed], None
 
 
 def restart_intent(ctx: IntentContext, intent):
@@ -120,13 +135,9 @@ def restart_intent(ctx: IntentContext, intent):
     deal = engine.deal_from_code(ctx.game.code)
     plan = [list(p) for p in deal.plan]
     set_plan(ctx.game, plan)
-    return [NewEvent("GameRestarted", ctx.primary({"play_ms": ctx.at_ms, "status": "playing"}))], None
+    return [game_restarted(play_ms=ctx.at_ms, seq=ctx.seq, round_id=ctx.round_id)], None
 
 
 def end_intent(ctx: IntentContext, intent):
-    return [
-        NewEvent(
-            "GameEnded",
-            ctx.primary({"reason": "player", "play_ms": ctx.at_ms, "score": ctx.game.score, "status": "ended"}),
-        )
-    ], None
+    ended = game_ended(reason="player", play_ms=ctx.at_ms, score=ctx.game.score, seq=ctx.seq, round_id=ctx.round_id)
+    return [ended], None

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from uuid import UUID
 
 from rivals import engine
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import NewEvent
+from rivals.games.events import game_stuck, game_won
 from rivals.models import Account, Game
 
 
@@ -22,10 +23,10 @@ class IntentContext:
     at_ms: int
     seq: int
 
-    def primary(self, data: dict[str, Any]) -> dict[str, Any]:
-        if self.game.round_id is not None:  # the round's projection (its idle clock) reads it
-            return {**data, "seq": self.seq, "round_id": str(self.game.round_id)}
-        return {**data, "seq": self.seq}
+    @property
+    def round_id(self) -> UUID | None:
+        """The round of a competitive board (its events name it: the round's idle clock reads them)."""
+        return self.game.round_id
 
 
 def tile_of(value, board: engine.Board, name: str = "tile") -> int:
@@ -61,18 +62,8 @@ def set_plan(game: Game, plan) -> None:
 
 def end_events(ctx: IntentContext, status: str, score: int) -> list[NewEvent]:
     if status == "won":
-        return [
-            NewEvent(
-                "GameWon",
-                {
-                    "play_ms": ctx.at_ms,
-                    "score": score,
-                    "account_id": ctx.account.pk,
-                    "level": ctx.game.level if ctx.game.mode == "single" else None,
-                    "status": "won",
-                },
-            )
-        ]
+        level = ctx.game.level if ctx.game.mode == "single" else None
+        return [game_won(play_ms=ctx.at_ms, score=score, account_id=ctx.account.pk, level=level)]
     if status == "stuck":
-        return [NewEvent("GameStuck", {"play_ms": ctx.at_ms, "status": "stuck"})]
+        return [game_stuck(play_ms=ctx.at_ms)]
     return []

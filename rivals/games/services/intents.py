@@ -20,7 +20,8 @@ from rivals import engine
 from rivals.accounts.services import account_jokers_change
 from rivals.engine import scoring
 from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, TooFast
-from rivals.eventstore import NewEvent, event_append
+from rivals.eventstore import event_append
+from rivals.games.events import blocked_tile_clicked, joker_used, pair_removed
 from rivals.games.services.assists import (
     end_intent,
     hint_intent,
@@ -158,27 +159,32 @@ def _intent_remove_pair(ctx: IntentContext, intent):
     # R-13…R-15 (and R-38's plausibility check, every ruleset): the interval runs from the
     # previous pair (or joker pair), else from the start.
     interval = ctx.at_ms - (game.last_pair_ms if game.last_pair_ms is not None else 0)
-    data: dict[str, Any] = {
-        "tiles": [a, b],
-        "faces": [board.faces[a], board.faces[b]],
-        "play_ms": ctx.at_ms,
-        "interval_ms": interval,
-    }
+    faces = [board.faces[a], board.faces[b]]
+    record_ms, record, decisive = None, None, None  # record and decisive: rivals only
     if game.ruleset == "rivals":
         decisive = engine.is_decisive(board, (a, b))
         score = scoring.rivals_pair_score(interval_ms=interval, record_ms=game.record_ms, decisive=decisive)
-        data.update(points=score.points, record_ms=score.record_ms, record=score.is_record, decisive=decisive)
+        points, record_ms, record = score.points, score.record_ms, score.is_record
     elif game.ruleset == "pool":
-        data.update(
-            points=scoring.pool_pair_points(board.faces[a], board.faces[b], pairs_on_table(board)), record_ms=None
-        )
+        points = scoring.pool_pair_points(board.faces[a], board.faces[b], pairs_on_table(board))
     else:
-        data.update(points=0, record_ms=None)
+        points = 0
     board.remove(a, b)
     status = status_after(board)
-    data["status"] = status  # the winning pair says "won", as the GameWon after it does
-    events = [NewEvent("PairRemoved", ctx.primary(data))]
-    events += end_events(ctx, status, game.score + data["points"])
+    removed = pair_removed(
+        tiles=[a, b],
+        faces=faces,
+        play_ms=ctx.at_ms,
+        interval_ms=interval,
+        points=points,
+        record_ms=record_ms,
+        record=record,
+        decisive=decisive,
+        status=status,  # the winning pair says "won", as the GameWon after it does
+        seq=ctx.seq,
+        round_id=ctx.round_id,
+    )
+    events = [removed, *end_events(ctx, status, game.score + points)]
     # the cached plan stays: T-10 checks it against the position (removed plan pairs are skipped)
     # and recomputes it only when the player deviated from it
 
@@ -197,7 +203,8 @@ def _intent_click_blocked(ctx: IntentContext, intent):
     if board.is_free(tile):
         raise NotAllowed(f"tile {tile} is free, not blocked", details={"tile": tile})
     points = scoring.BLOCKED_CLICK_POINTS if ctx.game.ruleset == "rivals" else 0  # R-16
-    return [NewEvent("BlockedTileClicked", ctx.primary({"tile": tile, "points": points, "play_ms": ctx.at_ms}))], None
+    clicked = blocked_tile_clicked(tile=tile, points=points, play_ms=ctx.at_ms, seq=ctx.seq, round_id=ctx.round_id)
+    return [clicked], None
 
 
 def _intent_joker(ctx: IntentContext, intent):
@@ -217,16 +224,16 @@ def _intent_joker(ctx: IntentContext, intent):
         raise NotAllowed(f"tile {tile} has no matching tile left on the board", details={"tile": tile})
     board.remove(tile, partner)
     status = status_after(board)
-    data = ctx.primary(
-        {
-            "tiles": [tile, partner],
-            "faces": [board.faces[tile], board.faces[partner]],
-            "points": scoring.JOKER_PAIR_POINTS,
-            "play_ms": ctx.at_ms,
-            "status": status,
-        }
+    used = joker_used(
+        tiles=[tile, partner],
+        faces=[board.faces[tile], board.faces[partner]],
+        points=scoring.JOKER_PAIR_POINTS,
+        play_ms=ctx.at_ms,
+        status=status,
+        seq=ctx.seq,
+        round_id=ctx.round_id,
     )
-    events = [NewEvent("JokerUsed", data), *end_events(ctx, status, game.score)]
+    events = [used, *end_events(ctx, status, game.score)]
 
     set_plan(game, None)
 

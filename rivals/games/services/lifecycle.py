@@ -15,6 +15,7 @@ from django.utils import timezone
 from rivals import engine
 from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
+from rivals.games.events import game_ended, game_started
 from rivals.games.levels import level_get, level_unlocked
 from rivals.games.services.modes import FINISHED, HOSTED_MODES, MODES
 from rivals.games.state import play_ms
@@ -72,7 +73,7 @@ def game_create(
     )
 
 
-def game_started(
+def new_board(
     *,
     account_id: int,
     mode: str,
@@ -86,20 +87,20 @@ def game_started(
     board of a competitive round: ``round_id`` and the round's ``starts_at``, from which its clock
     runs)."""
     game_id = uuid.uuid4()
-    data = {
-        "game_id": str(game_id),
-        "account_id": account_id,
-        "mode": mode,
-        "ruleset": MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
-        "level": level,
-        "code": deal.code,
-        "layout": deal.layout.id,
-        "faces": list(deal.faces),
-        "time_limit_ms": time_limit_ms,
-    }
-    if round_id is not None:
-        data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
-    return f"game-{game_id}", NewEvent("GameStarted", data)
+    started = game_started(
+        game_id=game_id,
+        account_id=account_id,
+        mode=mode,
+        ruleset=MODES.get(mode) or HOSTED_MODES.get(mode, "rivals"),
+        level=level,
+        code=deal.code,
+        layout=deal.layout.id,
+        faces=deal.faces,
+        time_limit_ms=time_limit_ms,
+        round_id=round_id,
+        starts_at=starts_at,
+    )
+    return f"game-{game_id}", started
 
 
 def game_start(
@@ -113,7 +114,7 @@ def game_start(
     plan: bool = False,
 ) -> Game:
     """Append ``GameStarted`` for one solo board of ``deal``."""
-    stream_id, started = game_started(
+    stream_id, started = new_board(
         account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms
     )
     event_append(
@@ -152,9 +153,7 @@ def game_board(game: Game) -> engine.Board:
 
 
 def time_up_event(game: Game) -> NewEvent:
-    return NewEvent(
-        "GameEnded", {"reason": "time_up", "play_ms": game.time_limit_ms, "score": game.score, "status": "ended"}
-    )
+    return game_ended(reason="time_up", play_ms=game.time_limit_ms, score=game.score)
 
 
 def is_time_up(game: Game, now: datetime) -> bool:

@@ -22,6 +22,7 @@ from django.utils import timezone
 from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
+from rivals.matches.events import duel_accepted, duel_challenged, duel_declined, duel_expired
 from rivals.matches.models import Duel
 from rivals.matches.services.matches import match_create
 from rivals.models import Account
@@ -61,15 +62,7 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
     expires_at = now + timedelta(seconds=settings.RIVALS["DUEL_TTL_S"])
     _append(
         duel_id,
-        NewEvent(
-            "DuelChallenged",
-            {
-                "duel_id": str(duel_id),
-                "challenger_id": account.pk,
-                "opponent_id": other.pk,
-                "expires_at": expires_at.isoformat(),
-            },
-        ),
+        duel_challenged(duel_id=duel_id, challenger_id=account.pk, opponent_id=other.pk, expires_at=expires_at),
         actor=f"account:{account.pk}",
         now=now,
     )
@@ -90,7 +83,7 @@ def _duel_of(account: Account, duel_id, *, lock: bool = False) -> Duel:
 
 def _expire_if_due(duel: Duel, now: datetime) -> Duel:
     if duel.status == "pending" and duel.expires_at <= now:
-        _append(duel, NewEvent("DuelExpired", {"duel_id": str(duel.pk)}), actor="system", now=now)
+        _append(duel, duel_expired(duel_id=duel.pk), actor="system", now=now)
         duel.refresh_from_db()
     return duel
 
@@ -114,7 +107,7 @@ def duel_accept(*, account: Account, duel_id, now: datetime | None = None) -> Du
     )
     _append(
         duel,
-        NewEvent("DuelAccepted", {"duel_id": str(duel.pk), "match_id": str(match.pk)}),
+        duel_accepted(duel_id=duel.pk, match_id=match.pk),
         actor=f"account:{account.pk}",
         now=now,
     )
@@ -133,7 +126,7 @@ def duels_end(*, account_id: int, reason: str, now: datetime) -> int:
     for duel in duels:
         _append(
             duel,
-            NewEvent("DuelDeclined", {"duel_id": str(duel.pk), "by": "system", "reason": reason}),
+            duel_declined(duel_id=duel.pk, by="system", reason=reason),
             actor="system",
             now=now,
         )
@@ -147,7 +140,7 @@ def duel_decline(*, account: Account, duel_id, now: datetime | None = None) -> D
     duel = _expire_if_due(_duel_of(account, duel_id, lock=True), now)
     _pending(duel)
     by = "opponent" if duel.opponent_id == account.pk else "challenger"
-    _append(duel, NewEvent("DuelDeclined", {"duel_id": str(duel.pk), "by": by}), actor=f"account:{account.pk}", now=now)
+    _append(duel, duel_declined(duel_id=duel.pk, by=by), actor=f"account:{account.pk}", now=now)
     duel.refresh_from_db()
     return duel
 

@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from rivals.engine import scoring
 from rivals.errors import Invalid
-from rivals.eventstore import NewEvent, event_append, event_append_new_streams
+from rivals.eventstore import event_append, event_append_new_streams
+from rivals.matches.events import match_created, match_finished
 from rivals.matches.models import Match, Round
 from rivals.matches.services.rounds import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
@@ -80,25 +81,10 @@ def matches_create(
     streams, out, rounds = [], [], []
     for ids, (_, context) in zip(groups, tables, strict=True):
         match_id = uuid.uuid4()
-        streams.append(
-            (
-                f"match-{match_id}",
-                "match",
-                [
-                    NewEvent(
-                        "MatchCreated",
-                        {
-                            "match_id": str(match_id),
-                            "mode": mode,
-                            "players": ids,
-                            "rounds_total": ROUNDS[mode],
-                            "context": context or {},
-                            "code": code,
-                        },
-                    )
-                ],
-            )
+        created = match_created(
+            match_id=match_id, mode=mode, players=ids, rounds_total=ROUNDS[mode], context=context, code=code
         )
+        streams.append((f"match-{match_id}", "match", [created]))
         rnd, round_streams_ = round_streams(
             match_id=match_id, mode=mode, index=1, account_ids=ids, starts_at=starts_at, cutoff_at=cutoff_at, code=code
         )
@@ -141,12 +127,7 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         expected_version=match.version,
         actor="system",
         now=now,
-        events=[
-            NewEvent(
-                "MatchFinished",
-                {"match_id": str(match.pk), "standings": standings, "prizes": prizes, "finished_at": ended_at},
-            )
-        ],
+        events=[match_finished(match_id=match.pk, standings=standings, prizes=prizes, finished_at=ended_at)],
     )
     source = PRIZE_SOURCES.get(match.mode)
     for prize in prizes:

@@ -24,6 +24,7 @@ from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.locks import advisory_lock
+from rivals.matches.events import queue_expired, queue_joined, queue_left, queue_matched
 from rivals.matches.models import QueueTicket
 from rivals.matches.services.matches import match_create
 from rivals.models import Account
@@ -46,7 +47,7 @@ def _append(ticket_id, event: NewEvent, *, expected: int, actor: str, now: datet
 def _expire(ticket: QueueTicket, now: datetime) -> QueueTicket:
     _append(
         ticket.pk,
-        NewEvent("QueueExpired", {"ticket_id": str(ticket.pk)}),
+        queue_expired(ticket_id=ticket.pk),
         expected=ticket.version,
         actor="system",
         now=now,
@@ -94,15 +95,7 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
     _append(
         ticket_id,
-        NewEvent(
-            "QueueJoined",
-            {
-                "ticket_id": str(ticket_id),
-                "account_id": account.pk,
-                "mode": mode,
-                "expires_at": (now + ttl).isoformat(),
-            },
-        ),
+        queue_joined(ticket_id=ticket_id, account_id=account.pk, mode=mode, expires_at=now + ttl),
         expected=0,
         actor=f"account:{account.pk}",
         now=now,
@@ -114,7 +107,7 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
         for t in group:
             _append(
                 t.pk,
-                NewEvent("QueueMatched", {"ticket_id": str(t.pk), "match_id": str(match.pk)}),
+                queue_matched(ticket_id=t.pk, match_id=match.pk),
                 expected=t.version,
                 actor=f"account:{account.pk}",
                 now=now,
@@ -161,7 +154,7 @@ def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> 
         return _expire(ticket, now)
     _append(
         ticket.pk,
-        NewEvent("QueueLeft", {"ticket_id": str(ticket.pk)}),
+        queue_left(ticket_id=ticket.pk),
         expected=ticket.version,
         actor=f"account:{account.pk}",
         now=now,
@@ -178,7 +171,7 @@ def queue_tickets_end(*, account_id: int, reason: str, now: datetime) -> int:
     for ticket in tickets:
         _append(
             ticket.pk,
-            NewEvent("QueueLeft", {"ticket_id": str(ticket.pk), "reason": reason}),
+            queue_left(ticket_id=ticket.pk, reason=reason),
             expected=ticket.version,
             actor="system",
             now=now,

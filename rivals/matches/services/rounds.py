@@ -30,9 +30,11 @@ from rivals import engine
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
-from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, game_started
+from rivals.games.events import game_ended
+from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
+from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
 from rivals.rawsql import models_from_rows
@@ -74,21 +76,21 @@ def round_streams(
     the ``(stream_id, stream_type, events)`` to append."""
     round_id = uuid.uuid4()
     deal = engine.deal_from_code(code) if code else round_deal(round_id)
-    data = {
-        "round_id": str(round_id),
-        "match_id": str(match_id),
-        "index": index,
-        "mode": mode,
-        "players": list(account_ids),
-        "code": deal.code,
-        "layout": deal.layout.id,
-        "starts_at": iso(starts_at),
-        "hard_ends_at": iso(starts_at + ROUND_DURATION),
-        "cutoff_at": iso(cutoff_at),
-    }
-    streams = [(f"round-{round_id}", STREAM_TYPE, [NewEvent("RoundScheduled", data)])]
+    scheduled = round_scheduled(
+        round_id=round_id,
+        match_id=match_id,
+        index=index,
+        mode=mode,
+        players=account_ids,
+        code=deal.code,
+        layout=deal.layout.id,
+        starts_at=starts_at,
+        hard_ends_at=starts_at + ROUND_DURATION,
+        cutoff_at=cutoff_at,
+    )
+    streams = [(f"round-{round_id}", STREAM_TYPE, [scheduled])]
     for account_id in account_ids:
-        stream_id, started = game_started(
+        stream_id, started = new_board(
             account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at
         )
         streams.append((stream_id, "game", [started]))
@@ -234,8 +236,8 @@ def pairs_removed(row: dict) -> int:
     return int(row.get("pairs_removed", 1))
 
 
-def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -> dict:
-    """R-18: completion first, then score; equal (completion, score) share a place (1, 1, 3).
+def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -> NewEvent:
+    """The round's ``RoundEnded``. R-18: completion first, then score; equal (completion, score) share a place (1, 1, 3).
     Only a player who finished can have completed; a player who never played has 0.
     ``pairs_removed`` (by hand or with a joker; rounds have no undo) tells R-18a's idle players."""
     keys = [(g.status == "won", g.score) for g in boards]
@@ -254,14 +256,9 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
             }
         )
     rows.sort(key=lambda r: r["place"])  # stable: equal places stay in seat order
-    return {
-        "round_id": str(rnd.pk),
-        "match_id": str(rnd.match_id),
-        "index": rnd.index,
-        "ended_at": iso(at),
-        "reason": reason,
-        "results": rows,
-    }
+    return round_ended(
+        round_id=rnd.pk, match_id=rnd.match_id, index=rnd.index, ended_at=at, reason=reason, results=rows
+    )
 
 
 def _round_end(
@@ -277,18 +274,19 @@ def _round_end(
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
     match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
     locked boards, changed in place."""
+    from rivals.matches import signals
     from rivals.matches.services.matches import match_after_round
-    from rivals.matches.signals import round_ended
 
     boards = boards if boards is not None else round_boards(rnd, lock=True)
-    result = round_result(rnd, boards, at=at, reason=reason)
+    ended = round_result(rnd, boards, at=at, reason=reason)
+    result = ended.data
     event_append(
         stream_id=rnd.stream_id,
         stream_type=STREAM_TYPE,
         expected_version=rnd.version,
         actor=actor,
         now=now,
-        events=[NewEvent("RoundEnded", result)],
+        events=[ended],
         live={"round": rnd},
         metadata={"via": via},
     )
@@ -302,22 +300,11 @@ def _round_end(
                 actor=actor,
                 now=now,
                 live={"game": game},
-                events=[
-                    NewEvent(
-                        "GameEnded",
-                        {
-                            "reason": "round_over",
-                            "round_id": str(rnd.pk),
-                            "play_ms": play_ms,
-                            "score": game.score,
-                            "status": "ended",
-                        },
-                    )
-                ],
+                events=[game_ended(reason="round_over", round_id=rnd.pk, play_ms=play_ms, score=game.score)],
             )
     match = Match.objects.select_for_update().get(pk=rnd.match_id)
     match_after_round(match=match, rnd=rnd, now=now)
-    round_ended.send(sender=Round, round=rnd, match=match, result=result)
+    signals.round_ended.send(sender=Round, round=rnd, match=match, result=result)
     return result
 
 

@@ -1,0 +1,116 @@
+"""The events of accounts (R-36, R-37, R-11): one typed constructor each.
+
+Stream ``account-<id>`` (stream type ``account``), appended through
+``rivals.accounts.services.account_event``; every event names its ``account_id``. No event
+carries an email, a password, a device id or a token (``token``: its reference,
+``rivals.secrets.token_ref``); a name the player typed is sealed with the account's key
+(``display_name_sealed``, ``rivals.personal``) — the events of schema version 2.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rivals.eventstore import NewEvent
+
+ACCOUNT_EVENTS = frozenset(
+    {
+        "AccountCreated",
+        "DisplayNameChanged",
+        "JokersChanged",
+        "AccountClosed",
+        "CredentialsAdded",
+        "EmailVerified",
+        "SignedIn",
+        "SignInFailed",
+        "SignedOut",
+        "PasswordChanged",
+        "PasswordResetRequested",
+        "PasswordReset",
+        "AdminSignedIn",
+        "AdminSignInFailed",
+    }
+)
+# version 2: no personal data in the clear (version 1 had the display name and the device id)
+SCHEMA_VERSIONS = {"AccountCreated": 2, "DisplayNameChanged": 2}
+
+
+def _event(type_: str, account_id: int, **data: Any) -> NewEvent:
+    return NewEvent(type_, {"account_id": account_id, **data}, SCHEMA_VERSIONS.get(type_, 1))
+
+
+# --- profile -----------------------------------------------------------------------------------
+
+
+def account_created(*, account_id: int, display_name: str) -> NewEvent:
+    """A guest account of a new device; ``display_name``: the default one (``Player <id>``)."""
+    return _event("AccountCreated", account_id, display_name=display_name)
+
+
+def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEvent:
+    """The name the player chose, sealed with the account's key (``rivals.personal.seal``)."""
+    return _event("DisplayNameChanged", account_id, display_name_sealed=display_name_sealed)
+
+
+def jokers_changed(*, account_id: int, delta: int, reason: str, ref: dict[str, Any] | None = None) -> NewEvent:
+    """R-11: every change of a joker balance; ``ref``'s keys join the data (``game_id``, ``day``
+    and ``streak``, an operator's ``note`` …)."""
+    return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}))
+
+
+def account_closed(*, account_id: int, reason: str, erased: bool) -> NewEvent:
+    """``erased``: its personal data went with it (its key destroyed)."""
+    return _event("AccountClosed", account_id, reason=reason, erased=erased)
+
+
+# --- credentials and sign-in -----------------------------------------------------------------------
+
+
+def credentials_added(
+    *, account_id: int, changed: bool = False, tokens_revoked: int = 0, device_unlinked: bool = False
+) -> NewEvent:
+    """An email (to verify) and a password; ``changed`` when they replace existing ones (then
+    the other tokens revoked and whether the device id was unlinked)."""
+    if not changed:
+        return _event("CredentialsAdded", account_id)
+    return _event(
+        "CredentialsAdded", account_id, changed=True, tokens_revoked=tokens_revoked, device_unlinked=device_unlinked
+    )
+
+
+def email_verified(*, account_id: int) -> NewEvent:
+    return _event("EmailVerified", account_id)
+
+
+def signed_in(*, account_id: int, method: str, token: str) -> NewEvent:
+    """``method``: ``device`` or ``password``; ``token``: the new token's reference."""
+    return _event("SignedIn", account_id, method=method, token=token)
+
+
+def sign_in_failed(*, account_id: int, method: str) -> NewEvent:
+    return _event("SignInFailed", account_id, method=method)
+
+
+def signed_out(*, account_id: int, token: str) -> NewEvent:
+    return _event("SignedOut", account_id, token=token)
+
+
+def password_changed(*, account_id: int, tokens_revoked: int, device_unlinked: bool) -> NewEvent:
+    return _event("PasswordChanged", account_id, tokens_revoked=tokens_revoked, device_unlinked=device_unlinked)
+
+
+def password_reset_requested(*, account_id: int) -> NewEvent:
+    return _event("PasswordResetRequested", account_id)
+
+
+def password_reset(*, account_id: int, tokens_revoked: int, device_unlinked: bool) -> NewEvent:
+    return _event("PasswordReset", account_id, tokens_revoked=tokens_revoked, device_unlinked=device_unlinked)
+
+
+def admin_signed_in(*, account_id: int) -> NewEvent:
+    """An operator signed in to the admin site."""
+    return _event("AdminSignedIn", account_id, via="admin")
+
+
+def admin_sign_in_failed(*, account_id: int) -> NewEvent:
+    return _event("AdminSignInFailed", account_id, via="admin")

@@ -1,0 +1,38 @@
+"""The events of the daily bonus (R-30…R-32): one typed constructor each (schema version 1).
+
+Stream ``daily-bonus-<account id>`` (stream type ``daily_bonus``). ``day`` is the Romanian
+calendar day (R-34) as an ISO date.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from rivals.eventstore import NewEvent
+
+DAILY_BONUS_EVENTS = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
+
+
+def daily_bonus_claimed(
+    *, account_id: int, day: date, streak: int, points: int, jokers: int, claimed_at: datetime
+) -> NewEvent:
+    """R-30/R-31: the streak day, its points and the jokers it gives (0 or 1)."""
+    return NewEvent(
+        "DailyBonusClaimed",
+        {
+            "account_id": account_id,
+            "day": day.isoformat(),
+            "streak": streak,
+            "points": points,
+            "jokers": jokers,
+            "claimed_at": claimed_at.isoformat(),
+        },
+    )
+
+
+def daily_bonus_doubled(*, account_id: int, day: date, points: int, doubled_at: datetime) -> NewEvent:
+    """R-32: the day's bonus points once more."""
+    return NewEvent(
+        "DailyBonusDoubled",
+        {"account_id": account_id, "day": day.isoformat(), "points": points, "doubled_at": doubled_at.isoformat()},
+    )

@@ -1,0 +1,85 @@
+"""The event vocabulary: every event type with its one typed constructor (house style 6).
+
+Each feature keeps its events in one module (``rivals/games/events.py`` …): a frozenset of its
+type names and, per type, a constructor named after it in snake_case (``pair_removed`` builds
+``PairRemoved``) with keyword-only, typed arguments, returning a ``NewEvent``. The feature
+registers them here from its app's ``ready()``; the platform imports no feature. Tools that
+describe the events (the OpenAPI schema's union on ``type``) list them with ``registered()``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from django.core.exceptions import ImproperlyConfigured
+
+from rivals.eventstore import NewEvent
+
+
+@dataclass(frozen=True)
+class EventType:
+    name: str  # the stored type, e.g. "PairRemoved"
+    feature: str  # the app that registered it, e.g. "games"
+    constructor: Callable[..., NewEvent]
+    schema_version: int = 1
+
+    @property
+    def signature(self) -> inspect.Signature:
+        return inspect.signature(self.constructor)
+
+    def hints(self) -> dict[str, Any]:
+        """The constructor's arguments and their types, resolved (``return`` left out)."""
+        hints = typing.get_type_hints(self.constructor)
+        hints.pop("return", None)
+        return hints
+
+
+_TYPES: dict[str, EventType] = {}
+
+
+def constructor_name(type_name: str) -> str:
+    """``PairRemoved`` → ``pair_removed``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type_name).lower()
+
+
+def register(
+    *, feature: str, types: Iterable[str], module: ModuleType, schema_versions: Mapping[str, int] | None = None
+) -> None:
+    """Register the constructors of ``types`` found in ``module`` (one per type, by name).
+
+    Refuses (``ImproperlyConfigured``) a type without a keyword-only constructor returning a
+    ``NewEvent``, and a type another feature registered. Registering the same again is a no-op."""
+    types, versions = frozenset(types), dict(schema_versions or {})
+    unknown = set(versions) - types
+    if unknown:
+        raise ImproperlyConfigured(f"{feature}: schema versions of unknown event types {sorted(unknown)}")
+    entries = []
+    for name in sorted(types):
+        constructor = getattr(module, constructor_name(name), None)
+        if not callable(constructor):
+            raise ImproperlyConfigured(f"{feature}: no constructor {module.__name__}.{constructor_name(name)}")
+        params = inspect.signature(constructor).parameters.values()
+        if any(p.kind is not inspect.Parameter.KEYWORD_ONLY for p in params):
+            raise ImproperlyConfigured(f"{feature}: {constructor.__qualname__} takes keyword-only arguments only")
+        entry = EventType(name, feature, constructor, versions.get(name, 1))
+        known = _TYPES.get(name)
+        if known is not None and known != entry:
+            raise ImproperlyConfigured(f"event type {name} is registered by {known.feature} and {feature}")
+        entries.append(entry)
+    _TYPES.update((e.name, e) for e in entries)
+
+
+def registered() -> list[EventType]:
+    """Every registered event type, by feature then name."""
+    return sorted(_TYPES.values(), key=lambda e: (e.feature, e.name))
+
+
+def event_type(name: str) -> EventType:
+    """The registered type ``name`` (``KeyError`` when no feature registered it)."""
+    return _TYPES[name]

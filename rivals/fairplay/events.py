@@ -1,0 +1,57 @@
+"""The events of fair play (R-38): flags, their review and suspension — one typed constructor
+each (schema version 1).
+
+They are events of the account's stream (``account-<id>``, appended through
+``rivals.accounts.services.account_event``) and name its ``account_id``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from rivals.eventstore import NewEvent
+
+FAIRPLAY_EVENTS = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted"})
+
+
+def fair_play_flagged(
+    *,
+    account_id: int,
+    flag_id: UUID | str,
+    kind: str,
+    subject: str,
+    game_id: str | None,
+    round_id: str | None,
+    details: dict[str, Any],
+) -> NewEvent:
+    """A plausibility signal for an operator's review, once per account, ``kind`` (``fast_pairs``,
+    ``outside_round_time``, ``refused_intents``) and ``subject`` (a board, a round, a window)."""
+    return NewEvent(
+        "FairPlayFlagged",
+        {
+            "account_id": account_id,
+            "flag_id": str(flag_id),
+            "kind": kind,
+            "subject": subject,
+            "game_id": game_id,
+            "round_id": round_id,
+            "details": details,
+        },
+    )
+
+
+def fair_play_flag_reviewed(*, account_id: int, flag_id: UUID | str, decision: str, note: str) -> NewEvent:
+    """``decision``: ``dismissed`` or ``confirmed``."""
+    return NewEvent(
+        "FairPlayFlagReviewed", {"account_id": account_id, "flag_id": str(flag_id), "decision": decision, "note": note}
+    )
+
+
+def account_suspended(*, account_id: int, reason: str) -> NewEvent:
+    """The account's intents are refused; it leaves rankings and leaderboards."""
+    return NewEvent("AccountSuspended", {"account_id": account_id, "reason": reason})
+
+
+def account_suspension_lifted(*, account_id: int, reason: str) -> NewEvent:
+    return NewEvent("AccountSuspensionLifted", {"account_id": account_id, "reason": reason})

@@ -1,0 +1,221 @@
+"""The events of a board (a solo game, or one player's board of a competitive round): one typed
+constructor each (schema version 1).
+
+Stream ``game-<id>`` (stream type ``game``). ``play_ms`` is the board's play clock when the event
+happened. The events of an accepted intent carry its ``seq``, and on a round's board the round's
+id (``round_id``: the round's projection reads it); ``GameWon``, ``GameStuck`` and the server's
+``GameEnded`` carry neither. ``status`` is the board's status after the event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from rivals.eventstore import NewEvent
+
+GAME_EVENTS = frozenset(
+    {
+        "GameStarted",
+        "PairRemoved",
+        "JokerUsed",
+        "BlockedTileClicked",
+        "HintGiven",
+        "PairRestored",
+        "TilesShuffled",
+        "GamePaused",
+        "GameResumed",
+        "GameRestarted",
+        "GameStuck",
+        "GameWon",
+        "GameEnded",
+    }
+)
+
+
+def _of_intent(data: dict[str, Any], seq: int, round_id: UUID | str | None) -> dict[str, Any]:
+    data["seq"] = seq
+    if round_id is not None:
+        data["round_id"] = str(round_id)
+    return data
+
+
+def game_started(
+    *,
+    game_id: UUID | str,
+    account_id: int,
+    mode: str,
+    ruleset: str,
+    level: int | None,
+    code: str,
+    layout: str,
+    faces: Sequence[str],
+    time_limit_ms: int | None,
+    round_id: UUID | str | None = None,
+    starts_at: datetime | None = None,
+) -> NewEvent:
+    """A board of the deal ``code``; on a round's board also the round and its start, from which
+    the board's clock runs."""
+    data = {
+        "game_id": str(game_id),
+        "account_id": account_id,
+        "mode": mode,
+        "ruleset": ruleset,
+        "level": level,
+        "code": code,
+        "layout": layout,
+        "faces": list(faces),
+        "time_limit_ms": time_limit_ms,
+    }
+    if round_id is not None:
+        data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
+    return NewEvent("GameStarted", data)
+
+
+def pair_removed(
+    *,
+    tiles: list[int],
+    faces: list[str],
+    play_ms: int,
+    interval_ms: int,
+    points: int,
+    record_ms: int | None,
+    status: str,
+    seq: int,
+    round_id: UUID | str | None = None,
+    record: bool | None = None,
+    decisive: bool | None = None,
+) -> NewEvent:
+    """R-13…R-15; ``record`` and ``decisive`` only in the rivals ruleset."""
+    data: dict[str, Any] = {
+        "tiles": tiles,
+        "faces": faces,
+        "play_ms": play_ms,
+        "interval_ms": interval_ms,
+        "points": points,
+        "record_ms": record_ms,
+    }
+    if record is not None:
+        data["record"] = record
+    if decisive is not None:
+        data["decisive"] = decisive
+    data["status"] = status
+    return NewEvent("PairRemoved", _of_intent(data, seq, round_id))
+
+
+def joker_used(
+    *,
+    tiles: list[int],
+    faces: list[str],
+    points: int,
+    play_ms: int,
+    status: str,
+    seq: int,
+    round_id: UUID | str | None = None,
+) -> NewEvent:
+    """R-8…R-10: the lifted tile and the partner the server chose."""
+    data = {"tiles": tiles, "faces": faces, "points": points, "play_ms": play_ms, "status": status}
+    return NewEvent("JokerUsed", _of_intent(data, seq, round_id))
+
+
+def blocked_tile_clicked(
+    *, tile: int, points: int, play_ms: int, seq: int, round_id: UUID | str | None = None
+) -> NewEvent:
+    """R-16."""
+    return NewEvent(
+        "BlockedTileClicked", _of_intent({"tile": tile, "points": points, "play_ms": play_ms}, seq, round_id)
+    )
+
+
+def hint_given(
+    *,
+    tiles: list[int] | None,
+    cost: int,
+    play_ms: int,
+    seq: int,
+    round_id: UUID | str | None = None,
+    message: str | None = None,
+    counted: bool | None = None,
+) -> NewEvent:
+    """T-10, P-3: ``tiles`` null with a ``message`` when there is no pair to show (``counted``:
+    false when a pool hint found no free pair)."""
+    data: dict[str, Any] = {"tiles": tiles}
+    if message is not None:
+        data["message"] = message
+    data["cost"] = cost
+    if counted is not None:
+        data["counted"] = counted
+    data["play_ms"] = play_ms
+    return NewEvent("HintGiven", _of_intent(data, seq, round_id))
+
+
+def pair_restored(
+    *,
+    tiles: list[int],
+    points_reverted: int,
+    cost: int,
+    play_ms: int,
+    status: str,
+    seq: int,
+    round_id: UUID | str | None = None,
+) -> NewEvent:
+    """T-11: an undo."""
+    data = {"tiles": tiles, "points_reverted": points_reverted, "cost": cost, "play_ms": play_ms, "status": status}
+    return NewEvent("PairRestored", _of_intent(data, seq, round_id))
+
+
+def tiles_shuffled(
+    *,
+    faces: list[str],
+    solvable: bool,
+    cost: int,
+    play_ms: int,
+    status: str,
+    seq: int,
+    round_id: UUID | str | None = None,
+) -> NewEvent:
+    """T-14: every face of the board after the shuffle (removed tiles keep theirs)."""
+    data = {"faces": faces, "solvable": solvable, "cost": cost, "play_ms": play_ms, "status": status}
+    return NewEvent("TilesShuffled", _of_intent(data, seq, round_id))
+
+
+def game_paused(*, play_ms: int, resume_status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
+    """T-12; ``resume_status``: the status before the pause."""
+    data = {"play_ms": play_ms, "status": "paused", "resume_status": resume_status}
+    return NewEvent("GamePaused", _of_intent(data, seq, round_id))
+
+
+def game_resumed(*, play_ms: int, status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
+    return NewEvent("GameResumed", _of_intent({"play_ms": play_ms, "status": status}, seq, round_id))
+
+
+def game_restarted(*, play_ms: int, seq: int, round_id: UUID | str | None = None) -> NewEvent:
+    """R-10, P-4."""
+    return NewEvent("GameRestarted", _of_intent({"play_ms": play_ms, "status": "playing"}, seq, round_id))
+
+
+def game_stuck(*, play_ms: int) -> NewEvent:
+    """T-8: no removable pair is left."""
+    return NewEvent("GameStuck", {"play_ms": play_ms, "status": "stuck"})
+
+
+def game_won(*, play_ms: int, score: int, account_id: int, level: int | None) -> NewEvent:
+    """T-8: the board is empty; ``level`` for a single player game."""
+    return NewEvent(
+        "GameWon", {"play_ms": play_ms, "score": score, "account_id": account_id, "level": level, "status": "won"}
+    )
+
+
+def game_ended(
+    *, reason: str, play_ms: int, score: int, seq: int | None = None, round_id: UUID | str | None = None
+) -> NewEvent:
+    """``reason``: ``player`` (an intent: its ``seq``), ``time_up`` (P-4) or ``round_over`` (the
+    round's end: its ``round_id``)."""
+    data: dict[str, Any] = {"reason": reason, "play_ms": play_ms, "score": score, "status": "ended"}
+    if seq is not None:
+        data["seq"] = seq
+    if round_id is not None:
+        data["round_id"] = str(round_id)
+    return NewEvent("GameEnded", data)

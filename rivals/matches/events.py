@@ -1,0 +1,174 @@
+"""The events of competitive play: matches, their rounds, the queue and duels — one typed
+constructor each (schema version 1).
+
+Streams: ``match-<id>``, ``round-<id>`` (each player's board of a round is a ``game-<id>`` stream
+of ``rivals.games.events``), ``queue-<ticket id>`` and ``duel-<id>``. Times are ISO 8601 strings.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from rivals.eventstore import NewEvent
+from rivals.romanian_time import iso
+
+MATCH_EVENTS = frozenset(
+    {
+        "MatchCreated",
+        "MatchFinished",
+        "RoundScheduled",
+        "RoundEnded",
+        "QueueJoined",
+        "QueueMatched",
+        "QueueLeft",
+        "QueueExpired",
+        "DuelChallenged",
+        "DuelAccepted",
+        "DuelDeclined",
+        "DuelExpired",
+    }
+)
+
+
+# --- matches and rounds (R-12, R-17…R-20) ---------------------------------------------------------
+
+
+def match_created(
+    *,
+    match_id: UUID | str,
+    mode: str,
+    players: list[int],
+    rounds_total: int,
+    context: dict[str, Any] | None,
+    code: str | None,
+) -> NewEvent:
+    """``context``: what the match is part of (a duel, a tournament table); ``code``: the deal
+    every round plays, when fixed."""
+    return NewEvent(
+        "MatchCreated",
+        {
+            "match_id": str(match_id),
+            "mode": mode,
+            "players": players,
+            "rounds_total": rounds_total,
+            "context": context or {},
+            "code": code,
+        },
+    )
+
+
+def match_finished(
+    *, match_id: UUID | str, standings: list[dict[str, Any]], prizes: list[dict[str, Any]], finished_at: str
+) -> NewEvent:
+    """``finished_at``: the last round's ``ended_at`` as recorded."""
+    return NewEvent(
+        "MatchFinished",
+        {"match_id": str(match_id), "standings": standings, "prizes": prizes, "finished_at": finished_at},
+    )
+
+
+def round_scheduled(
+    *,
+    round_id: UUID | str,
+    match_id: UUID | str,
+    index: int,
+    mode: str,
+    players: list[int],
+    code: str,
+    layout: str,
+    starts_at: datetime,
+    hard_ends_at: datetime,
+    cutoff_at: datetime | None,
+) -> NewEvent:
+    return NewEvent(
+        "RoundScheduled",
+        {
+            "round_id": str(round_id),
+            "match_id": str(match_id),
+            "index": index,
+            "mode": mode,
+            "players": list(players),
+            "code": code,
+            "layout": layout,
+            "starts_at": iso(starts_at),
+            "hard_ends_at": iso(hard_ends_at),
+            "cutoff_at": iso(cutoff_at),
+        },
+    )
+
+
+def round_ended(
+    *, round_id: UUID | str, match_id: UUID | str, index: int, ended_at: datetime, reason: str, results: list[dict]
+) -> NewEvent:
+    """R-18: ``results``: ``[{"account_id", "place", "score", "completed", "pairs_left",
+    "pairs_removed"}]`` by place."""
+    return NewEvent(
+        "RoundEnded",
+        {
+            "round_id": str(round_id),
+            "match_id": str(match_id),
+            "index": index,
+            "ended_at": iso(ended_at),
+            "reason": reason,
+            "results": results,
+        },
+    )
+
+
+# --- the queue (R-12, R-20) --------------------------------------------------------------------------
+
+
+def queue_joined(*, ticket_id: UUID | str, account_id: int, mode: str, expires_at: datetime) -> NewEvent:
+    return NewEvent(
+        "QueueJoined",
+        {"ticket_id": str(ticket_id), "account_id": account_id, "mode": mode, "expires_at": iso(expires_at)},
+    )
+
+
+def queue_matched(*, ticket_id: UUID | str, match_id: UUID | str) -> NewEvent:
+    return NewEvent("QueueMatched", {"ticket_id": str(ticket_id), "match_id": str(match_id)})
+
+
+def queue_left(*, ticket_id: UUID | str, reason: str | None = None) -> NewEvent:
+    """``reason`` when the server ended the ticket (R-38: the account was suspended or closed)."""
+    data = {"ticket_id": str(ticket_id)}
+    if reason is not None:
+        data["reason"] = reason
+    return NewEvent("QueueLeft", data)
+
+
+def queue_expired(*, ticket_id: UUID | str) -> NewEvent:
+    return NewEvent("QueueExpired", {"ticket_id": str(ticket_id)})
+
+
+# --- duels (R-19) ------------------------------------------------------------------------------------
+
+
+def duel_challenged(*, duel_id: UUID | str, challenger_id: int, opponent_id: int, expires_at: datetime) -> NewEvent:
+    return NewEvent(
+        "DuelChallenged",
+        {
+            "duel_id": str(duel_id),
+            "challenger_id": challenger_id,
+            "opponent_id": opponent_id,
+            "expires_at": iso(expires_at),
+        },
+    )
+
+
+def duel_accepted(*, duel_id: UUID | str, match_id: UUID | str) -> NewEvent:
+    return NewEvent("DuelAccepted", {"duel_id": str(duel_id), "match_id": str(match_id)})
+
+
+def duel_declined(*, duel_id: UUID | str, by: str, reason: str | None = None) -> NewEvent:
+    """``by``: ``opponent``, ``challenger`` (a withdrawal) or ``system`` (R-38, with the ``reason``)."""
+    data = {"duel_id": str(duel_id), "by": by}
+    if reason is not None:
+        data["reason"] = reason
+    return NewEvent("DuelDeclined", data)
+
+
+def duel_expired(*, duel_id: UUID | str) -> NewEvent:
+    return NewEvent("DuelExpired", {"duel_id": str(duel_id)})

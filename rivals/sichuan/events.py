@@ -1,0 +1,164 @@
+"""The events of a Sichuan table (SICHUAN.md S-1…S-19): one typed constructor each (schema
+version 1).
+
+Stream ``sichuan-<id>`` (stream type ``sichuan``). Two are the service's (``SERVICE_EVENTS``):
+who opened the table, and each accepted human intent. The others are the engine's
+(``ENGINE_EVENTS``: ``rivals.sichuan.engine`` emits them as dicts and folds them back with
+``engine.replay``); ``engine_event`` turns one of its dicts into the store's event through its
+constructor, which names the engine's ``from`` key ``from_seat``. Seats are 0…3 (the human is 0),
+tiles 0…107.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from rivals.event_types import constructor_name
+from rivals.eventstore import NewEvent
+
+SERVICE_EVENTS = frozenset({"SichuanTableOpened", "SichuanIntentAccepted"})
+ENGINE_EVENTS = frozenset(
+    {
+        "TableDealt",
+        "MissingSuitDeclared",
+        "MissingSuitsRevealed",
+        "TileDrawn",
+        "TileDiscarded",
+        "AddedKongDeclared",
+        "ClaimWindowOpened",
+        "ClaimDeclared",
+        "Passed",
+        "KongRobbed",
+        "HandWon",
+        "Ponged",
+        "Konged",
+        "Settled",
+        "WallExhausted",
+        "DealEnded",
+    }
+)
+SICHUAN_EVENTS = SERVICE_EVENTS | ENGINE_EVENTS
+
+# --- the service's ----------------------------------------------------------------------------
+
+
+def sichuan_table_opened(*, table_id: UUID | str, account_id: int, human_seat: int) -> NewEvent:
+    return NewEvent(
+        "SichuanTableOpened", {"table_id": str(table_id), "account_id": account_id, "human_seat": human_seat}
+    )
+
+
+def sichuan_intent_accepted(*, seq: int, seat: int, action: dict[str, Any]) -> NewEvent:
+    """The human's action (``{"type": "discard", "tile": 17}`` …) before the engine's events it caused."""
+    return NewEvent("SichuanIntentAccepted", {"seq": seq, "seat": seat, "action": action})
+
+
+# --- the engine's -----------------------------------------------------------------------------
+
+
+def table_dealt(*, seed: int, dealer: int, hands: list[list[int]], wall: list[int], rules: dict[str, Any]) -> NewEvent:
+    """S-2: the deal of ``seed`` under ``rules`` (the engine's rule options)."""
+    return NewEvent("TableDealt", {"seed": seed, "dealer": dealer, "hands": hands, "wall": wall, "rules": rules})
+
+
+def missing_suit_declared(*, seat: int, suit: str) -> NewEvent:
+    """S-3: ``C``, ``D`` or ``B``."""
+    return NewEvent("MissingSuitDeclared", {"seat": seat, "suit": suit})
+
+
+def missing_suits_revealed(*, suits: list[str], dealer: int) -> NewEvent:
+    return NewEvent("MissingSuitsRevealed", {"suits": suits, "dealer": dealer})
+
+
+def tile_drawn(*, seat: int, tile: int, replacement: bool) -> NewEvent:
+    """``replacement``: drawn from the wall's end after a kong."""
+    return NewEvent("TileDrawn", {"seat": seat, "tile": tile, "replacement": replacement})
+
+
+def tile_discarded(*, seat: int, tile: int) -> NewEvent:
+    return NewEvent("TileDiscarded", {"seat": seat, "tile": tile})
+
+
+def added_kong_declared(*, seat: int, tile: int) -> NewEvent:
+    """S-7: an added kong, which the others may rob."""
+    return NewEvent("AddedKongDeclared", {"seat": seat, "tile": tile})
+
+
+def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[dict[str, Any]]) -> NewEvent:
+    """S-5: who may claim ``tile`` (``kind``: ``discard`` or ``rob``): ``[{"seat", "options"}]``."""
+    return NewEvent("ClaimWindowOpened", {"kind": kind, "from": from_seat, "tile": tile, "claims": claims})
+
+
+def claim_declared(*, seat: int, claim: str) -> NewEvent:
+    return NewEvent("ClaimDeclared", {"seat": seat, "claim": claim})
+
+
+def passed(*, seat: int) -> NewEvent:
+    return NewEvent("Passed", {"seat": seat})
+
+
+def kong_robbed(*, seat: int, tile: int, winners: list[int]) -> NewEvent:
+    return NewEvent("KongRobbed", {"seat": seat, "tile": tile, "winners": winners})
+
+
+def hand_won(
+    *,
+    seat: int,
+    by: str,
+    from_seat: int | None,
+    tile: int,
+    takes_tile: bool,
+    fan: int,
+    fans: list[str],
+    value: int,
+) -> NewEvent:
+    """S-10…S-14: ``by``: ``discard``, ``rob`` or ``self_draw``."""
+    return NewEvent(
+        "HandWon",
+        {
+            "seat": seat,
+            "by": by,
+            "from": from_seat,
+            "tile": tile,
+            "takes_tile": takes_tile,
+            "fan": fan,
+            "fans": fans,
+            "value": value,
+        },
+    )
+
+
+def ponged(*, seat: int, from_seat: int, tile: int, tiles: list[int]) -> NewEvent:
+    return NewEvent("Ponged", {"seat": seat, "from": from_seat, "tile": tile, "tiles": tiles})
+
+
+def konged(*, seat: int, kind: str, from_seat: int | None, tile: int, tiles: list[int] | None) -> NewEvent:
+    """S-6: ``kind``: ``exposed``, ``concealed`` or ``added``."""
+    return NewEvent("Konged", {"seat": seat, "kind": kind, "from": from_seat, "tile": tile, "tiles": tiles})
+
+
+def settled(*, reason: str, payments: list[dict[str, Any]]) -> NewEvent:
+    """S-13, S-15, S-16: the payments of a win, a kong or the wall's end:
+    ``[{"reason", "payer", "payee", "amount"}]``."""
+    return NewEvent("Settled", {"reason": reason, "payments": payments})
+
+
+def wall_exhausted(*, active: list[int], pigs: list[int], ready: list[list[int]], hands: list[list[int]]) -> NewEvent:
+    """S-16: ``ready``: ``[[seat, value], …]`` of the ready hands."""
+    return NewEvent("WallExhausted", {"active": active, "pigs": pigs, "ready": ready, "hands": hands})
+
+
+def deal_ended(*, reason: str, scores: list[int], hands: list[list[int]]) -> NewEvent:
+    """S-9: ``reason``: ``three_won`` or ``wall_exhausted``."""
+    return NewEvent("DealEnded", {"reason": reason, "scores": scores, "hands": hands})
+
+
+_ENGINE_CONSTRUCTORS = {name: globals()[constructor_name(name)] for name in ENGINE_EVENTS}
+
+
+def engine_event(event: dict[str, Any]) -> NewEvent:
+    """One of the engine's event dicts (``{"type": "TileDrawn", "seat": 1, …}``) as the store's
+    event, through its constructor (an unknown type or key is a ``KeyError``/``TypeError``)."""
+    kwargs = {("from_seat" if k == "from" else k): v for k, v in event.items() if k != "type"}
+    return _ENGINE_CONSTRUCTORS[event["type"]](**kwargs)

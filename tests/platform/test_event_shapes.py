@@ -1,0 +1,316 @@
+"""House style 6: an event's JSON shape is versioned — these pin, for representative events of
+every feature, the exact data a constructor produces (keys, their order, values) and its schema
+version. A change here is a new schema version, not an edit."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from uuid import UUID
+
+import pytest
+
+from rivals import event_types
+from rivals.accounts import events as accounts
+from rivals.clubs import events as clubs
+from rivals.daily_bonus import events as daily_bonus
+from rivals.fairplay import events as fairplay
+from rivals.games import events as games
+from rivals.matches import events as matches
+from rivals.points import events as points
+from rivals.sichuan import events as sichuan
+
+AT = datetime(2026, 6, 1, 9, 0, 0, 250000, tzinfo=UTC)
+ID = UUID("00000000-0000-4000-8000-000000000001")
+OTHER = UUID("00000000-0000-4000-8000-000000000002")
+
+PINNED = [
+    pytest.param(
+        games.pair_removed(
+            tiles=[4, 9],
+            faces=["C1", "C1"],
+            play_ms=5200,
+            interval_ms=1800,
+            points=200,
+            record_ms=1800,
+            record=True,
+            decisive=False,
+            status="playing",
+            seq=3,
+            round_id=ID,
+        ),
+        ("PairRemoved", 1),
+        {
+            "tiles": [4, 9],
+            "faces": ["C1", "C1"],
+            "play_ms": 5200,
+            "interval_ms": 1800,
+            "points": 200,
+            "record_ms": 1800,
+            "record": True,
+            "decisive": False,
+            "status": "playing",
+            "seq": 3,
+            "round_id": str(ID),
+        },
+        id="games: PairRemoved, rivals ruleset, on a round's board",
+    ),
+    pytest.param(
+        games.pair_removed(
+            tiles=[4, 9],
+            faces=["C1", "C1"],
+            play_ms=5200,
+            interval_ms=1800,
+            points=0,
+            record_ms=None,
+            status="won",
+            seq=3,
+        ),
+        ("PairRemoved", 1),
+        {
+            "tiles": [4, 9],
+            "faces": ["C1", "C1"],
+            "play_ms": 5200,
+            "interval_ms": 1800,
+            "points": 0,
+            "record_ms": None,
+            "status": "won",
+            "seq": 3,
+        },
+        id="games: PairRemoved, classic, solo",
+    ),
+    pytest.param(
+        games.game_started(
+            game_id=ID,
+            account_id=7,
+            mode="quick",
+            ruleset="rivals",
+            level=None,
+            code="L08-0001",
+            layout="L08",
+            faces=("C1", "C1"),
+            time_limit_ms=None,
+            round_id=OTHER,
+            starts_at=AT,
+        ),
+        ("GameStarted", 1),
+        {
+            "game_id": str(ID),
+            "account_id": 7,
+            "mode": "quick",
+            "ruleset": "rivals",
+            "level": None,
+            "code": "L08-0001",
+            "layout": "L08",
+            "faces": ["C1", "C1"],
+            "time_limit_ms": None,
+            "round_id": str(OTHER),
+            "starts_at": "2026-06-01T09:00:00.250000+00:00",
+        },
+        id="games: GameStarted of a round's board",
+    ),
+    pytest.param(
+        games.hint_given(tiles=None, message="no free pair", cost=0, counted=False, play_ms=900, seq=2),
+        ("HintGiven", 1),
+        {"tiles": None, "message": "no free pair", "cost": 0, "counted": False, "play_ms": 900, "seq": 2},
+        id="games: HintGiven, pool, no free pair",
+    ),
+    pytest.param(
+        games.game_ended(reason="time_up", play_ms=600000, score=40),
+        ("GameEnded", 1),
+        {"reason": "time_up", "play_ms": 600000, "score": 40, "status": "ended"},
+        id="games: GameEnded by the server's clock",
+    ),
+    pytest.param(
+        games.game_won(play_ms=61000, score=3700, account_id=7, level=12),
+        ("GameWon", 1),
+        {"play_ms": 61000, "score": 3700, "account_id": 7, "level": 12, "status": "won"},
+        id="games: GameWon",
+    ),
+    pytest.param(
+        matches.round_scheduled(
+            round_id=ID,
+            match_id=OTHER,
+            index=1,
+            mode="quick",
+            players=(7, 8),
+            code="L08-0001",
+            layout="L08",
+            starts_at=AT,
+            hard_ends_at=AT,
+            cutoff_at=None,
+        ),
+        ("RoundScheduled", 1),
+        {
+            "round_id": str(ID),
+            "match_id": str(OTHER),
+            "index": 1,
+            "mode": "quick",
+            "players": [7, 8],
+            "code": "L08-0001",
+            "layout": "L08",
+            "starts_at": "2026-06-01T09:00:00.250000+00:00",
+            "hard_ends_at": "2026-06-01T09:00:00.250000+00:00",
+            "cutoff_at": None,
+        },
+        id="matches: RoundScheduled",
+    ),
+    pytest.param(
+        matches.queue_left(ticket_id=ID, reason="account_suspended"),
+        ("QueueLeft", 1),
+        {"ticket_id": str(ID), "reason": "account_suspended"},
+        id="matches: QueueLeft by the server",
+    ),
+    pytest.param(
+        matches.duel_declined(duel_id=ID, by="opponent"),
+        ("DuelDeclined", 1),
+        {"duel_id": str(ID), "by": "opponent"},
+        id="matches: DuelDeclined by the opponent",
+    ),
+    pytest.param(
+        accounts.account_created(account_id=7, display_name="Player 7"),
+        ("AccountCreated", 2),
+        {"account_id": 7, "display_name": "Player 7"},
+        id="accounts: AccountCreated (version 2)",
+    ),
+    pytest.param(
+        accounts.display_name_changed(account_id=7, display_name_sealed="gAAAA…"),
+        ("DisplayNameChanged", 2),
+        {"account_id": 7, "display_name_sealed": "gAAAA…"},
+        id="accounts: DisplayNameChanged (version 2, sealed)",
+    ),
+    pytest.param(
+        accounts.jokers_changed(account_id=7, delta=-1, reason="joker_used", ref={"game_id": str(ID)}),
+        ("JokersChanged", 1),
+        {"account_id": 7, "delta": -1, "reason": "joker_used", "game_id": str(ID)},
+        id="accounts: JokersChanged with its reference",
+    ),
+    pytest.param(
+        accounts.credentials_added(account_id=7),
+        ("CredentialsAdded", 1),
+        {"account_id": 7},
+        id="accounts: CredentialsAdded by a guest",
+    ),
+    pytest.param(
+        accounts.credentials_added(account_id=7, changed=True, tokens_revoked=2, device_unlinked=True),
+        ("CredentialsAdded", 1),
+        {"account_id": 7, "changed": True, "tokens_revoked": 2, "device_unlinked": True},
+        id="accounts: CredentialsAdded replacing credentials",
+    ),
+    pytest.param(
+        accounts.admin_sign_in_failed(account_id=7),
+        ("AdminSignInFailed", 1),
+        {"account_id": 7, "via": "admin"},
+        id="accounts: AdminSignInFailed",
+    ),
+    pytest.param(
+        fairplay.fair_play_flagged(
+            account_id=7,
+            flag_id=ID,
+            kind="fast_pairs",
+            subject=f"game-{OTHER}",
+            game_id=str(OTHER),
+            round_id=None,
+            details={"fast_pairs": 5},
+        ),
+        ("FairPlayFlagged", 1),
+        {
+            "account_id": 7,
+            "flag_id": str(ID),
+            "kind": "fast_pairs",
+            "subject": f"game-{OTHER}",
+            "game_id": str(OTHER),
+            "round_id": None,
+            "details": {"fast_pairs": 5},
+        },
+        id="fairplay: FairPlayFlagged",
+    ),
+    pytest.param(
+        fairplay.account_suspended(account_id=7, reason="bot speed"),
+        ("AccountSuspended", 1),
+        {"account_id": 7, "reason": "bot speed"},
+        id="fairplay: AccountSuspended",
+    ),
+    pytest.param(
+        points.points_awarded(
+            account_id=7,
+            amount=100,
+            source="quick_match",
+            counts=True,
+            key=f"quick_match:{ID}:7",
+            awarded_at=AT,
+            ref={"match_id": str(ID)},
+        ),
+        ("PointsAwarded", 1),
+        {
+            "account_id": 7,
+            "amount": 100,
+            "source": "quick_match",
+            "counts": True,
+            "key": f"quick_match:{ID}:7",
+            "awarded_at": "2026-06-01T09:00:00.250000+00:00",
+            "ref": {"match_id": str(ID)},
+        },
+        id="points: PointsAwarded",
+    ),
+    pytest.param(
+        daily_bonus.daily_bonus_claimed(
+            account_id=7, day=date(2026, 6, 1), streak=10, points=100, jokers=1, claimed_at=AT
+        ),
+        ("DailyBonusClaimed", 1),
+        {
+            "account_id": 7,
+            "day": "2026-06-01",
+            "streak": 10,
+            "points": 100,
+            "jokers": 1,
+            "claimed_at": "2026-06-01T09:00:00.250000+00:00",
+        },
+        id="daily_bonus: DailyBonusClaimed",
+    ),
+    pytest.param(
+        clubs.club_owner_changed(club_id=ID, owner_id=8, previous_owner_id=7, reason="owner_left"),
+        ("ClubOwnerChanged", 1),
+        {"club_id": str(ID), "owner_id": 8, "previous_owner_id": 7, "reason": "owner_left"},
+        id="clubs: ClubOwnerChanged",
+    ),
+    pytest.param(
+        sichuan.sichuan_intent_accepted(seq=4, seat=0, action={"type": "discard", "tile": 17}),
+        ("SichuanIntentAccepted", 1),
+        {"seq": 4, "seat": 0, "action": {"type": "discard", "tile": 17}},
+        id="sichuan: SichuanIntentAccepted",
+    ),
+    pytest.param(
+        sichuan.engine_event(
+            {
+                "type": "HandWon",
+                "seat": 2,
+                "by": "discard",
+                "from": 1,
+                "tile": 17,
+                "takes_tile": True,
+                "fan": 2,
+                "fans": ["pure_suit"],
+                "value": 4,
+            }
+        ),
+        ("HandWon", 1),
+        {
+            "seat": 2,
+            "by": "discard",
+            "from": 1,
+            "tile": 17,
+            "takes_tile": True,
+            "fan": 2,
+            "fans": ["pure_suit"],
+            "value": 4,
+        },
+        id="sichuan: the engine's HandWon",
+    ),
+]
+
+
+@pytest.mark.parametrize(("event", "kind", "data"), PINNED)
+def test_a_constructor_writes_exactly_the_pinned_data_and_schema_version(event, kind, data):
+    assert (event.type, event.schema_version) == kind
+    assert list(event.data.items()) == list(data.items())  # the same keys in the same order, the same values
+    assert event_types.event_type(event.type).schema_version == event.schema_version
