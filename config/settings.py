@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and ReDoc served by the app itself, pinned with the package
     "django_celery_beat",
     "pgtrigger",
     "rivals",
@@ -189,6 +190,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Server-authoritative, event-sourced competition backend. Errors: "
     '{"error": {"code", "message", "details"}}.',
     "VERSION": "1.0.0",
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
@@ -196,6 +200,11 @@ SPECTACULAR_SETTINGS = {
     # 3.1: a nullable object is `oneOf: [$ref, null]`, which every validator and generator reads alike
     # (3.0's `nullable` beside `allOf` is read two ways)
     "OAS_VERSION": "3.1.0",
+    # events as a union on `type`, one schema per event type, read from the rooms' constructors
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "rivals.api.event_schema.events_as_a_union",
+    ],
     # one name per choice set that appears under the same field name in several components
     "ENUM_NAME_OVERRIDES": {
         "GameIntentType": "rivals.games.services.INTENT_TYPES",

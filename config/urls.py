@@ -1,6 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.renderers import OpenApiJsonRenderer2
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularJSONAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
 from config.views import landing
 from rivals.api.views_health import healthz
@@ -11,6 +17,11 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    # the same schema as application/json: a browser shows it instead of downloading it
+    path(
+        "api/schema.json", SpectacularJSONAPIView.as_view(renderer_classes=[OpenApiJsonRenderer2]), name="schema-json"
+    ),
     path("api/v1/", include("rivals.api.urls")),
     path("api/v1/", include("rivals.accounts.urls")),
     path("api/v1/", include("rivals.daily_bonus.urls")),

@@ -70,15 +70,21 @@ class AutoSchema(SpectacularAutoSchema):
 
     def get_override_parameters(self):
         parameters = list(super().get_override_parameters())
-        if getattr(self._handler(), "idempotent", False):
+        if self.method == "POST":
+            honoured = getattr(self._handler(), "idempotent", False)
             parameters.append(
                 OpenApiParameter(
                     HEADER,
-                    str,
+                    {"type": "string", "maxLength": KEY_MAX, "pattern": r"^[\x20-\x7e]*$"} if honoured else str,
                     OpenApiParameter.HEADER,
-                    description="retries of this request with the same key and body answer the first response and "
-                    "change nothing; the same key with another body is 409 (at most "
-                    f"{KEY_MAX} printable characters)",
+                    description=(
+                        "retries of this request with the same key and body answer the first response and "
+                        "change nothing; the same key with another body is 409"
+                        if honoured
+                        else "accepted and ignored: this operation is not replayed (a retry does it again — "
+                        "a login issues another token, a logout revokes the calling token)"
+                    )
+                    + f" (at most {KEY_MAX} printable characters)",
                 )
             )
         return parameters
@@ -96,6 +102,12 @@ class AutoSchema(SpectacularAutoSchema):
             if code in responses:
                 responses[code].setdefault("headers", {}).update(_RETRY_AFTER)
         return responses
+
+    def get_tags(self) -> list[str]:
+        """An operation's tag is its room (``rivals.games.api`` → ``games``): generated clients
+        group their modules by it."""
+        module = type(self.view).__module__.split(".")
+        return [module[1] if module[0] == "rivals" and len(module) > 2 else module[0]]
 
     def get_serializer_name(self, serializer, direction):
         """A component is named after what it is: ``GameOut`` is ``Game`` (an answer's shape),
