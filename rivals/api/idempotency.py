@@ -88,7 +88,9 @@ def idempotent(view_method=None, *, secret_fields: tuple[str, ...] = (), reissue
         if not key:
             return view_method(self, request, *args, **kwargs)
         if len(key) > KEY_MAX or not (key.isascii() and key.isprintable()):
-            raise Invalid(f"{HEADER} must be at most {KEY_MAX} printable ASCII characters", details={"idempotency_key": []})
+            raise Invalid(
+                f"{HEADER} must be at most {KEY_MAX} printable ASCII characters", details={"idempotency_key": []}
+            )
         request_fp = request_fingerprint(request)
         owner = _owner(request, request_fp)
         key_fp = fingerprint(key, purpose="idempotency-key")
