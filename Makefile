@@ -52,6 +52,7 @@ fuzz: $(STAMP)
 	RIVALS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RIVALS_FUZZ_SECONDS=$(FUZZ_SECONDS) RIVALS_FUZZ_RANDOM=1 \
 		$(BIN)/python -m pytest -p no:logging --hypothesis-show-statistics tests/platform/test_intent_fuzz.py \
 		tests/platform/test_hostile_input.py tests/platform/test_schemathesis.py $(PYTEST_ARGS)
+	RIVALS_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) RIVALS_FUZZ_SECONDS=$(FUZZ_SECONDS) $(BIN)/python tests/perf/fuzz_live.py
 
 # DEMO_ARGS: simulate's options, e.g. DEMO_ARGS="--players 40 --days 3"
 demo: $(STAMP)

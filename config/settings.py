@@ -204,6 +204,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "rivals.api.event_schema.events_as_a_union",
+        "rivals.api.schema.requests_as_the_server_reads_them",
     ],
     # one name per choice set that appears under the same field name in several components
     "ENUM_NAME_OVERRIDES": {

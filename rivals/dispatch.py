@@ -15,13 +15,18 @@ log = logging.getLogger(__name__)
 
 
 def task_send(task, *, eta: datetime | None = None, **kwargs) -> None:
-    """Send ``task`` (a task or its registered name) now, for ``eta``; a broker outage is logged."""
-    if isinstance(task, str):
-        task = current_app.tasks[task]
+    """Send ``task`` (a task, or a task's name: sent by name, so the sending process need not
+    have imported the module that defines it) for ``eta``; a broker outage is logged."""
+    name = task if isinstance(task, str) else task.name
+    if isinstance(task, str) and task in current_app.tasks:
+        task = current_app.tasks[task]  # imported here: apply_async (which honours eager mode)
     try:
-        task.apply_async(kwargs=kwargs, eta=eta)
+        if isinstance(task, str):
+            current_app.send_task(task, kwargs=kwargs, eta=eta)
+        else:
+            task.apply_async(kwargs=kwargs, eta=eta)
     except Exception:  # noqa: BLE001 — never fail committed work on the broker: the sweeper covers it
-        log.warning("could not send %s %s; the beat sweeper will apply it", task.name, kwargs, exc_info=True)
+        log.warning("could not send %s %s; the beat sweeper will apply it", name, kwargs, exc_info=True)
 
 
 def task_on_commit(task, *, eta: datetime | None = None, **kwargs) -> None:

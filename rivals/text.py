@@ -122,3 +122,15 @@ def storable_json(value: Any, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
             for sub in source:
                 convert(sub, depth, target.append)
     return root[0]
+
+
+# The same rules as regular expressions, for the OpenAPI schema to state them (``rivals.api.schema``):
+# text without a control, BOM or bidi-override character (``unsafe_character``) …
+SAFE_TEXT = (
+    "^[^\\u0000-\\u001f\\u007f-\\u009f\\ufeff\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029"
+    "\\ufff9-\\ufffb\\ufdd0-\\ufdef\\ufffe\\uffff]*$"
+)
+# … and text without a NUL (what the JSON parser refuses anywhere in a body). Lone surrogates, which
+# both refuse too, are left out of the patterns: they are not Unicode text, so no JSON Schema string
+# holds one (and a character class over them is read differently by different validators).
+NO_NUL = "^[^\\u0000]*$"

@@ -3,7 +3,7 @@
 from rest_framework import serializers
 
 from rivals.accounts.services import DEVICE_ID_MAX, DISPLAY_NAME_MAX
-from rivals.api.serializers import CleanTextField, DetailOut
+from rivals.api.serializers import CleanTextField, DetailOut, StrictCharField, StrictEmailField
 
 
 class GuestSignInIn(serializers.Serializer):
@@ -92,15 +92,15 @@ PASSWORD_MAX = 256
 
 
 class EmailIn(serializers.Serializer):
-    email = serializers.EmailField(max_length=254)
+    email = StrictEmailField(max_length=254)
 
 
 class LoginIn(EmailIn):
-    password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+    password = StrictCharField(max_length=PASSWORD_MAX, trim_whitespace=False)
 
 
 class CredentialsIn(LoginIn):
-    current_password = serializers.CharField(
+    current_password = StrictCharField(
         max_length=PASSWORD_MAX,
         trim_whitespace=False,
         required=False,
@@ -114,7 +114,7 @@ class LoginOut(serializers.Serializer):
 
 
 class TokenIn(serializers.Serializer):
-    token = serializers.CharField(max_length=500)
+    token = StrictCharField(max_length=500)
 
 
 class VerifiedOut(serializers.Serializer):
@@ -123,12 +123,12 @@ class VerifiedOut(serializers.Serializer):
 
 
 class PasswordChangeIn(serializers.Serializer):
-    old_password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
-    new_password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+    old_password = StrictCharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+    new_password = StrictCharField(max_length=PASSWORD_MAX, trim_whitespace=False)
 
 
 class PasswordResetConfirmIn(TokenIn):
-    password = serializers.CharField(max_length=PASSWORD_MAX, trim_whitespace=False)
+    password = StrictCharField(max_length=PASSWORD_MAX, trim_whitespace=False)
 
 
 class PasswordChangedOut(DetailOut):

@@ -3,7 +3,9 @@
 - ``UrlSafetyMiddleware``: a URL argument (``/games/%00``) or query parameter carrying U+0000, a
   control character or another character no id or name has is refused with 400 ``invalid``
   before a view sees it — such text must not reach queries or stored records. Views that record
-  refusals themselves (intent endpoints: ``checks_own_url``) check their target id instead.
+  refusals themselves (intent endpoints: ``checks_own_url``) check their target id instead. A
+  query parameter the served schema does not declare for the operation is 400 ``invalid`` too:
+  the schema's list is the server's (``rivals.api.schema.declared_query_parameters``).
 - ``DatabaseUnavailableMiddleware``: outside DRF (admin, landing page) a lost database connection
   is 503 ``unavailable`` with ``Retry-After``, like the API's exception handler answers.
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 from django.http import JsonResponse
 
 from rivals.api.errors import database_unavailable, error_body, unavailable
+from rivals.api.schema import declared_query_parameters
 from rivals.text import unsafe_character
 
 
@@ -35,6 +38,18 @@ class UrlSafetyMiddleware:
             bad = unsafe_character(name) or next(filter(None, map(unsafe_character, values)), None)
             if bad:
                 problems[name] = [f"character {bad} is not allowed"]
+        if not problems and request.GET and request.path.startswith("/api/v1/"):
+            declared = declared_query_parameters(view_class, request.method) if view_class else None
+            unknown = sorted(set(request.GET) - declared) if declared is not None else []
+            if unknown:
+                return JsonResponse(
+                    error_body(
+                        "invalid",
+                        f"unknown query parameter {unknown[0]!r}",
+                        {name: ["not a parameter of this operation"] for name in unknown},
+                    ),
+                    status=400,
+                )
         if problems:
             return JsonResponse(
                 error_body("invalid", "the URL contains characters that no id or parameter has", problems), status=400

@@ -29,10 +29,18 @@ class RefusedJSON(ParseError):
         self.sanitised = sanitised
 
 
+def _number(text: str) -> float | int:
+    """A JSON number with a fraction or an exponent: an integer when its value is one (``5.0``,
+    ``1e2``), as JSON Schema counts it — a schema's ``integer`` is what the server accepts."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2**63 else value
+
+
 def parse_json(text: str) -> Any:
     """Parse a client's JSON text or raise ``RefusedJSON`` (see module docstring)."""
     try:
-        data = json.loads(text)  # lenient on NaN/Infinity: json_problem refuses them, with a copy
+        # lenient on NaN/Infinity: json_problem refuses them, with a copy
+        data = json.loads(text, parse_float=_number)
     except (ValueError, RecursionError) as exc:
         reason = "JSON nested too deeply" if isinstance(exc, RecursionError) else f"JSON parse error - {exc}"
         raise RefusedJSON(reason, {"unparsed": storable_text(text, RAW_KEPT)}) from None

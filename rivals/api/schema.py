@@ -15,6 +15,7 @@ it (``rivals.api.idempotency``). Path parameters whose URL pattern is a plain al
 
 from __future__ import annotations
 
+import functools
 import re
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
@@ -25,6 +26,7 @@ from rest_framework.permissions import SAFE_METHODS
 
 from rivals.api.idempotency import HEADER, KEY_MAX
 from rivals.api.permissions import NotSuspended
+from rivals.text import NO_NUL, SAFE_TEXT
 
 _ALTERNATION = re.compile(r"\^?(?:\(\?:)?([\w-]+(?:\|[\w-]+)+)\)?\$?")
 
@@ -153,3 +155,87 @@ def uuid_path(name: str, what: str) -> OpenApiParameter:
 def int_path(name: str, what: str) -> OpenApiParameter:
     """A path id the server reads as a positive integer (anything else is 404 ``not_found``)."""
     return OpenApiParameter(name, OpenApiTypes.INT64, OpenApiParameter.PATH, description=f"the {what}'s id")
+
+
+# --- what the served schema says, enforced by the server ----------------------------------------
+
+
+def declared_query_parameters(view_class, method: str) -> frozenset[str] | None:
+    """The query parameters the served schema declares for ``method`` on ``view_class`` (``None``:
+    not an operation of the schema). Read once per process from the schema itself, so that what the
+    schema states and what the server accepts are one list (``rivals.api.middleware``)."""
+    return _declared_query().get((view_class, method.upper()))
+
+
+@functools.cache
+def _declared_query() -> dict[tuple[type, str], frozenset[str]]:
+    from drf_spectacular.generators import SchemaGenerator
+
+    generator = SchemaGenerator()
+    schema = generator.get_schema(request=None, public=True)
+    declared = {}
+    for path, _regex, method, callback in generator.endpoints:
+        operation = schema["paths"].get(path, {}).get(method.lower())
+        view_class = getattr(callback, "cls", None)
+        if operation is None or view_class is None:
+            continue
+        names = {p["name"] for p in operation.get("parameters", []) if p["in"] == "query"}
+        declared[(view_class, method.upper())] = frozenset(names)
+    return declared
+
+
+def _walk_request_schema(node, components: dict, seen: set) -> None:
+    """Say of every request body what the server refuses: text with a NUL (the JSON parser), keys
+    with a NUL (``propertyNames``)."""
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if ref and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[1]
+            if name not in seen:
+                seen.add(name)
+                _walk_request_schema(components.get(name, {}), components, seen)
+            return
+        types_ = node.get("type")
+        if (types_ == "string" or (isinstance(types_, list) and "string" in types_)) and "enum" not in node:
+            node.setdefault("pattern", NO_NUL)
+        if types_ == "object":
+            node.setdefault("propertyNames", {"pattern": NO_NUL})
+
+        for value in node.values():
+            _walk_request_schema(value, components, seen)
+    elif isinstance(node, list):
+        for value in node:
+            _walk_request_schema(value, components, seen)
+
+
+def _needs_a_body(request_body: dict, components: dict) -> bool:
+    """A body with a required property (or a union of such) must be sent; one whose properties
+    are all optional may be left out (``POST /sichuan``: a random seed)."""
+    for media in request_body.get("content", {}).values():
+        schema = media.get("schema", {})
+        ref = schema.get("$ref", "")
+        schema = components.get(ref.rsplit("/", 1)[-1], schema) if ref else schema
+        if schema.get("required") or "oneOf" in schema:
+            return True
+    return False
+
+
+def requests_as_the_server_reads_them(result, generator, request, public):
+    """drf-spectacular postprocessing hook: request bodies and query strings state the text the
+    server refuses (NUL anywhere in a body; control, BOM and bidi characters in a query string)."""
+    components = result.get("components", {}).get("schemas", {})
+    seen: set[str] = set()
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            for parameter in operation.get("parameters", []):
+                schema = parameter.get("schema", {})
+                if parameter.get("in") == "query" and schema.get("type") == "string" and "enum" not in schema:
+                    schema.setdefault("pattern", SAFE_TEXT)
+            if "requestBody" in operation and _needs_a_body(operation["requestBody"], components):
+                operation["requestBody"]["required"] = True  # the body is what the operation reads
+            body = operation.get("requestBody", {}).get("content", {})
+            for media in body.values():
+                _walk_request_schema(media.get("schema", {}), components, seen)
+    return result

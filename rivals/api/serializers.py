@@ -1,19 +1,39 @@
 """The serializers every API layer shares: cleaned client text, the page parameters, the error body
 and a plain ``{"detail"}``. Each feature keeps its own shapes beside its views."""
 
+from django.core.validators import RegexValidator
 from rest_framework import serializers
 
 from rivals.errors import ERROR_CODES, Invalid
-from rivals.text import clean_text
+from rivals.text import SAFE_TEXT, clean_text
 
 
-class CleanTextField(serializers.CharField):
+class StrictCharField(serializers.CharField):
+    """Text, and only text: DRF's ``CharField`` turns a number into its digits, where the schema
+    says ``string`` (a client sending ``46645`` for a name has a bug the answer should show)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictEmailField(serializers.EmailField):
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class CleanTextField(StrictCharField):
     """A client-chosen name or id, validated by ``rivals.text.clean_text`` (NFC, length, no
     control characters, BOMs or bidi overrides); the schema says the length limits."""
 
     def __init__(self, *, max_length: int, collapse_spaces: bool = True, **kwargs):
         self.collapse_spaces = collapse_spaces
         super().__init__(max_length=max_length, min_length=1, trim_whitespace=False, **kwargs)
+        # the schema's pattern (what clean_text refuses, said in the schema; clean_text answers first)
+        self.validators.append(RegexValidator(SAFE_TEXT))
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
@@ -25,7 +45,24 @@ class CleanTextField(serializers.CharField):
             raise serializers.ValidationError(exc.details[self.field_name]) from None
 
 
-class PageIn(serializers.Serializer):
+class QueryIn(serializers.Serializer):
+    """A query string's parameters: one given empty (``?limit=``) is refused, not read as absent
+    (DRF reads form-style input that way), since the schema says what each one holds."""
+
+    def to_internal_value(self, data):
+        empty = [
+            name
+            for name, field in self.fields.items()
+            if name in data and data.get(name) == "" and not getattr(field, "allow_blank", False)
+        ]
+        if empty:
+            raise serializers.ValidationError(
+                {name: ["may not be empty: give a value or leave it out"] for name in empty}
+            )
+        return super().to_internal_value(data)
+
+
+class PageIn(QueryIn):
     """``?limit=&offset=`` of every paginated list (API.md conventions)."""
 
     MAX_LIMIT = 100

@@ -16,6 +16,7 @@ from rivals.errors import Invalid
 from rivals.games import selectors as sel
 from rivals.games import services as svc
 from rivals.games.serializers import (
+    GAME_CREATE,
     GameCreateIn,
     GameOut,
     IntentAcceptedOut,
@@ -35,7 +36,7 @@ class GamesView(APIView):
 
     @extend_schema(
         operation_id="game_create",
-        request=GameCreateIn,
+        request=GAME_CREATE,
         responses={201: GameOut, 400: ErrorOut, 404: ErrorOut, 422: ErrorOut},
     )
     @idempotent

@@ -4,29 +4,63 @@ the views' schema; the suite checks every answer against it (tests/contract.py).
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from rivals import engine
 from rivals.accounts.serializers import PlayerRefOut
-from rivals.api.serializers import EventOut
+from rivals.api.serializers import EventOut, StrictCharField
 from rivals.games.services import MODES, ROUND_MODES
+from rivals.games.services.context import MAX_TILES
 from rivals.games.services.modes import HOSTED_MODES
 
 GAME_STATUSES = ["playing", "paused", "won", "stuck", "ended"]
 GAME_MODES = sorted({*MODES, *HOSTED_MODES, *ROUND_MODES})
 
 
-@extend_schema_field({"type": "string", "pattern": "^[Mm][Jj]1-[Ll][0-9]{2}-[A-Za-z2-7]{7}$", "maxLength": 15})
-class GameCodeField(serializers.CharField):
+def _code_pattern() -> str:
+    """T-9: ``MJ1-Lnn-XXXXXXX`` with one of the shipped layouts, case-insensitive."""
+    layouts = "|".join(f"[Ll]{layout.id[1:]}" for layout in engine.all_layouts())
+    return f"^[Mm][Jj]1-({layouts})-[A-Za-z2-7]{{7}}$"
+
+
+@extend_schema_field({"type": "string", "pattern": _code_pattern(), "maxLength": 15})
+class GameCodeField(StrictCharField):
     """A game code ``MJ1-Lnn-XXXXXXX`` (T-9), case-insensitive. The service parses it, so that a
     malformed code's 400 names the bad part."""
 
 
-class GameCreateIn(serializers.Serializer):
-    mode = serializers.ChoiceField(choices=sorted(MODES))
-    level = serializers.IntegerField(required=False, min_value=1, max_value=11000, help_text="single: the level")
-    code = GameCodeField(
-        required=False,
-        max_length=40,
-        help_text="classic and pool_practice: the deal's code; default a random deal",
+class SingleGameCreateIn(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["single"])
+    level = serializers.IntegerField(
+        min_value=1, max_value=11000, help_text="R-1: the level (open once the one before is won)"
     )
+
+
+class CodeGameCreateIn(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["classic", "pool_practice"])
+    code = GameCodeField(required=False, max_length=40, help_text="the deal's code; default a random deal")
+
+
+_BY_MODE = {"single": SingleGameCreateIn, "classic": CodeGameCreateIn, "pool_practice": CodeGameCreateIn}
+assert set(_BY_MODE) == set(MODES)
+
+# the schema of POST /games: a single player game names a level, the others may name a deal
+GAME_CREATE = PolymorphicProxySerializer(
+    component_name="GameCreate", serializers=_BY_MODE, resource_type_field_name="mode"
+)
+
+
+class GameCreateIn(serializers.Serializer):
+    """``POST /games`` read as GAME_CREATE states it: the mode picks the shape, and only that
+    shape's properties are read (``level`` beside ``classic`` is ignored, as any undeclared property
+    is, not validated)."""
+
+    mode = serializers.ChoiceField(choices=sorted(MODES))
+
+    def to_internal_value(self, data):
+        mode = super().to_internal_value(data)["mode"]
+        shape = _BY_MODE[mode](data=data)
+        if not shape.is_valid():
+            raise serializers.ValidationError(shape.errors)
+        return dict(shape.validated_data)
 
 
 class TileOut(serializers.Serializer):
@@ -94,7 +128,9 @@ def _intent(name: str, kind: str, **fields) -> type[serializers.Serializer]:
 
 
 def _tile() -> serializers.IntegerField:
-    return serializers.IntegerField(min_value=0, max_value=143, help_text="a tile id")
+    return serializers.IntegerField(
+        min_value=0, max_value=MAX_TILES - 1, help_text="a tile id (a position of the layout)"
+    )
 
 
 INTENTS = {

@@ -84,7 +84,9 @@ class DuelsView(APIView):
         return _page(request, sel.duels_of(account=request.user), sel.duel_view)
 
     @extend_schema(
-        operation_id="duel_challenge", request=DuelChallengeIn, responses={200: DuelOut, 201: DuelOut, 404: ErrorOut}
+        operation_id="duel_challenge",
+        request=DuelChallengeIn,
+        responses={200: DuelOut, 201: DuelOut, 404: ErrorOut, 422: ErrorOut},
     )
     @idempotent
     def post(self, request):

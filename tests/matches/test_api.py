@@ -116,6 +116,10 @@ def test_queue_api_join_twice_leave_and_idempotency(guest):
     assert again.status_code == 200 and again.json()["id"] == t1.json()["id"]
     left = alice.delete(f"/api/v1/queue/{t1.json()['id']}")
     assert left.status_code == 200 and left.json()["status"] == "left"
+    # a left ticket is gone (404); leaving again answers it again (a retried DELETE)
+    gone = alice.get(f"/api/v1/queue/{t1.json()['id']}")
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_found"
+    assert alice.delete(f"/api/v1/queue/{t1.json()['id']}").json() == left.json()
     assert _join(alice, "duel").status_code == 400
     bob, _ = guest("b2")
     carol, _ = guest("c2")
@@ -139,6 +143,8 @@ def test_duel_api(guest):
     match = bob.get(f"/api/v1/matches/{accepted.json()['match']}").json()
     assert match["mode"] == "duel" and len(match["rounds"]) == 1
     assert alice.get(f"/api/v1/duels/{duel_id}").json()["match"] == match["id"]
-    assert alice.post("/api/v1/duels", {"opponent": alice_id}, format="json").status_code == 400
+    # challenging oneself: well formed, refused by the rules (422 not_allowed; was 400 before issue 21)
+    self_challenge = alice.post("/api/v1/duels", {"opponent": alice_id}, format="json")
+    assert self_challenge.status_code == 422 and self_challenge.json()["error"]["code"] == "not_allowed"
     assert alice.post("/api/v1/duels", {"opponent": 10**9}, format="json").status_code == 404
     assert alice.get("/api/v1/matches").json()["count"] == 1

@@ -55,7 +55,7 @@ def test_r19_decline_withdraw_and_who_may_accept():
 
 def test_r19_bad_challenges():
     (a,) = accounts(1)
-    with pytest.raises(Invalid):
+    with pytest.raises(NotAllowed):
         svc.duel_challenge(account=a, opponent=a.pk)
     with pytest.raises(NotFound):
         svc.duel_challenge(account=a, opponent=999_999)

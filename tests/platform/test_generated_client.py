@@ -138,7 +138,9 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
 
     # a classic game won with hints (a 36-tile deal)
     code = engine.random_code(rng_seed=3, layout_id="L08")
-    game = _op("game_create").sync(client=a, body=m.GameCreateRequest(mode=m.SoloMode.CLASSIC, code=code))
+    game = _op("game_create").sync(
+        client=a, body=m.CodeGameCreateRequest(mode=m.CodeGameCreateModeEnum.CLASSIC, code=code)
+    )
     assert isinstance(game, m.Game) and game.status == m.GameStatus.PLAYING and len(game.tiles) == 36
     send = _op("game_intent_send")
     while game.status != m.GameStatus.WON:
@@ -158,7 +160,9 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
 
     # level 1 won: R-3 + R-5, 20 points, on every board
     level = _op("level_get").sync(1, client=anonymous)
-    game = _op("game_create").sync(client=a, body=m.GameCreateRequest(mode=m.SoloMode.SINGLE, level=1))
+    game = _op("game_create").sync(
+        client=a, body=m.SingleGameCreateRequest(mode=m.SingleGameCreateModeEnum.SINGLE, level=1)
+    )
     for a_tile, b_tile in engine.deal_from_code(level.code).plan:
         answer = send.sync(
             game.id,
@@ -228,5 +232,7 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
 
     # a suspended account's 403, parsed as the declared error
     account_suspend(account=Account.objects.get(pk=tokens["b"].account_id), reason="bot play", actor="operator:1")
-    refused = _op("game_create").sync_detailed(client=b, body=m.GameCreateRequest(mode=m.SoloMode.CLASSIC))
+    refused = _op("game_create").sync_detailed(
+        client=b, body=m.CodeGameCreateRequest(mode=m.CodeGameCreateModeEnum.CLASSIC)
+    )
     assert refused.status_code == 403 and refused.parsed.error.code == m.ErrorCode.FORBIDDEN

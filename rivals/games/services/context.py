@@ -29,11 +29,19 @@ class IntentContext:
         return self.game.round_id
 
 
+MAX_TILES = 144  # T-1: the largest deal; a tile id is a position of the layout
+
+
 def tile_of(value, board: engine.Board, name: str = "tile") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise Invalid(f"{name} must be a tile id (integer)", details={name: ["not an integer"]})
-    if not 0 <= value < board.layout.size:
-        raise Invalid(f"{name} {value} is not a tile of this game", details={name: ["unknown tile id"]})
+    if not 0 <= value < MAX_TILES:  # what the schema states of any tile id: 400
+        raise Invalid(f"{name} {value} is not a tile id (0 … {MAX_TILES - 1})", details={name: ["unknown tile id"]})
+    if value >= board.layout.size:  # a tile id this game's layout does not have (L08 has 36): the game refuses it
+        raise NotAllowed(
+            f"{name} {value} is not a tile of this game ({board.layout.size} tiles)",
+            details={name: value, "tiles": board.layout.size},
+        )
     return value
 
 

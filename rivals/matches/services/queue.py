@@ -130,9 +130,16 @@ def _ticket_of(account: Account, ticket_id, *, lock: bool = False) -> QueueTicke
 
 @transaction.atomic
 def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = None) -> QueueTicket:
-    """A ticket as its owner polls it: an expiry that is due is applied first."""
+    """A ticket as its owner polls it: an expiry that is due is applied first.
+
+    Decision (issue 21): a ticket that was left (``DELETE``, or ended by the server for a
+    suspension, R-38) is gone — 404, as HTTP reads a deleted resource; an expired or matched
+    ticket stays readable, since the client polls to learn just that. ``DELETE`` again still answers
+    the left ticket (a retried leave must not look like a failure)."""
     now = now or timezone.now()
     ticket = _ticket_of(account, ticket_id)
+    if ticket.status == "left":
+        raise NotFound("this queue ticket was left")
     if ticket.status == "waiting" and ticket.expires_at <= now:
         ticket = _ticket_of(account, ticket_id, lock=True)
         if ticket.status == "waiting":
