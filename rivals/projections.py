@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 from rivals.models import Event
 
@@ -134,6 +135,43 @@ def _run_deferred(live: dict) -> None:
     writes = live.pop(_DEFERRED)
     with connection.cursor() as cur:
         cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
+
+
+# --- writing what a step changed (live projections that load rows, step them, write them back) ---
+
+
+def row_values(obj) -> dict[str, Any]:
+    """A model instance's column values by attribute name: taken before a step, compared after it
+    to find the columns the step changed."""
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+def changed_fields(before: dict[str, Any], obj) -> tuple[str, ...]:
+    """The attributes of ``obj`` whose values differ from ``before`` (``row_values``), in field order."""
+    return tuple(name for name, value in row_values(obj).items() if before[name] != value)
+
+
+def update_rows(model, objs: list, fields: list[str]) -> None:
+    """UPDATE the ``fields`` of many rows by primary key in one statement (arrays of the values)."""
+    from django.db import connection
+
+    if len(objs) == 1:
+        objs[0].save(update_fields=fields)
+        return
+    meta = model._meta
+    columns = [meta.get_field(f) for f in fields]
+    assign = ", ".join(f"{c.column} = v.{c.column}" for c in columns)
+    arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in [meta.pk, *columns])
+    names = ", ".join(c.column for c in [meta.pk, *columns])
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {meta.db_table} t SET {assign} FROM unnest({arrays}) AS v({names}) "
+            f"WHERE t.{meta.pk.column} = v.{meta.pk.column}",
+            [
+                [o.pk for o in objs],
+                *([c.get_db_prep_save(getattr(o, c.attname), connection) for o in objs] for c in columns),
+            ],
+        )
 
 
 def rebuild_all(progress: bool = False) -> int:
