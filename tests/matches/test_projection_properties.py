@@ -8,10 +8,8 @@ live rows equal to ``rebuild_projections --verify``'s rebuild of the log."""
 from __future__ import annotations
 
 import itertools
-from contextlib import contextmanager
 
 import pytest
-from django.db import transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,9 +18,8 @@ from rivals.fairplay.services import account_suspend
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Round
 from rivals.models import Game
-from rivals.rebuild import rebuild
 from rivals.services.games import game_board
-from tests.matches.helpers import accounts, at
+from tests.matches.helpers import accounts, assert_live_equals_rebuild, at, rolled_back
 
 PLAYERS = 5
 SIZES = {"quick": 2, "duel": 2, "arena": 4, "tournament": 3}
@@ -54,19 +51,6 @@ ops = st.lists(
     min_size=10,
     max_size=40,
 )
-
-
-@contextmanager
-def rolled_back():
-    """One example's writes, undone after it (the log is append-only: a savepoint, not a delete)."""
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
-
-
-def assert_live_equals_rebuild() -> None:
-    report = rebuild(verify_only=True)
-    assert report.equal, [d for d in report.differences if d.any]
 
 
 def _intent(kind: str, board, choice: int, seq: int):

@@ -8,11 +8,9 @@ recompute (``rankings_recomputed``)."""
 from __future__ import annotations
 
 import itertools
-from contextlib import contextmanager
 from datetime import date, timedelta
 
 import pytest
-from django.db import transaction
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -22,9 +20,9 @@ from rankings.services import rankings_roll
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend, account_suspension_lift
 from rivals.models import Account, PointsLedgerEntry
-from rivals.rebuild import rebuild
 from rivals.services.accounts import account_close
 from tests.factories import AccountFactory
+from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
 from tests.rankings.helpers import award
 
 START = date(2025, 3, 27)  # a Thursday (windows start mid-week), 3 days before the clocks go forward
@@ -54,19 +52,6 @@ ops = st.lists(
     min_size=12,
     max_size=40,
 )
-
-
-@contextmanager
-def rolled_back():
-    """One example's writes, undone after it (the log is append-only: a savepoint, not a delete)."""
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
-
-
-def assert_live_equals_rebuild() -> None:
-    report = rebuild(verify_only=True)
-    assert report.equal, [d for d in report.differences if d.any]
 
 
 def _run(op, accounts: list[Account], today: date) -> date:
