@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from rivals.models import Event
@@ -139,16 +140,48 @@ def _run_deferred(live: dict) -> None:
 
 # --- writing what a step changed (live projections that load rows, step them, write them back) ---
 
+_MISSING = object()
+
 
 def row_values(obj) -> dict[str, Any]:
-    """A model instance's column values by attribute name: taken before a step, compared after it
-    to find the columns the step changed."""
-    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    """A snapshot of a model instance's values, taken before a step (``changed_fields`` compares
+    it after). Steps assign new values, they do not change a value in place."""
+    return obj.__dict__.copy()
 
 
 def changed_fields(before: dict[str, Any], obj) -> tuple[str, ...]:
-    """The attributes of ``obj`` whose values differ from ``before`` (``row_values``), in field order."""
-    return tuple(name for name, value in row_values(obj).items() if before[name] != value)
+    """The fields of ``obj`` (attribute names, in field order) whose values differ from ``before``."""
+    now, changed = obj.__dict__, []
+    for name in _attnames(type(obj)):
+        a, b = before.get(name, _MISSING), now.get(name, _MISSING)
+        if a is not b and a != b:
+            changed.append(name)
+    return tuple(changed)
+
+
+@cache
+def _attnames(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+@cache
+def _update_one(model, fields: frozenset[str]) -> tuple[str, tuple]:
+    from rivals.rawsql import _preparer
+
+    columns = [f for f in model._meta.concrete_fields if f.attname in fields]
+    assign = ", ".join(f"{c.column} = %s" for c in columns)
+    return (
+        f"UPDATE {model._meta.db_table} SET {assign} WHERE {model._meta.pk.column} = %s",
+        tuple((c.attname, _preparer(c)) for c in columns),
+    )
+
+
+def defer_update(live: dict, obj, fields: frozenset[str]) -> None:
+    """``defer_write`` the UPDATE of ``fields`` of one row (the caller's locked instance) by
+    primary key, the columns in field order."""
+    sql, columns = _update_one(type(obj), fields)
+    values = [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
+    defer_write(live, sql, [*values, obj.pk])
 
 
 def update_rows(model, objs: list, fields: list[str]) -> None:

@@ -17,14 +17,12 @@ from __future__ import annotations
 
 from collections import namedtuple
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
-from rivals.projections import Projection, changed_fields, defer_write, row_values, update_rows
+from rivals.projections import Projection, changed_fields, defer_update, row_values, update_rows
 from rivals.rawsql import copy_insert
 from rivals.rebuild import Table
 
@@ -234,30 +232,24 @@ def _write_changes(before: dict[str, dict], rows: MatchRows, live: dict | None) 
     """Insert the new rows and update the changed columns of the others; the caller's locked
     round is written by ``flush`` (once per append, with the append's own statement)."""
     for name, model in _COLLECTIONS:
-        old, now = before[name], getattr(rows, name)
+        now = getattr(rows, name)
+        if not now:
+            continue
+        old = before[name]
         new = [o for k, o in now.items() if k not in old]
         if new:
             model.objects.bulk_create(new)
         changed: dict[tuple[str, ...], list] = {}
         for k, o in now.items():
-            if k in old:
-                fields = changed_fields(old[k], o)
-                if not fields:
-                    continue
-                if live is not None and o is live.get("round"):
-                    live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
-                else:
-                    changed.setdefault(fields, []).append(o)
+            fields = changed_fields(old[k], o) if k in old else ()
+            if not fields:
+                continue
+            if live is not None and o is live.get("round"):
+                live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
+            else:
+                changed.setdefault(fields, []).append(o)
         for fields, objs in changed.items():
             update_rows(model, objs, list(fields))
-
-
-@lru_cache(maxsize=32)
-def _round_update(fields: frozenset[str]) -> tuple[str, tuple]:
-    """``UPDATE matches_round`` of ``fields`` (in field order) by id, and those fields."""
-    columns = tuple(f for f in Round._meta.concrete_fields if f.attname in fields)
-    assign = ", ".join(f"{c.column} = %s" for c in columns)
-    return f"UPDATE matches_round SET {assign} WHERE id = %s", columns
 
 
 def _copy(rows: MatchRows) -> None:
@@ -286,11 +278,7 @@ class MatchesProjection(Projection):
     def flush(self, live: dict) -> None:
         fields = live.pop("round_dirty", None)
         if fields:  # the hot path: sent with the board's own UPDATE
-            rnd = live["round"]
-            sql, columns = _round_update(fields)
-            defer_write(
-                live, sql, [*(c.get_db_prep_save(getattr(rnd, c.attname), connection) for c in columns), rnd.pk]
-            )
+            defer_update(live, live["round"], fields)
 
     def apply_many(self, events: list[Event]) -> None:
         """New matches and rounds in bulk (a tournament wave): folded like the rebuild, then
