@@ -84,7 +84,7 @@ def _run(op, accounts: list[Account], today: date) -> date:
 
 @pytest.mark.django_db
 @settings(
-    max_examples=30,
+    max_examples=20,
     derandomize=True,
     deadline=None,
     database=None,
