@@ -22,7 +22,7 @@ from django.db import connection
 
 from rankings.days import romanian_day, romanian_today, week_start
 from rankings.models import HISTOGRAM_BUCKET
-from rankings.projections import board_key
+from rankings.rules import board_key
 from rankings.services import rankings_roll_if_due
 
 BOARDS = ("amr", "weekly", "daily")
@@ -230,7 +230,11 @@ def rankings_state() -> RankingsState:
 
 def rankings_recomputed(*, window_start: date) -> RankingsState:
     """What the projection must hold for ``window_start``, computed afresh from the ledger in
-    Python (zoneinfo for the Romanian day), independently of the projection's SQL."""
+    Python (zoneinfo for the Romanian day), independently of the projection's SQL.
+
+    The oracle of the tests: it restates R-33, R-34 and R-38 on purpose and must not call
+    ``rankings.rules`` (which both the live projection and its rebuild run), so that a wrong rule
+    there shows up as a difference here."""
     from rivals.models import PointsLedgerEntry
 
     def add(target, k, amount, at):

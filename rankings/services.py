@@ -90,10 +90,14 @@ def rankings_roll(*, today: date | None = None, now: datetime | None = None) -> 
         if old_start is not None:
             cur.execute(_SUBTRACT, {"old": old_start, "new": new_start})
             changed = cur.fetchone()[0]
+            # An AMR row goes with the last of its days inside the window, as on a rebuild (which
+            # makes one for an account with a day inside it, even days that add up to 0).
             cur.execute(
                 "DELETE FROM rankings_amrpoints a USING (SELECT DISTINCT account_id FROM rankings_dailypoints "
-                "WHERE day >= %s AND day < %s) l WHERE a.account_id = l.account_id AND a.points = 0",
-                [old_start, new_start],
+                "WHERE day >= %(old)s AND day < %(new)s) l WHERE a.account_id = l.account_id AND a.points = 0 "
+                "AND NOT EXISTS (SELECT 1 FROM rankings_dailypoints d WHERE d.account_id = a.account_id "
+                "AND d.day >= %(new)s)",
+                {"old": old_start, "new": new_start},
             )
         # Prune what left the window (it can never come back: awards before window_start are ignored).
         cur.execute("DELETE FROM rankings_dailypoints WHERE day < %s", [new_start])

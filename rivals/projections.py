@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from functools import cache
+from typing import Any
 
 from rivals.models import Event
 
@@ -134,6 +136,75 @@ def _run_deferred(live: dict) -> None:
     writes = live.pop(_DEFERRED)
     with connection.cursor() as cur:
         cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
+
+
+# --- writing what a step changed (live projections that load rows, step them, write them back) ---
+
+_MISSING = object()
+
+
+def row_values(obj) -> dict[str, Any]:
+    """A snapshot of a model instance's values, taken before a step (``changed_fields`` compares
+    it after). Steps assign new values, they do not change a value in place."""
+    return obj.__dict__.copy()
+
+
+def changed_fields(before: dict[str, Any], obj) -> tuple[str, ...]:
+    """The fields of ``obj`` (attribute names, in field order) whose values differ from ``before``."""
+    now, changed = obj.__dict__, []
+    for name in _attnames(type(obj)):
+        a, b = before.get(name, _MISSING), now.get(name, _MISSING)
+        if a is not b and a != b:
+            changed.append(name)
+    return tuple(changed)
+
+
+@cache
+def _attnames(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+@cache
+def _update_one(model, fields: frozenset[str]) -> tuple[str, tuple]:
+    from rivals.rawsql import _preparer
+
+    columns = [f for f in model._meta.concrete_fields if f.attname in fields]
+    assign = ", ".join(f"{c.column} = %s" for c in columns)
+    return (
+        f"UPDATE {model._meta.db_table} SET {assign} WHERE {model._meta.pk.column} = %s",
+        tuple((c.attname, _preparer(c)) for c in columns),
+    )
+
+
+def defer_update(live: dict, obj, fields: frozenset[str]) -> None:
+    """``defer_write`` the UPDATE of ``fields`` of one row (the caller's locked instance) by
+    primary key, the columns in field order."""
+    sql, columns = _update_one(type(obj), fields)
+    values = [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
+    defer_write(live, sql, [*values, obj.pk])
+
+
+def update_rows(model, objs: list, fields: list[str]) -> None:
+    """UPDATE the ``fields`` of many rows by primary key in one statement (arrays of the values)."""
+    from django.db import connection
+
+    if len(objs) == 1:
+        objs[0].save(update_fields=fields)
+        return
+    meta = model._meta
+    columns = [meta.get_field(f) for f in fields]
+    assign = ", ".join(f"{c.column} = v.{c.column}" for c in columns)
+    arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in [meta.pk, *columns])
+    names = ", ".join(c.column for c in [meta.pk, *columns])
+    with connection.cursor() as cur:
+        cur.execute(
+            f"UPDATE {meta.db_table} t SET {assign} FROM unnest({arrays}) AS v({names}) "
+            f"WHERE t.{meta.pk.column} = v.{meta.pk.column}",
+            [
+                [o.pk for o in objs],
+                *([c.get_db_prep_save(getattr(o, c.attname), connection) for o in objs] for c in columns),
+            ],
+        )
 
 
 def rebuild_all(progress: bool = False) -> int:

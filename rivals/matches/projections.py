@@ -2,18 +2,27 @@
 
 One projection for all of them, so that ``reset`` deletes in the order the foreign keys need.
 Every decision (deadlines, places, prizes) was taken by the services and is in the events, so a
-replay needs no engine and no clock. The hot path (a round's pair) changes the locked ``Round``
-instance the caller hands over in ``live`` and writes it once per intent (``flush``).
+replay needs no engine and no clock.
+
+One implementation: ``step(rows, event)`` is the pure effect of one event on the rows it names
+(``MatchRows``, keyed by the ids the events carry). Live (inside every append's transaction)
+loads the rows an event touches, steps, and writes what changed; the rebuild folds the whole log
+into one ``MatchRows`` in memory and writes it with COPY, and a bulk append of new matches and
+rounds (a tournament wave) folds them the same way. The hot path (a pair on a round's board)
+steps the locked ``Round`` the caller hands over in ``live`` — no query — and its changed columns
+are written once per intent (``flush``), with the board's own UPDATE.
 """
 
 from __future__ import annotations
 
-from django.db.models import F
+from collections import namedtuple
+from dataclasses import dataclass, field
+
 from django.utils.dateparse import parse_datetime
 
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
-from rivals.projections import Projection, defer_write
+from rivals.projections import Projection, changed_fields, defer_update, row_values, update_rows
 from rivals.rawsql import copy_insert
 from rivals.rebuild import Table
 
@@ -22,84 +31,275 @@ def _dt(value):
     return parse_datetime(value) if value else None
 
 
+@dataclass
+class MatchRows:
+    """Rows of competitive play — all of them (the rebuild), or those one event touches (live)."""
+
+    matches: dict[str, Match] = field(default_factory=dict)
+    players: dict[tuple[str, int], MatchPlayer] = field(default_factory=dict)  # by (match id, account)
+    rounds: dict[str, Round] = field(default_factory=dict)
+    tickets: dict[str, QueueTicket] = field(default_factory=dict)
+    duels: dict[str, Duel] = field(default_factory=dict)
+
+
+_COLLECTIONS = (
+    ("matches", Match),
+    ("players", MatchPlayer),
+    ("rounds", Round),
+    ("tickets", QueueTicket),
+    ("duels", Duel),
+)
+
+PAIRS = frozenset({"PairRemoved", "JokerUsed"})  # a joker removes a pair too (R-9): the round is not idle
+_CLOSED = {
+    "QueueMatched": "matched",
+    "QueueLeft": "left",
+    "QueueExpired": "expired",
+    "DuelAccepted": "accepted",
+    "DuelDeclined": "declined",
+    "DuelExpired": "expired",
+}
+
+
+# --- the one step per event ----------------------------------------------------------------------
+
+
+def step(rows: MatchRows, event) -> None:
+    """Apply one event to the rows it names (pure: no database)."""
+    _STEPS[event.type](rows, event, event.data)
+
+
+def _row(collection: dict, key, event, what: str):
+    row = collection.get(key)
+    if row is None:
+        raise ValueError(f"{event!r}: {what} {key} does not exist")
+    return row
+
+
+def _match_created(rows: MatchRows, event, d: dict) -> None:
+    match = Match(
+        id=d["match_id"],
+        mode=d["mode"],
+        rounds_total=d["rounds_total"],
+        context=d.get("context") or {},
+        code=d.get("code") or "",
+        version=event.version,
+        created_at=event.recorded_at,
+    )
+    rows.matches[d["match_id"]] = match
+    for seat, account_id in enumerate(d["players"]):
+        rows.players[(d["match_id"], account_id)] = MatchPlayer(match=match, account_id=account_id, seat=seat)
+
+
+def _match_finished(rows: MatchRows, event, d: dict) -> None:
+    match = _row(rows.matches, d["match_id"], event, "match")
+    match.status, match.standings, match.prizes = "finished", d["standings"], d["prizes"]
+    match.finished_at, match.version = _dt(d["finished_at"]), event.version
+    prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
+    for standing in d["standings"]:
+        player = rows.players.get((d["match_id"], standing["account_id"]))
+        if player is not None:
+            player.place, player.prize = standing["place"], prizes.get(standing["account_id"])
+
+
+def _round_scheduled(rows: MatchRows, event, d: dict) -> None:
+    rnd = Round(
+        id=d["round_id"],
+        match_id=d["match_id"],
+        index=d["index"],
+        mode=d["mode"],
+        players=d["players"],
+        code=d["code"],
+        layout=d["layout"],
+        starts_at=_dt(d["starts_at"]),
+        hard_ends_at=_dt(d["hard_ends_at"]),
+        cutoff_at=_dt(d.get("cutoff_at")),
+        version=event.version,
+    )
+    rnd.ends_at = rnd.deadline()[0]
+    rows.rounds[d["round_id"]] = rnd
+
+
+def _pair(rows: MatchRows, event, d: dict) -> None:
+    """R-17: a pair on a round's board moves the round's idle deadline. It depends only on the
+    round's schedule and the pair's instant, which no other event changes: the last pair decides."""
+    if d.get("round_id") is None:
+        return  # a solo game
+    rnd = _row(rows.rounds, d["round_id"], event, "round")
+    rnd.last_pair_at = event.recorded_at
+    rnd.ends_at = rnd.deadline()[0]
+
+
+def _round_ended(rows: MatchRows, event, d: dict) -> None:
+    rnd = _row(rows.rounds, d["round_id"], event, "round")
+    rnd.status, rnd.ended_at, rnd.end_reason = "ended", _dt(d["ended_at"]), d["reason"]
+    rnd.result, rnd.version = d, event.version
+    for result in d["results"]:
+        player = rows.players.get((d["match_id"], result["account_id"]))
+        if player is not None:
+            player.total_score += result["score"]
+
+
+def _ticket_joined(rows: MatchRows, event, d: dict) -> None:
+    rows.tickets[d["ticket_id"]] = QueueTicket(
+        id=d["ticket_id"],
+        account_id=d["account_id"],
+        mode=d["mode"],
+        created_at=event.recorded_at,
+        expires_at=_dt(d["expires_at"]),
+        version=event.version,
+    )
+
+
+def _duel_challenged(rows: MatchRows, event, d: dict) -> None:
+    rows.duels[d["duel_id"]] = Duel(
+        id=d["duel_id"],
+        challenger_id=d["challenger_id"],
+        opponent_id=d["opponent_id"],
+        created_at=event.recorded_at,
+        expires_at=_dt(d["expires_at"]),
+        version=event.version,
+    )
+
+
+def _closed(rows: MatchRows, event, d: dict) -> None:
+    """A ticket or a duel closes once."""
+    t = event.type
+    if t.startswith("Queue"):
+        row = _row(rows.tickets, d["ticket_id"], event, "queue ticket")
+    else:
+        row = _row(rows.duels, d["duel_id"], event, "duel")
+    # a withdrawal by the challenger, or the server's end of it (R-38: a party suspended or closed)
+    row.status = "cancelled" if t == "DuelDeclined" and d.get("by") in ("challenger", "system") else _CLOSED[t]
+    row.closed_at, row.version = event.recorded_at, event.version
+    if t in ("QueueMatched", "DuelAccepted"):
+        row.match_id = d["match_id"]
+
+
+_STEPS = {
+    "MatchCreated": _match_created,
+    "MatchFinished": _match_finished,
+    "RoundScheduled": _round_scheduled,
+    "RoundEnded": _round_ended,
+    "PairRemoved": _pair,
+    "JokerUsed": _pair,
+    "QueueJoined": _ticket_joined,
+    "DuelChallenged": _duel_challenged,
+    **dict.fromkeys(_CLOSED, _closed),
+}
+
+
+# --- live: load the rows an event touches, step, write what changed ------------------------------
+
+
+def _live_round(live: dict | None, round_id: str) -> Round | None:
+    rnd = (live or {}).get("round")
+    return rnd if rnd is not None and str(rnd.pk) == round_id else None
+
+
+def _load(event: Event, live: dict | None) -> MatchRows:
+    d, kind = event.data, event.type
+    rows = MatchRows()
+    if kind in PAIRS or kind == "RoundEnded":
+        rnd = _live_round(live, d["round_id"]) or Round.objects.filter(pk=d["round_id"]).first()
+        if rnd is not None:
+            rows.rounds[d["round_id"]] = rnd
+    if kind == "MatchFinished":
+        match = Match.objects.filter(pk=d["match_id"]).first()
+        if match is not None:
+            rows.matches[d["match_id"]] = match
+    if kind in ("RoundEnded", "MatchFinished"):
+        accounts = [r["account_id"] for r in d["results" if kind == "RoundEnded" else "standings"]]
+        # locked: their totals are read, added to and written back
+        for player in MatchPlayer.objects.select_for_update().filter(match_id=d["match_id"], account_id__in=accounts):
+            rows.players[(d["match_id"], player.account_id)] = player
+    elif kind.startswith("Queue") and kind != "QueueJoined":
+        ticket = QueueTicket.objects.filter(pk=d["ticket_id"]).first()
+        if ticket is not None:
+            rows.tickets[d["ticket_id"]] = ticket
+    elif kind.startswith("Duel") and kind != "DuelChallenged":
+        duel = Duel.objects.filter(pk=d["duel_id"]).first()
+        if duel is not None:
+            rows.duels[d["duel_id"]] = duel
+    return rows
+
+
+def _snapshot(rows: MatchRows) -> dict[str, dict]:
+    return {name: {k: row_values(o) for k, o in getattr(rows, name).items()} for name, _ in _COLLECTIONS}
+
+
+def _write_changes(before: dict[str, dict], rows: MatchRows, live: dict | None) -> None:
+    """Insert the new rows and update the changed columns of the others; the caller's locked
+    round is written by ``flush`` (once per append, with the append's own statement)."""
+    for name, model in _COLLECTIONS:
+        now = getattr(rows, name)
+        if not now:
+            continue
+        old = before[name]
+        new = [o for k, o in now.items() if k not in old]
+        if new:
+            model.objects.bulk_create(new)
+        changed: dict[tuple[str, ...], list] = {}
+        for k, o in now.items():
+            fields = changed_fields(old[k], o) if k in old else ()
+            if not fields:
+                continue
+            if live is not None and o is live.get("round"):
+                live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
+            else:
+                changed.setdefault(fields, []).append(o)
+        for fields, objs in changed.items():
+            update_rows(model, objs, list(fields))
+
+
+def _copy(rows: MatchRows) -> None:
+    for name, model in _COLLECTIONS:
+        copy_insert(model, list(getattr(rows, name).values()))
+
+
+_LastPair = namedtuple("_LastPair", "type data recorded_at")
+
+
 class MatchesProjection(Projection):
     name = "matches"
-    event_types = frozenset(
-        {
-            "MatchCreated",
-            "MatchFinished",
-            "RoundScheduled",
-            "RoundEnded",
-            "QueueJoined",
-            "QueueMatched",
-            "QueueLeft",
-            "QueueExpired",
-            "DuelChallenged",
-            "DuelAccepted",
-            "DuelDeclined",
-            "DuelExpired",
-            # a pair removed in a round's board moves the round's idle deadline (R-17)
-            "PairRemoved",
-            "JokerUsed",
-        }
-    )
+    event_types = frozenset(_STEPS)
     uses_live = True
-    tables = tuple(Table(m._meta.db_table) for m in (Match, MatchPlayer, Round, QueueTicket, Duel))
-    PAIRS = frozenset({"PairRemoved", "JokerUsed"})
+    tables = tuple(Table(model._meta.db_table) for _, model in _COLLECTIONS)
     rebuild_types = event_types - PAIRS
 
+    def apply(self, event: Event, live: dict | None = None) -> None:
+        if event.type in PAIRS and event.data.get("round_id") is None:
+            return  # a solo game's pair (the hot path of solo play: nothing to load)
+        rows = _load(event, live)
+        before = _snapshot(rows)
+        step(rows, event)
+        _write_changes(before, rows, live)
+
+    def flush(self, live: dict) -> None:
+        fields = live.pop("round_dirty", None)
+        if fields:  # the hot path: sent with the board's own UPDATE
+            defer_update(live, live["round"], fields)
+
+    def apply_many(self, events: list[Event]) -> None:
+        """New matches and rounds in bulk (a tournament wave): folded like the rebuild, then
+        COPY; anything else one by one."""
+        if any(e.type not in ("MatchCreated", "RoundScheduled") for e in events):
+            return super().apply_many(events)
+        rows = MatchRows()
+        for event in events:
+            step(rows, event)
+        _copy(rows)
+
     def rebuild(self, log) -> None:
-        """Every row folded in memory, then COPY. A round's pairs only move its idle deadline: only
-        each round's last pair is read (the database finds it)."""
-        matches: dict[str, Match] = {}
-        players: dict[tuple[str, int], MatchPlayer] = {}
-        rounds: dict[str, Round] = {}
-        tickets: dict[str, QueueTicket] = {}
-        duels: dict[str, Duel] = {}
+        """Every row folded in memory, then COPY. A round's pairs only move its idle deadline and
+        the last one decides it: only each round's last pair is stepped (the database finds it)."""
+        rows = MatchRows()
         for event in log.events(self.rebuild_types):
-            d, t = event.data, event.type
-            if t == "RoundScheduled":
-                rounds[d["round_id"]] = self._round(event)
-            elif t == "RoundEnded":
-                rnd = rounds[d["round_id"]]
-                rnd.status, rnd.ended_at, rnd.end_reason = "ended", _dt(d["ended_at"]), d["reason"]
-                rnd.result, rnd.version = d, event.version
-                for row in d["results"]:
-                    players[(d["match_id"], row["account_id"])].total_score += row["score"]
-            elif t == "MatchCreated":
-                match, seats = self._match(event)
-                matches[d["match_id"]] = match
-                for p in seats:
-                    players[(d["match_id"], p.account_id)] = p
-            elif t == "MatchFinished":
-                match = matches[d["match_id"]]
-                match.status, match.standings, match.prizes = "finished", d["standings"], d["prizes"]
-                match.finished_at, match.version = _dt(d["finished_at"]), event.version
-                prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
-                for row in d["standings"]:
-                    p = players[(d["match_id"], row["account_id"])]
-                    p.place, p.prize = row["place"], prizes.get(row["account_id"])
-            elif t == "QueueJoined":
-                tickets[d["ticket_id"]] = self._ticket(event)
-            elif t == "DuelChallenged":
-                duels[d["duel_id"]] = self._duel(event)
-            else:  # a ticket or a duel closed
-                model, pk, fields = self._closing(event)
-                row = (tickets if model is QueueTicket else duels)[pk]
-                for name, value in fields.items():
-                    setattr(row, name, value)
-        last_pairs = log.latest(self.PAIRS, "data->>'round_id'", where="data->>'round_id' IS NOT NULL")
+            step(rows, event)
+        last_pairs = log.latest(PAIRS, "data->>'round_id'", where="data->>'round_id' IS NOT NULL")
         for round_id, at in last_pairs.items():
-            rnd = rounds.get(round_id)
-            if rnd is None:
-                raise ValueError(f"pairs of round {round_id}, which was never scheduled")
-            rnd.last_pair_at = at
-            rnd.ends_at = rnd.deadline()[0]
-        copy_insert(Match, list(matches.values()))
-        copy_insert(MatchPlayer, list(players.values()))
-        copy_insert(Round, list(rounds.values()))
-        copy_insert(QueueTicket, list(tickets.values()))
-        copy_insert(Duel, list(duels.values()))
+            step(rows, _LastPair("PairRemoved", {"round_id": round_id}, at))
+        _copy(rows)
 
     def reset(self) -> None:
         Duel.objects.all().delete()
@@ -107,185 +307,6 @@ class MatchesProjection(Projection):
         Round.objects.all().delete()
         MatchPlayer.objects.all().delete()
         Match.objects.all().delete()
-
-    def apply(self, event: Event, live: dict | None = None) -> None:
-        handler = getattr(self, f"_on_{event.type}")
-        handler(event, live)
-
-    def flush(self, live: dict) -> None:
-        if live.pop("round_dirty", False):  # the hot path: sent with the board's own UPDATE
-            rnd = live["round"]
-            defer_write(
-                live,
-                "UPDATE matches_round SET last_pair_at = %s, ends_at = %s WHERE id = %s",
-                [rnd.last_pair_at, rnd.ends_at, rnd.pk],
-            )
-
-    # --- rounds ----------------------------------------------------------------------------------
-
-    def _on_PairRemoved(self, event: Event, live: dict | None) -> None:
-        round_id = event.data.get("round_id")
-        if round_id is None:
-            return  # a solo game
-        rnd = (live or {}).get("round")
-        if rnd is not None and str(rnd.pk) == round_id:
-            rnd.last_pair_at = event.recorded_at
-            rnd.ends_at = rnd.deadline()[0]
-            live["round_dirty"] = True
-            return
-        rnd = Round.objects.get(pk=round_id)
-        rnd.last_pair_at = event.recorded_at
-        rnd.ends_at = rnd.deadline()[0]
-        rnd.save(update_fields=["last_pair_at", "ends_at"])
-
-    _on_JokerUsed = _on_PairRemoved  # a joker removes a pair too (R-9): the round is not idle
-
-    @staticmethod
-    def _round(event: Event) -> Round:
-        d = event.data
-        rnd = Round(
-            id=d["round_id"],
-            match_id=d["match_id"],
-            index=d["index"],
-            mode=d["mode"],
-            players=d["players"],
-            code=d["code"],
-            layout=d["layout"],
-            starts_at=_dt(d["starts_at"]),
-            hard_ends_at=_dt(d["hard_ends_at"]),
-            cutoff_at=_dt(d.get("cutoff_at")),
-            version=event.version,
-        )
-        rnd.ends_at = rnd.deadline()[0]
-        return rnd
-
-    def _on_RoundScheduled(self, event: Event, live: dict | None) -> None:
-        self._round(event).save(force_insert=True)
-
-    def apply_many(self, events: list[Event]) -> None:
-        """New matches and rounds in bulk (a tournament wave); anything else one by one."""
-        if any(e.type not in ("MatchCreated", "RoundScheduled") for e in events):
-            return super().apply_many(events)
-        matches = [self._match(e) for e in events if e.type == "MatchCreated"]
-        copy_insert(Match, [m for m, _ in matches])
-        copy_insert(MatchPlayer, [p for _, players in matches for p in players])
-        copy_insert(Round, [self._round(e) for e in events if e.type == "RoundScheduled"])
-
-    def _on_RoundEnded(self, event: Event, live: dict | None) -> None:
-        d = event.data
-        rnd = (live or {}).get("round")
-        fields = {
-            "status": "ended",
-            "ended_at": _dt(d["ended_at"]),
-            "end_reason": d["reason"],
-            "result": d,
-            "version": event.version,
-        }
-        if rnd is not None and str(rnd.pk) == d["round_id"]:
-            for name, value in fields.items():
-                setattr(rnd, name, value)
-        Round.objects.filter(pk=d["round_id"]).update(**fields)
-        for row in d["results"]:
-            MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
-                total_score=F("total_score") + row["score"]
-            )
-
-    # --- matches ---------------------------------------------------------------------------------
-
-    @staticmethod
-    def _match(event: Event) -> tuple[Match, list[MatchPlayer]]:
-        d = event.data
-        match = Match(
-            id=d["match_id"],
-            mode=d["mode"],
-            rounds_total=d["rounds_total"],
-            context=d.get("context") or {},
-            code=d.get("code") or "",
-            version=event.version,
-            created_at=event.recorded_at,
-        )
-        return match, [MatchPlayer(match=match, account_id=a, seat=seat) for seat, a in enumerate(d["players"])]
-
-    def _on_MatchCreated(self, event: Event, live: dict | None) -> None:
-        match, players = self._match(event)
-        match.save(force_insert=True)
-        MatchPlayer.objects.bulk_create(players)
-
-    def _on_MatchFinished(self, event: Event, live: dict | None) -> None:
-        d = event.data
-        Match.objects.filter(pk=d["match_id"]).update(
-            status="finished",
-            standings=d["standings"],
-            prizes=d["prizes"],
-            finished_at=_dt(d["finished_at"]),
-            version=event.version,
-        )
-        prizes = {p["account_id"]: p["points"] for p in d["prizes"]}
-        for row in d["standings"]:
-            MatchPlayer.objects.filter(match_id=d["match_id"], account_id=row["account_id"]).update(
-                place=row["place"], prize=prizes.get(row["account_id"])
-            )
-
-    # --- the queue and duels: open requests that close once ---------------------------------------
-
-    @staticmethod
-    def _ticket(event: Event) -> QueueTicket:
-        d = event.data
-        return QueueTicket(
-            id=d["ticket_id"],
-            account_id=d["account_id"],
-            mode=d["mode"],
-            created_at=event.recorded_at,
-            expires_at=_dt(d["expires_at"]),
-            version=event.version,
-        )
-
-    @staticmethod
-    def _duel(event: Event) -> Duel:
-        d = event.data
-        return Duel(
-            id=d["duel_id"],
-            challenger_id=d["challenger_id"],
-            opponent_id=d["opponent_id"],
-            created_at=event.recorded_at,
-            expires_at=_dt(d["expires_at"]),
-            version=event.version,
-        )
-
-    _CLOSED = {
-        "QueueMatched": "matched",
-        "QueueLeft": "left",
-        "QueueExpired": "expired",
-        "DuelAccepted": "accepted",
-        "DuelDeclined": "declined",
-        "DuelExpired": "expired",
-    }
-
-    @classmethod
-    def _closing(cls, event: Event) -> tuple[type, str, dict]:
-        """The model, id and changed fields of the ticket or duel an event closes."""
-        d, t = event.data, event.type
-        # a withdrawal by the challenger, or the server's end of it (R-38: a party suspended or closed)
-        status = "cancelled" if t == "DuelDeclined" and d.get("by") in ("challenger", "system") else cls._CLOSED[t]
-        fields = {"status": status, "closed_at": event.recorded_at, "version": event.version}
-        if t in ("QueueMatched", "DuelAccepted"):
-            fields["match_id"] = d["match_id"]
-        if t.startswith("Queue"):
-            return QueueTicket, d["ticket_id"], fields
-        return Duel, d["duel_id"], fields
-
-    def _on_QueueJoined(self, event: Event, live: dict | None) -> None:
-        self._ticket(event).save(force_insert=True)
-
-    def _on_DuelChallenged(self, event: Event, live: dict | None) -> None:
-        self._duel(event).save(force_insert=True)
-
-    def _closed(self, event: Event, live: dict | None) -> None:
-        model, pk, fields = self._closing(event)
-        model.objects.filter(pk=pk).update(**fields)
-
-    _on_QueueMatched = _on_QueueLeft = _on_QueueExpired = _closed
-    _on_DuelAccepted = _on_DuelDeclined = _on_DuelExpired = _closed
 
 
 matches_projection = MatchesProjection()

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+
+from django.db import transaction
 
 from rivals import engine
 from rivals.games.services import game_board
@@ -140,3 +143,24 @@ def _keeps_going(b, p) -> bool:
     after = b.copy()
     after.remove(*p)
     return engine.solve(after).solvable
+
+
+# --- projection properties (tests/*/test_projection_properties.py) --------------------------------
+
+
+@contextmanager
+def rolled_back():
+    """One hypothesis example's writes, undone after it (the log is append-only: a savepoint is
+    rolled back, nothing is deleted)."""
+    with transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+def assert_live_equals_rebuild() -> None:
+    """``rebuild_projections --verify`` in the test's transaction: every projection rebuilt from
+    the log into private copies equals its live table."""
+    from rivals.rebuild import rebuild
+
+    report = rebuild(verify_only=True)
+    assert report.equal, [d for d in report.differences if d.any]
