@@ -48,9 +48,19 @@ def stream_version(stream_id: str) -> int:
     return Stream.objects.filter(pk=stream_id).values_list("version", flat=True).first() or 0
 
 
+NESTED_LINKS_MAX = 16  # past this, one call that loops (the nesting's depth grows with the events)
+
+
 def _chain_sql(base: str, version0: str, count: int) -> str:
-    """The chain after ``count`` new events (``rivals.eventchain``), from ``base`` at ``version0``:
-    one link per event, nested, over the digests of CTE ``d`` and the pads of CTE ``k``."""
+    """The chain after ``count`` new events (``rivals.eventchain``), from ``base`` at ``version0``,
+    over the digests of CTE ``d`` and the pads of CTE ``k``: one link per event, nested (inlined by
+    the planner: the hot path's one or few events), or for many events ``rivals_event_chain``, the
+    same links in a loop (migration 0009: nesting hundreds exceeds the planner's stack)."""
+    if count > NESTED_LINKS_MAX:
+        return (
+            f"rivals_event_chain({base}, {version0}, (SELECT array_agg(digest ORDER BY n) FROM d), "
+            "(SELECT ki FROM k), (SELECT ko FROM k))"
+        )
     expr = base
     for n in range(1, count + 1):
         expr = (

@@ -9,13 +9,11 @@ key, deletions; the rebuild (``manage.py rebuild_projections``) folds each strea
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.models import Event
-from rivals.projections import Projection, register
+from rivals.projections import Projection, changed_fields, register, row_values, update_rows
 from rivals.rawsql import copy_insert
 from rivals.rebuild import Table as Copied
 from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
@@ -67,33 +65,11 @@ def _load(event: Event) -> TournamentRows:
 _COLLECTIONS = ("registrations", "waves", "tables", "seats")
 
 
-def _values(obj) -> dict[str, Any]:
-    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
-
-
 def _snapshot(rows: TournamentRows) -> dict[str, dict]:
-    shot: dict[str, dict] = {name: {k: _values(o) for k, o in getattr(rows, name).items()} for name in _COLLECTIONS}
-    shot["tournament"] = {} if rows.tournament is None else {rows.tournament.pk: _values(rows.tournament)}
-    shot["trophy"] = {} if rows.trophy is None else {rows.trophy.tournament_id: _values(rows.trophy)}
+    shot: dict[str, dict] = {name: {k: row_values(o) for k, o in getattr(rows, name).items()} for name in _COLLECTIONS}
+    shot["tournament"] = {} if rows.tournament is None else {rows.tournament.pk: row_values(rows.tournament)}
+    shot["trophy"] = {} if rows.trophy is None else {rows.trophy.tournament_id: row_values(rows.trophy)}
     return shot
-
-
-def _update(model, objs: list, fields: list[str]) -> None:
-    """UPDATE many rows by primary key in one statement (arrays of the changed columns)."""
-    if len(objs) == 1:
-        objs[0].save(update_fields=fields)
-        return
-    meta = model._meta
-    columns = [meta.get_field(f) for f in fields]
-    assign = ", ".join(f"{c.column} = v.{c.column}" for c in columns)
-    arrays = ", ".join(f"%s::{c.db_type(connection)}[]" for c in [meta.pk, *columns])
-    names = ", ".join(c.column for c in [meta.pk, *columns])
-    with connection.cursor() as cur:
-        cur.execute(
-            f"UPDATE {meta.db_table} t SET {assign} FROM unnest({arrays}) AS v({names}) "
-            f"WHERE t.{meta.pk.column} = v.{meta.pk.column}",
-            [[o.pk for o in objs], *([getattr(o, c.attname) for o in objs] for c in columns)],
-        )
 
 
 def _write_changes(before: dict[str, dict], rows: TournamentRows) -> None:
@@ -124,11 +100,11 @@ def _write_changes(before: dict[str, dict], rows: TournamentRows) -> None:
         changed: dict[tuple[str, ...], list] = {}
         for k, o in now.items():
             if k in old:
-                fields = tuple(f for f, v in _values(o).items() if old[k][f] != v)
+                fields = changed_fields(old[k], o)
                 if fields:
                     changed.setdefault(fields, []).append(o)
         for fields, objs in changed.items():
-            _update(model, objs, list(fields))
+            update_rows(model, objs, list(fields))
         gone = [old[k][model._meta.pk.attname] for k in old if k not in now]
         if gone:
             model.objects.filter(pk__in=gone).delete()

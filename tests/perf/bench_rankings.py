@@ -29,6 +29,8 @@ from datetime import timedelta
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, ROOT)
 
+from tests.perf.benchdb import insert_accounts  # noqa: E402
+
 
 def _pct(xs, q):
     xs = sorted(xs)
@@ -51,13 +53,7 @@ def generate(cur, accounts: int, density: float, today, started):
     from rankings.days import amr_window_start
 
     start = amr_window_start(today)
-    cur.execute(
-        "INSERT INTO rivals_account (id, password, is_superuser, username, is_staff, is_active, date_joined, "
-        "email_verified, display_name, jokers) SELECT g, '!', false, 'bench' || g, false, true, now(), false, "
-        "'Player ' || g, 0 FROM generate_series(1, %s) g",
-        [accounts],
-    )
-    cur.execute("SELECT setval(pg_get_serial_sequence('rivals_account', 'id'), %s)", [accounts])
+    insert_accounts(cur, accounts)
     _phase(f"{accounts} accounts", started)
     # daily buckets: day-major order (the unique index is (day, account)); reached_at inside the
     # Romanian day; points 1…1500

@@ -31,6 +31,8 @@ from datetime import timedelta
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, ROOT)
 
+from tests.perf.benchdb import insert_accounts  # noqa: E402
+
 SEAT_TARGET_S, FINALIZE_TARGET_S = 5.0, 10.0
 
 
@@ -40,13 +42,7 @@ def _report(name: str, seconds: float, target: float | None = None) -> None:
 
 
 def _accounts(cur, n: int) -> None:
-    cur.execute(
-        "INSERT INTO rivals_account (id, password, is_superuser, username, is_staff, is_active, date_joined, "
-        "email_verified, display_name, jokers) SELECT g, '!', false, 'bench' || g, false, true, now(), false, "
-        "'Player ' || g, 0 FROM generate_series(1, %s) g",
-        [n],
-    )
-    cur.execute("SELECT setval(pg_get_serial_sequence('rivals_account', 'id'), %s)", [n])
+    insert_accounts(cur, n)
 
 
 def _registered(n: int, *, title: str, prizes: int, now):

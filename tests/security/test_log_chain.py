@@ -28,6 +28,12 @@ def _append_some():
     event_append_new_streams(
         streams=[("test-c", "test", [NewEvent("A", {"i": i}) for i in range(3)]), ("test-d", "test", [NewEvent("A")])]
     )
+    # many events in one append, each way the head is claimed (the chain is then one looping call:
+    # nesting a link per event exceeded the planner's stack past a few hundred)
+    many = [NewEvent("M", {"i": i}) for i in range(2000)]
+    event_append(stream_id="test-e", stream_type="test", events=many, expected_version=0)
+    event_append(stream_id="test-e", stream_type="test", events=many[:300], expected_version=2000)
+    event_append(stream_id="test-b", stream_type="test", events=many[:17], expected_version=ANY_VERSION)
 
 
 def _rewrite(sql: str, params) -> None:
@@ -47,7 +53,7 @@ def _verify() -> str:
 @pytest.mark.django_db
 def test_every_append_writes_the_chain_that_python_recomputes():
     _append_some()
-    for stream_id in ("test-a", "test-b", "test-c", "test-d"):
+    for stream_id in ("test-a", "test-b", "test-c", "test-d", "test-e"):
         chain = eventchain.genesis(stream_id)
         with connection.cursor() as cur:
             cur.execute(
