@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from rankings.days import day_start_utc
 from rankings.selectors import rankings_recomputed, rankings_state
 from rankings.services import rankings_roll
+from rivals.accounts.services import account_close
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend, account_suspension_lift
 from rivals.models import Account, PointsLedgerEntry
-from rivals.services.accounts import account_close
 from tests.factories import AccountFactory
 from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
 from tests.rankings.helpers import award

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend
+from rivals.games.services import game_board
 from rivals.matches import services as rounds
 from rivals.models import Game
-from rivals.services.games import game_board
 from tests.factories import AccountFactory
 from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
 from tests.tournaments.helpers import at, new_tournament
