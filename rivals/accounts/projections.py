@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild.copies import Table
@@ -25,58 +27,65 @@ class AccountProfileProjection(Projection):
     )
 
     COLUMNS = ("display_name", "jokers", "suspended_at", "suspension_reason", "closed_at")
+    EMPTY = {"display_name": "", "jokers": 0, "suspended_at": None, "suspension_reason": "", "closed_at": None}
     tables = (Table("rivals_account", columns=COLUMNS),)
 
     def reset(self) -> None:
         from rivals.models import Account
 
-        Account.objects.update(display_name="", jokers=0, suspended_at=None, suspension_reason="", closed_at=None)
+        Account.objects.update(**self.EMPTY)
 
     def rebuild(self, log) -> None:
-        """Each account's columns folded in memory, then one bulk UPDATE."""
-        from rivals import personal
+        """Each account's columns folded in memory by ``effect``, then one bulk UPDATE."""
         from rivals.rebuild.bulk import update_columns
 
-        state: dict[int, list] = {}
+        state: dict[int, dict] = {}
         for event in log.events(self.event_types):
-            d = event.data
-            row = state.setdefault(d["account_id"], ["", 0, None, "", None])
-            if event.type in ("AccountCreated", "DisplayNameChanged"):
-                name = personal.unseal(d, account_id=d["account_id"], field="display_name")
-                row[0] = name if name is not None else personal.ERASED_NAME
-            elif event.type == "JokersChanged":
-                row[1] += d["delta"]
-            elif event.type == "AccountSuspended":
-                row[2], row[3] = event.recorded_at, d["reason"]
-            elif event.type == "AccountSuspensionLifted":
-                row[2], row[3] = None, ""
-            elif event.type == "AccountClosed":
-                row[4] = event.recorded_at
-                if d.get("erased"):
-                    row[0] = personal.ERASED_NAME
-        update_columns("rivals_account", "id", list(self.COLUMNS), [(a, *row) for a, row in state.items()])
+            row = state.setdefault(event.data["account_id"], dict(self.EMPTY))
+            for column, value in effect(event).items():
+                row[column] = row[column] + value.n if isinstance(value, Add) else value
+        update_columns(
+            "rivals_account",
+            "id",
+            list(self.COLUMNS),
+            [(a, *(row[c] for c in self.COLUMNS)) for a, row in state.items()],
+        )
 
     def apply(self, event: Event) -> None:
+        """Live: the same effect as one UPDATE (a joker delta as an increment: no row lock)."""
         from django.db.models import F
 
-        from rivals import personal
         from rivals.models import Account
 
-        d = event.data
-        row = Account.objects.filter(pk=d["account_id"])
-        if event.type in ("AccountCreated", "DisplayNameChanged"):
-            name = personal.unseal(d, account_id=d["account_id"], field="display_name")
-            row.update(display_name=name if name is not None else personal.ERASED_NAME)
-        elif event.type == "JokersChanged":
-            row.update(jokers=F("jokers") + d["delta"])
-        elif event.type == "AccountSuspended":
-            row.update(suspended_at=event.recorded_at, suspension_reason=d["reason"])
-        elif event.type == "AccountSuspensionLifted":
-            row.update(suspended_at=None, suspension_reason="")
-        elif event.type == "AccountClosed":
-            row.update(
-                closed_at=event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {})
-            )
+        changes = {c: F(c) + v.n if isinstance(v, Add) else v for c, v in effect(event).items()}
+        Account.objects.filter(pk=event.data["account_id"]).update(**changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Add:
+    """A column's increment (commutative: live applies it without reading the row)."""
+
+    n: int
+
+
+def effect(event: Event) -> dict[str, object]:
+    """The one implementation of the projection: an event's effect on its account's columns, a
+    value to set or an ``Add``. Used live (``apply``) and by the rebuild's fold."""
+    from rivals import personal
+
+    d = event.data
+    if event.type in ("AccountCreated", "DisplayNameChanged"):
+        name = personal.unseal(d, account_id=d["account_id"], field="display_name")
+        return {"display_name": name if name is not None else personal.ERASED_NAME}
+    if event.type == "JokersChanged":
+        return {"jokers": Add(d["delta"])}
+    if event.type == "AccountSuspended":
+        return {"suspended_at": event.recorded_at, "suspension_reason": d["reason"]}
+    if event.type == "AccountSuspensionLifted":
+        return {"suspended_at": None, "suspension_reason": ""}
+    if event.type == "AccountClosed":
+        return {"closed_at": event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {})}
+    return {}
 
 
 account_profile_projection = AccountProfileProjection()
