@@ -17,6 +17,7 @@ from django.utils.html import format_html, format_html_join
 from rivals.admin import ReadOnlyAdmin
 from rivals.errors import DomainError
 from rivals.models import Event
+from tournaments.events import SETTINGS
 from tournaments.models import Pot, PotEntrant, RecurringSchedule, Registration, Table, Tournament, Trophy, Wave
 from tournaments.services import lifecycle, pots, schedules
 from tournaments.services.lifecycle import int_list
@@ -60,16 +61,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = (
-            "kind",
-            "title",
-            "registration_opens_at",
-            "starts_at",
-            "ends_at",
-            "min_players",
-            "prize_table",
-            "multipliers",
-        )
+        fields = SETTINGS  # what an operator sets (R-21)
 
     def clean(self):
         """The services' own checks, so that a refusal is a form error, not a failed save."""

@@ -11,20 +11,11 @@ from dataclasses import dataclass, field
 
 from django.utils.dateparse import parse_datetime
 
+from tournaments.events import SETTINGS
 from tournaments.models import Registration, Table, TableSeat, Tournament, Trophy, Wave
 
 _TIME_FIELDS = ("registration_opens_at", "starts_at", "ends_at")
-_CREATED_FIELDS = (
-    "kind",
-    "title",
-    "registration_opens_at",
-    "starts_at",
-    "ends_at",
-    "min_players",
-    "prize_table",
-    "multipliers",
-    "created_at",
-)
+_CREATED_FIELDS = (*SETTINGS, "created_at")
 
 
 def settings_of(data: dict) -> dict:

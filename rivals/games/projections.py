@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from rivals.games.events import GAME_EVENTS
 from rivals.models import Event
 from rivals.projections import Projection, defer_write
 from rivals.rebuild.copies import Table
@@ -15,23 +16,7 @@ class GameProjection(Projection):
     """The game board, clock, score and counters of every solo game (from its stream's events)."""
 
     name = "games"
-    event_types = frozenset(
-        {
-            "GameStarted",
-            "PairRemoved",
-            "JokerUsed",
-            "BlockedTileClicked",
-            "HintGiven",
-            "PairRestored",
-            "TilesShuffled",
-            "GamePaused",
-            "GameResumed",
-            "GameRestarted",
-            "GameStuck",
-            "GameWon",
-            "GameEnded",
-        }
-    )
+    event_types = GAME_EVENTS
 
     # The cached plan is not a projection: it is recomputed by the next hint (a swap keeps it).
     tables = (Table("rivals_game", ignore=("plan",)),)

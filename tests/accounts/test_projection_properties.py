@@ -9,14 +9,14 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rivals.accounts.services import account_close, account_guest_signin, account_jokers_change, account_rename
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend, account_suspension_lift
 from tests.factories import device_id_for
-from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
+from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 
 ACCOUNTS = 3
 _names = itertools.count()
@@ -53,13 +53,7 @@ def _run(op, accounts) -> None:
 
 
 @pytest.mark.django_db
-@settings(
-    max_examples=15,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@property_settings(15)
 @given(ops=ops)
 def test_any_sequence_of_account_events_rebuilds_to_the_live_profile(ops):
     with rolled_back():

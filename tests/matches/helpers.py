@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-
-from django.db import transaction
 
 from rivals import engine
 from rivals.games.services import game_board
@@ -145,22 +142,27 @@ def _keeps_going(b, p) -> bool:
     return engine.solve(after).solvable
 
 
-# --- projection properties (tests/*/test_projection_properties.py) --------------------------------
-
-
-@contextmanager
-def rolled_back():
-    """One hypothesis example's writes, undone after it (the log is append-only: a savepoint is
-    rolled back, nothing is deleted)."""
-    with transaction.atomic():
-        yield
-        transaction.set_rollback(True)
-
-
-def assert_live_equals_rebuild() -> None:
-    """``rebuild_projections --verify`` in the test's transaction: every projection rebuilt from
-    the log into private copies equals its live table."""
-    from rivals.rebuild import rebuild
-
-    report = rebuild(verify_only=True)
-    assert report.equal, [d for d in report.differences if d.any]
+def intent_for(kind: str, board, choice: int, seq: int, *, otherwise: str = "click_blocked") -> object:
+    """A round intent body of ``kind`` on ``board`` (``choice`` picks among the candidates): a
+    removable pair, a mismatched pair, a blocked tile, a joker's tile, a hint or undo (now and then
+    with a stale seq), a malformed body; when the board offers no candidate, ``otherwise``: a
+    click on no tile, or a hint."""
+    present = [i for i in range(board.layout.size) if (board.present >> i) & 1]
+    free = [i for i in present if board.is_free(i)]
+    blocked = [i for i in present if not board.is_free(i)]
+    pairs = board.removable_pairs()
+    if kind == "pair" and pairs:
+        return {"seq": seq, "type": "remove_pair", "tiles": list(pairs[choice % len(pairs)])}
+    if kind == "bad_pair" and present:
+        return {"seq": seq, "type": "remove_pair", "tiles": [present[choice % len(present)], choice % 40]}
+    if kind == "blocked" and blocked:
+        return {"seq": seq, "type": "click_blocked", "tile": blocked[choice % len(blocked)]}
+    if kind == "joker" and free:
+        return {"seq": seq, "type": "joker", "tile": free[choice % len(free)]}
+    if kind in ("hint", "undo"):
+        return {"seq": seq if choice % 3 else seq + 1, "type": kind}
+    if kind == "body":
+        return [{"seq": "x"}, {"type": "remove_pair"}, {"seq": seq, "type": "nope"}, None, "x"][choice % 5]
+    if otherwise == "hint":
+        return {"seq": seq, "type": "hint"}
+    return {"seq": seq, "type": "click_blocked", "tile": -1}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rivals.errors import DomainError
@@ -19,7 +19,8 @@ from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Round
 from rivals.models import Game
-from tests.matches.helpers import accounts, assert_live_equals_rebuild, at, rolled_back
+from tests.matches.helpers import accounts, at, intent_for
+from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 
 PLAYERS = 5
 SIZES = {"quick": 2, "duel": 2, "arena": 4, "tournament": 3}
@@ -53,22 +54,6 @@ ops = st.lists(
 )
 
 
-def _intent(kind: str, board, choice: int, seq: int):
-    present = [i for i in range(board.layout.size) if (board.present >> i) & 1]
-    free = [i for i in present if board.is_free(i)]
-    blocked = [i for i in present if not board.is_free(i)]
-    pairs = board.removable_pairs()
-    if kind == "pair" and pairs:
-        return {"seq": seq, "type": "remove_pair", "tiles": list(pairs[choice % len(pairs)])}
-    if kind == "bad_pair" and present:
-        return {"seq": seq, "type": "remove_pair", "tiles": [present[choice % len(present)], choice % 40]}
-    if kind == "blocked" and blocked:
-        return {"seq": seq, "type": "click_blocked", "tile": blocked[choice % len(blocked)]}
-    if kind == "joker" and free:
-        return {"seq": seq, "type": "joker", "tile": free[choice % len(free)]}
-    return {"seq": seq, "type": "hint"}
-
-
 class World:
     """One example's players and matches, and its clock (seconds from the helpers' T0)."""
 
@@ -93,7 +78,7 @@ class World:
         for k, kind in enumerate(kinds):
             self.t += 1 if k else 0
             game = Game.objects.get(round_id=rnd.pk, account=account)
-            body = _intent(kind, game_board(game), choice, game.seq)
+            body = intent_for(kind, game_board(game), choice, game.seq, otherwise="hint")
             svc.round_intent_apply(account=account, round_id=rnd.pk, intent=body, now=at(self.t))
 
     def run(self, op) -> None:
@@ -141,13 +126,7 @@ class World:
 
 
 @pytest.mark.django_db
-@settings(
-    max_examples=15,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@property_settings(15)
 @given(ops=ops)
 def test_any_sequence_of_competitive_play_rebuilds_to_the_live_state(ops):
     with rolled_back():

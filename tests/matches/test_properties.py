@@ -15,7 +15,7 @@ from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import ROUND_IDLE, Round
 from rivals.models import Event, Game
-from tests.matches.helpers import T0, accounts, at, match
+from tests.matches.helpers import T0, accounts, at, intent_for, match
 
 _names = itertools.count()
 
@@ -45,7 +45,7 @@ def test_random_play_keeps_the_round_invariants(plays, mode, cut):
         acc = players[who % n]
         game = Game.objects.get(round_id=rnd.pk, account=acc)
         board = game_board(game)
-        body = _intent(kind, board, choice, game.seq)
+        body = intent_for(kind, board, choice, game.seq)
         try:
             svc.round_intent_apply(account=acc, round_id=rnd.pk, intent=body, now=at(t))
         except DomainError:
@@ -54,26 +54,6 @@ def test_random_play_keeps_the_round_invariants(plays, mode, cut):
     svc.rounds_end_due(now=at(t + 400))
     _check(rnd.pk)
     assert Round.objects.get(pk=rnd.pk).status == "ended"
-
-
-def _intent(kind, board, choice, seq):
-    present = [i for i in range(board.layout.size) if (board.present >> i) & 1]
-    free = [i for i in present if board.is_free(i)]
-    blocked = [i for i in present if not board.is_free(i)]
-    pairs = board.removable_pairs()
-    if kind == "pair" and pairs:
-        return {"seq": seq, "type": "remove_pair", "tiles": list(pairs[choice % len(pairs)])}
-    if kind == "bad_pair" and present:
-        return {"seq": seq, "type": "remove_pair", "tiles": [present[choice % len(present)], choice % 40]}
-    if kind == "blocked" and blocked:
-        return {"seq": seq, "type": "click_blocked", "tile": blocked[choice % len(blocked)]}
-    if kind == "joker" and free:
-        return {"seq": seq, "type": "joker", "tile": free[choice % len(free)]}
-    if kind in ("hint", "undo"):
-        return {"seq": seq if choice % 3 else seq + 1, "type": kind}
-    if kind == "body":
-        return [{"seq": "x"}, {"type": "remove_pair"}, {"seq": seq, "type": "nope"}, None, "x"][choice % 5]
-    return {"seq": seq, "type": "click_blocked", "tile": -1}
 
 
 def _check(round_id) -> None:

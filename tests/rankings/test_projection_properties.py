@@ -11,7 +11,7 @@ import itertools
 from datetime import date, timedelta
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from rankings.days import day_start_utc
@@ -22,7 +22,7 @@ from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend, account_suspension_lift
 from rivals.models import Account, PointsLedgerEntry
 from tests.factories import AccountFactory
-from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
+from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 from tests.rankings.helpers import award
 
 START = date(2025, 3, 27)  # a Thursday (windows start mid-week), 3 days before the clocks go forward
@@ -83,13 +83,7 @@ def _run(op, accounts: list[Account], today: date) -> date:
 
 
 @pytest.mark.django_db
-@settings(
-    max_examples=20,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@property_settings(20)
 @given(ops=ops)
 # the first award makes the window (today − 364, a Thursday): an award of its first day has no week row
 @example(ops=[("award", 0, 10, True, 0, 0), ("award", 0, 10, True, 364, 0)])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from rivals.errors import DomainError
@@ -19,7 +19,7 @@ from rivals.games.services import game_board
 from rivals.matches import services as rounds
 from rivals.models import Game
 from tests.factories import AccountFactory
-from tests.matches.helpers import assert_live_equals_rebuild, rolled_back
+from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 from tests.tournaments.helpers import at, new_tournament
 from tournaments.models import Table, Tournament
 from tournaments.services.lifecycle import tournament_cancel, tournament_edit
@@ -151,13 +151,7 @@ class World:
 
 
 @pytest.mark.django_db
-@settings(
-    max_examples=15,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@property_settings(15)
 @given(
     rules=st.tuples(
         st.sampled_from([2, 3, 4]),  # min players

@@ -41,7 +41,7 @@ from rivals.games.services.context import (
     status_after,
     tile_of,
 )
-from rivals.games.services.lifecycle import game_board, game_for_account, is_time_up, time_up_event
+from rivals.games.services.lifecycle import game_board, game_end_time_up, game_for_account, is_time_up
 from rivals.games.services.modes import FINISHED, INTENT_TYPES, MAX_JOKERS_PER_GAME, MODE_INTENTS
 from rivals.games.state import play_ms
 from rivals.intents import intent_envelope
@@ -73,15 +73,7 @@ def game_intent_apply(
         )
     now = now or timezone.now()
     if is_time_up(game, now):  # P-4: end it (committed) and refuse the intent
-        events = event_append(
-            stream_id=game.stream_id,
-            stream_type="game",
-            expected_version=game.version,
-            actor="system",
-            now=now,
-            events=[time_up_event(game)],
-            live={"game": game},
-        )
+        events = game_end_time_up(game, now)
         return IntentResult(
             game=game, events=events, refused=NotAllowed("the game's time is up", details={"status": "ended"})
         )

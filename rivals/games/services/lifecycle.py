@@ -152,8 +152,17 @@ def game_board(game: Game) -> engine.Board:
     return engine.Board(engine.get_layout(game.layout), game.faces, game.ruleset, present=game.present_mask)
 
 
-def time_up_event(game: Game) -> NewEvent:
-    return game_ended(reason="time_up", play_ms=game.time_limit_ms, score=game.score)
+def game_end_time_up(game: Game, now: datetime) -> list:
+    """P-4: append the server's ``GameEnded`` (time up) to a game locked by the caller."""
+    return event_append(
+        stream_id=game.stream_id,
+        stream_type="game",
+        expected_version=game.version,
+        actor="system",
+        now=now,
+        events=[game_ended(reason="time_up", play_ms=game.time_limit_ms, score=game.score)],
+        live={"game": game},
+    )
 
 
 def is_time_up(game: Game, now: datetime) -> bool:
@@ -169,15 +178,7 @@ def game_expire_if_due(*, game: Game, now: datetime | None = None) -> bool:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if not is_time_up(game, now):
         return False
-    event_append(
-        stream_id=game.stream_id,
-        stream_type="game",
-        expected_version=game.version,
-        actor="system",
-        now=now,
-        events=[time_up_event(game)],
-        live={"game": game},
-    )
+    game_end_time_up(game, now)
     return True
 
 
