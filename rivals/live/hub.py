@@ -138,6 +138,7 @@ class Hub:
         mine: dict[int, list[dict]] = defaultdict(list)
         for note in notes:
             mine[note["p"]].append(note)
+        restricted = []
         for entry in sorted([*events, *notes], key=lambda e: (e["p"], "a" in e)):
             if entry["p"] <= floor:
                 continue
@@ -145,8 +146,10 @@ class Hub:
                 for sub in tuple(self.index.get(key, ())):
                     self._offer(sub, entry, mine.get(entry["p"], []))
             if "a" not in entry and entry["t"] in topics.RESTRICTING and entry["s"].startswith("account-"):
-                for socket in tuple(self.sockets.get(int(entry["s"][8:]), ())):
-                    socket.end(4403)  # a suspended or closed account's sockets close
+                restricted.append(int(entry["s"][8:]))
+        for account_id in restricted:  # after the range: its notification reaches it first
+            for socket in tuple(self.sockets.get(account_id, ())):
+                socket.end(4403)  # a suspended or closed account's sockets close
         self.covered = upto
         self.ready.set()
 
