@@ -83,3 +83,34 @@ def test_rebuild_projections_verify_covers_notifications(capsys):
     assert [d.table for d in report.differences if d.any] == ["live_notification"]
     rebuild()  # and the rebuild writes it back
     assert kinds(b) == ["duel_challenged"]
+
+
+def test_tournament_starting_is_sent_once_five_minutes_before_to_the_registered():
+    from rivals.live.reminders import tournament_reminders_append
+    from tournaments.services.lifecycle import tournament_create
+    from tournaments.services.registration import tournament_register, tournament_unregister
+
+    a, b, c = accounts(3, prefix="remind")
+    now = timezone.now()
+    t = tournament_create(
+        actor="operator:test",
+        now=now,
+        kind="regular",
+        title="Soon Cup",
+        starts_at=now + timedelta(minutes=20),
+        ends_at=now + timedelta(minutes=80),
+        min_players=2,
+        prize_table=[100],
+        multipliers=[1],
+        registration_opens_at=now,
+    )
+    for x in (a, b, c):
+        tournament_register(tournament_id=t.pk, account=x, now=now + timedelta(seconds=1))
+    tournament_unregister(tournament_id=t.pk, account=c, now=now + timedelta(seconds=2))
+    assert tournament_reminders_append(now=now + timedelta(minutes=10)) == 0  # 10 minutes before: not yet
+    assert tournament_reminders_append(now=now + timedelta(minutes=16)) == 1
+    assert tournament_reminders_append(now=now + timedelta(minutes=17)) == 0  # once
+    assert kinds(a)[-1] == kinds(b)[-1] == "tournament_starting" and "tournament_starting" not in kinds(c)
+    note = Notification.objects.get(account_id=a.pk, type="tournament_starting")
+    assert note.data["tournament_id"] == str(t.pk) and note.data["title"] == "Soon Cup"
+    assert rebuild(verify_only=True).equal
