@@ -108,7 +108,7 @@ def make_rounds(players: list[int]) -> list[dict]:
 # --- the load: intents at a fixed rate, from a process of its own ----------------------------------
 
 
-def load_process(rounds: list[dict], rate: float, seconds: float, out) -> None:
+def load_process(rounds: list[dict], rate: float, seconds: float, out, ready, go) -> None:
     import django
 
     django.setup()
@@ -121,6 +121,8 @@ def load_process(rounds: list[dict], rate: float, seconds: float, out) -> None:
     seqs = {(g.round_id and str(g.round_id), g.account_id): g.seq for g in Game.objects.filter(round_id__isnull=False)}
     steps = [(r, p) for r in rounds for p in r["players"]]
     done: dict[tuple, int] = {}
+    ready.set()
+    go.wait()
     commits, errors, accepted = [], 0, 0
     start = time.monotonic()
     k = 0
@@ -274,18 +276,22 @@ async def phase(n: int, args, url: str, server_pid: int) -> dict:
     per_socket = (rss_kib(server_pid) - base_rss) * 1024 / n
     first = {s: dict(s.last) for s in sockets if s.round_id}
 
-    ctx = multiprocessing.get_context("fork")
-    from django.db import connections
-
-    connections.close_all()
-    out = ctx.Queue()
+    ctx = multiprocessing.get_context("spawn")  # fresh processes: no database connection shared
+    out, go = ctx.Queue(), ctx.Event()
+    ready = [ctx.Event() for _ in range(args.loaders)]
     loaders = [  # two processes, as two web workers: one alone cannot commit 200 round intents/s here
-        ctx.Process(target=load_process, args=(rounds[k :: args.loaders], args.rate / args.loaders, args.seconds, out))
+        ctx.Process(
+            target=load_process,
+            args=(rounds[k :: args.loaders], args.rate / args.loaders, args.seconds, out, ready[k], go),
+        )
         for k in range(args.loaders)
     ]
-    cpu0, w0 = cpu_s(server_pid), time.monotonic()
     for loader in loaders:
         loader.start()
+    while not all(r.is_set() for r in ready):
+        await asyncio.sleep(0.1)
+    cpu0, w0 = cpu_s(server_pid), time.monotonic()
+    go.set()
     stop = asyncio.Event()
     reconnecting = [s for s in sockets if s.round_id][: args.reconnectors]
     reconnector = asyncio.create_task(reconnect_loop(reconnecting, url, stop, args.reconnect_every))
