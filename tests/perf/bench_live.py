@@ -263,17 +263,24 @@ async def phase(n: int, args, url: str, server_pid: int) -> dict:
     from asgiref.sync import sync_to_async
 
     accounts = await sync_to_async(make_accounts)(n)
-    players = accounts[: 2 * args.rounds]
-    rounds = await sync_to_async(make_rounds)(players)
-    by_player = {p: r["id"] for r in rounds for p in r["players"]}
-    sockets = [Socket(a, by_player.get(a)) for a in accounts]
-    idle = [s for s in sockets if s.round_id is None]
+    sockets = [Socket(a, None) for a in accounts]
     base_rss = rss_kib(server_pid)
     t0 = time.monotonic()
-    await open_all(sockets, url)
+    await open_all(sockets, url)  # every client on its account topic
     await asyncio.sleep(3)
     connect_s = time.monotonic() - t0
     per_socket = (rss_kib(server_pid) - base_rss) * 1024 / n
+    # then ROUNDS Quick Matches start (R-17: a round nobody plays ends after 20 s, so they start
+    # now) and their players' clients subscribe to them, as a client entering a round does
+    rounds = await sync_to_async(make_rounds)(accounts[: 2 * args.rounds])
+    by_player = {p: r["id"] for r in rounds for p in r["players"]}
+    for s in sockets:
+        s.round_id = by_player.get(s.account_id)
+        if s.round_id:
+            await s.ws.send(json.dumps({"op": "subscribe", "topic": f"round:{s.round_id}"}))
+    while any(s.round_id and f"round:{s.round_id}" not in s.last for s in sockets):
+        await asyncio.sleep(0.05)
+    idle = [s for s in sockets if s.round_id is None]
     first = {s: dict(s.last) for s in sockets if s.round_id}
 
     ctx = multiprocessing.get_context("spawn")  # fresh processes: no database connection shared
