@@ -47,7 +47,7 @@ class Hub:
         self.index: dict[str, set[Subscription]] = defaultdict(set)
         self.sockets: dict[int, set] = defaultdict(set)
         self.folds = BoardFolds()
-        self.relay = Relay(self.layer)
+        self.relay = Relay(self.layer, local=self._on_range)
         self.stop_event = asyncio.Event()
         self.tasks: list[asyncio.Task] = []
         self.conn = None
