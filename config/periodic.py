@@ -81,6 +81,13 @@ PERIODIC_TASKS: list[dict] = [
         "task": "tournaments.schedules_materialize",
         "crontab": {"minute": "7", "hour": "*", "timezone": ROMANIA},
     },
+    # API.md "Notifications": tournament_starting, 5 minutes before a tournament (one per tournament).
+    {
+        "name": "live-tournament-reminders",
+        "description": "Tells the players registered for a tournament that it starts within 5 minutes (the tournament_starting notification), once per tournament. Every 30 seconds.",
+        "task": "live.tournament_reminders",
+        "interval_seconds": 30,
+    },
     # P-5: pot competitions are ranked and paid once their end time passed.
     {
         "name": "pots-sweep",

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "rivals.matches",
     "rivals.clubs",
     "rivals.fairplay",
+    "rivals.live",
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
@@ -285,6 +286,20 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 DJANGO_CELERY_BEAT_TZ_AWARE = True
 
+# --- Live updates (rivals/live: one WebSocket per client, served by config.asgi) ----------------
+# The channel layer that carries the log's ranges from the relay to every ASGI process:
+# RIVALS_LIVE_LAYER_URL=redis://host:6379/2 uses channels-redis; unset, PostgreSQL's LISTEN/NOTIFY
+# on the database itself (rivals/live/layers.py) — the embedded default needs no Redis.
+_live_layer = env.str("RIVALS_LIVE_LAYER_URL", default="")
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [_live_layer], "capacity": 1000},
+    }
+    if _live_layer
+    else {"BACKEND": "rivals.live.layers.PostgresChannelLayer", "CONFIG": {"capacity": 1000}}
+}
+
 # --- Logging ---------------------------------------------------------------------------------
 LOGGING = {
     "version": 1,
@@ -314,6 +329,14 @@ if not _chain_key:
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
     "EVENT_CHAIN_KEY": _chain_key,
+    # Live updates: how often the relay reads the commit-order horizon (ms), how often an idle relay
+    # says where it stands (s), the messages a socket may have waiting before it is closed with
+    # 4408, the topics of one socket, and the public URL of the socket (default: the request's host)
+    "LIVE_POLL_MS": env.int("RIVALS_LIVE_POLL_MS", default=10),
+    "LIVE_HEARTBEAT_S": env.float("RIVALS_LIVE_HEARTBEAT_S", default=1.0),
+    "LIVE_QUEUE": env.int("RIVALS_LIVE_QUEUE", default=1000),
+    "LIVE_MAX_TOPICS": env.int("RIVALS_LIVE_MAX_TOPICS", default=32),
+    "LIVE_URL": env.str("RIVALS_LIVE_URL", default=""),
     # pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
     # machine speed; production sets it (deploy/docker-compose.yml: 150 ms).

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rivals", "tournaments", "rankings", "config", "demo")
 ROOMS = tuple(
     f"rivals.{room}"
-    for room in ("accounts", "points", "daily_bonus", "games", "matches", "sichuan", "clubs", "fairplay")
+    for room in ("accounts", "points", "daily_bonus", "games", "matches", "sichuan", "clubs", "fairplay", "live")
 )
 LONG_MODULES = {
     # the frozen reference solver: kept as it was, to compare the compiled core against

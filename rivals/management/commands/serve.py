@@ -1,4 +1,5 @@
-"""Run the whole service in one terminal: web (API + admin), a Celery worker and Celery beat.
+"""Run the whole service in one terminal: web (API + admin + the live WebSocket), a Celery worker
+and Celery beat.
 
 Migrates, declares the periodic tasks, creates a development superuser (printed), then starts the
 three processes and stops them all on Ctrl-C. Without ``DATABASE_URL`` the embedded PostgreSQL
@@ -50,27 +51,27 @@ class Command(BaseCommand):
         py = sys.executable
         data = DATA_DIR
         data.mkdir(parents=True, exist_ok=True)
-        self._step("starting web (gunicorn), worker and beat")
+        host, _, port = opts["bind"].rpartition(":")
+        self._step("starting web (uvicorn: HTTP API + live WebSocket), worker and beat")
         procs = {
+            # config.asgi: the HTTP API and the live WebSocket (/api/v1/live) on one address;
+            # each worker's hub takes the log's ranges over the channel layer (PostgreSQL's
+            # LISTEN/NOTIFY unless RIVALS_LIVE_LAYER_URL names a Redis)
             "web": [
                 py,
                 "-m",
-                "gunicorn",
-                "config.wsgi:application",
-                "--bind",
-                opts["bind"],
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                host,
+                "--port",
+                port,
                 "--workers",
                 str(opts["web_workers"]),
-                "--worker-class",
-                "gthread",
-                "--threads",
-                "4",
-                "--access-logfile",
-                "-",
-                # its control socket lives with the rest of this checkout's state, not in ~/.gunicorn
-                # (shared by every service of the user: a second one replaced, then removed it)
-                "--control-socket",
-                str(data / "gunicorn.ctl"),
+                "--ws",
+                "websockets-sansio",
+                "--timeout-graceful-shutdown",
+                "10",
             ],
             "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [
@@ -90,7 +91,7 @@ class Command(BaseCommand):
         host = opts["bind"]
         self.stdout.write(
             self.style.SUCCESS(
-                f"==> serving on http://{host}/  — API docs http://{host}/api/docs/  admin http://{host}/admin/  "
+                f"==> serving on http://{host}/  — live socket ws://{host}/api/v1/live  API docs http://{host}/api/docs/  admin http://{host}/admin/  "
                 f"health http://{host}/healthz  (Ctrl-C stops)"
             )
         )
@@ -110,8 +111,8 @@ class Command(BaseCommand):
                         stopping = True
                 time.sleep(0.5)
         finally:
-            # SIGTERM to each main process (warm shutdown: a worker finishes its task, gunicorn
-            # its requests); whatever still runs after 20 s is killed with its children.
+            # SIGTERM to each main process (warm shutdown: a worker finishes its task, uvicorn
+            # its requests and closes its sockets); whatever still runs after 20 s is killed with its children.
             for proc in running.values():
                 if proc.poll() is None:
                     proc.terminate()

@@ -1,0 +1,18 @@
+"""The live room's own event: the reminder that a tournament starts soon (its notification
+``tournament_starting``, API.md: 5 minutes before). One per tournament: its stream's first event."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rivals.eventstore import NewEvent
+from rivals.romanian_time import iso
+
+
+def tournament_starting_soon(
+    *, tournament_id: str, starts_at: datetime, title: str, account_ids: list[int]
+) -> NewEvent:
+    return NewEvent(
+        "TournamentStartingSoon",
+        {"tournament_id": tournament_id, "starts_at": iso(starts_at), "title": title, "account_ids": account_ids},
+    )

@@ -1,0 +1,236 @@
+"""Which event notifies whom (API.md "Notifications"): one pure mapping, used live (inside the
+append's transaction) and by the rebuild. Events that do not name their accounts are completed by
+``Facts`` — earlier events of the log (a ticket's ``QueueJoined``, a duel's ``DuelChallenged``, a
+wave's ``WaveSeated``, a tournament's registrations) — read from the log live, folded in memory by
+the rebuild: never another projection's tables, so the order of the rebuild does not matter."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any, Protocol
+
+# PointsAwarded sources that are prizes (R-12 Quick Match points, R-20 Arena, R-26 tournaments,
+# P-5 pots); daily bonuses and levels are not prizes.
+PRIZE_SOURCES = frozenset({"quick_match", "arena", "tournament_prize", "pool_pot"})
+
+# the event types read for notifications, and those the rebuild's facts fold
+NOTIFYING = frozenset(
+    {
+        "DuelChallenged",
+        "DuelAccepted",
+        "DuelDeclined",
+        "QueueMatched",
+        "RoundScheduled",
+        "PlayerRegistered",
+        "TournamentStartingSoon",
+        "TablesOpened",
+        "TournamentFinalized",
+        "TournamentCancelled",
+        "PointsAwarded",
+        "JokersChanged",
+        "DisplayNameReset",
+        "AccountSuspended",
+        "AccountSuspensionLifted",
+    }
+)
+FACT_TYPES = frozenset({"QueueJoined", "DuelChallenged", "WaveSeated", "PlayerRegistered", "PlayerUnregistered"})
+
+TYPES = (
+    "duel_challenged",
+    "duel_accepted",
+    "duel_declined",
+    "match_found",
+    "round_started",
+    "tournament_registered",
+    "tournament_starting",
+    "tournament_seated",
+    "tournament_finished",
+    "tournament_cancelled",
+    "prize_awarded",
+    "trophy_awarded",
+    "jokers_changed",
+    "display_name_reset",
+    "account_suspended",
+    "account_suspension_lifted",
+)
+
+
+class Facts(Protocol):
+    def duel(self, duel_id: str) -> tuple[int, int] | None: ...
+    def ticket_owner(self, ticket_id: str) -> int | None: ...
+    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]: ...
+    def registered(self, tournament_id: str) -> list[int]: ...
+
+
+def _suffix(stream_id: str, prefix: str) -> str:
+    return stream_id[len(prefix) :] if stream_id.startswith(prefix) else ""
+
+
+def _account_of(stream_id: str) -> int | None:
+    tail = _suffix(stream_id, "account-")
+    return int(tail) if tail.isdigit() else None
+
+
+def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
+    """``[(account_id, notification type, data)]`` for one event (none for most)."""
+    t, d = event.type, event.data
+    if t == "DuelChallenged":
+        return [
+            (
+                d["opponent_id"],
+                "duel_challenged",
+                {"duel_id": d["duel_id"], "challenger": d["challenger_id"], "expires_at": d.get("expires_at")},
+            )
+        ]
+    if t in ("DuelAccepted", "DuelDeclined"):
+        pair = facts.duel(d["duel_id"])
+        if pair is None:
+            return []
+        challenger, opponent = pair
+        if t == "DuelAccepted":
+            return [(challenger, "duel_accepted", {"duel_id": d["duel_id"], "match_id": d.get("match_id")})]
+        by = d.get("by")
+        data = {"duel_id": d["duel_id"], "by": by, "reason": d.get("reason")}
+        # the other party hears of it: a decline by the opponent, a withdrawal by the challenger;
+        # an end by the system (R-38) reaches both
+        to = {"opponent": [challenger], "challenger": [opponent]}.get(by, [challenger, opponent])
+        return [(a, "duel_declined", data) for a in to]
+    if t == "QueueMatched":
+        owner = facts.ticket_owner(d["ticket_id"])
+        return [(owner, "match_found", {"ticket_id": d["ticket_id"], "match_id": d["match_id"]})] if owner else []
+    if t == "RoundScheduled":
+        data = {k: d.get(k) for k in ("round_id", "match_id", "index", "mode", "starts_at")}
+        return [(a, "round_started", data) for a in d["players"]]
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if t == "PlayerRegistered" and tournament_id:
+        data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
+        return [(d["account_id"], "tournament_registered", data)]
+    if t == "TournamentStartingSoon":
+        data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
+        return [(a, "tournament_starting", data) for a in d["account_ids"]]
+    if t == "TablesOpened" and tournament_id:
+        seats = facts.seating(tournament_id, d["wave"])
+        out = []
+        for table in d["tables"]:
+            data = {
+                "tournament_id": tournament_id,
+                "wave": d["wave"],
+                "table": table["table"],
+                "round_id": table.get("round_id"),
+                "match_id": table.get("match_id"),
+            }
+            out += [(a, "tournament_seated", data) for a in seats.get(table["table"], [])]
+        return out
+    if t == "TournamentFinalized" and tournament_id:
+        out = [
+            (a, "tournament_finished", {"tournament_id": tournament_id, "place": place, "tp": tp, "prize": prize})
+            for a, place, tp, prize in d["places"]
+        ]
+        trophy = d.get("trophy")
+        if trophy:
+            out.append((trophy["account_id"], "trophy_awarded", {"tournament_id": tournament_id, **trophy}))
+        return out
+    if t == "TournamentCancelled" and tournament_id:
+        data = {"tournament_id": tournament_id, "reason": d.get("reason")}
+        return [(a, "tournament_cancelled", data) for a in facts.registered(tournament_id)]
+    if t == "PointsAwarded":
+        if d.get("source") not in PRIZE_SOURCES or not d.get("amount"):
+            return []
+        data = {"source": d["source"], "amount": d["amount"], "ref": d.get("ref")}
+        return [(d["account_id"], "prize_awarded", data)]
+    account = _account_of(event.stream_id)
+    if account is None:
+        return []
+    if t == "JokersChanged":
+        return [(account, "jokers_changed", dict(d))]
+    if t == "DisplayNameReset":  # a name an operator reset (its text stays sealed in the event)
+        return [(account, "display_name_reset", {})]
+    if t == "AccountSuspended":
+        return [(account, "account_suspended", {"reason": d.get("reason")})]
+    if t == "AccountSuspensionLifted":
+        return [(account, "account_suspension_lifted", {"reason": d.get("reason")})]
+    return []
+
+
+class FoldedFacts:
+    """The facts folded from the log in position order (the rebuild's pass)."""
+
+    def __init__(self) -> None:
+        self.duels: dict[str, tuple[int, int]] = {}
+        self.tickets: dict[str, int] = {}
+        self.seats: dict[tuple[str, int], dict[int, list[int]]] = {}
+        self.registrations: dict[str, dict[int, None]] = defaultdict(dict)
+
+    def learn(self, event) -> None:
+        t, d = event.type, event.data
+        if t == "QueueJoined":
+            self.tickets[d["ticket_id"]] = d["account_id"]
+        elif t == "DuelChallenged":
+            self.duels[d["duel_id"]] = (d["challenger_id"], d["opponent_id"])
+        elif t == "WaveSeated":
+            tid = _suffix(event.stream_id, "tournament-")
+            self.seats[(tid, d["wave"])] = {row["table"]: list(row["account_ids"]) for row in d["tables"]}
+        elif t == "PlayerRegistered":
+            self.registrations[_suffix(event.stream_id, "tournament-")][d["account_id"]] = None
+        elif t == "PlayerUnregistered":
+            self.registrations[_suffix(event.stream_id, "tournament-")].pop(d["account_id"], None)
+
+    def duel(self, duel_id):
+        return self.duels.get(duel_id)
+
+    def ticket_owner(self, ticket_id):
+        return self.tickets.get(ticket_id)
+
+    def seating(self, tournament_id, wave):
+        return self.seats.get((tournament_id, wave), {})
+
+    def registered(self, tournament_id):
+        return list(self.registrations.get(tournament_id, {}))
+
+
+class LogFacts:
+    """The same facts read from the log itself, inside the append's transaction (live)."""
+
+    @staticmethod
+    def _events(sql: str, params: list) -> list[dict]:
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute(sql, params)
+            return [row[0] if isinstance(row[0], dict) else json.loads(row[0]) for row in cur.fetchall()]
+
+    def duel(self, duel_id):
+        rows = self._events("SELECT data FROM rivals_event WHERE stream_id = %s AND version = 1", [f"duel-{duel_id}"])
+        return (rows[0]["challenger_id"], rows[0]["opponent_id"]) if rows else None
+
+    def ticket_owner(self, ticket_id):
+        rows = self._events(
+            "SELECT data FROM rivals_event WHERE stream_id = %s AND version = 1", [f"queue-{ticket_id}"]
+        )
+        return rows[0]["account_id"] if rows else None
+
+    def seating(self, tournament_id, wave):
+        rows = self._events(
+            "SELECT data FROM rivals_event WHERE stream_id = %s AND type = 'WaveSeated' AND data->'wave' = %s::jsonb "
+            "ORDER BY version DESC LIMIT 1",
+            [f"tournament-{tournament_id}", str(int(wave))],
+        )
+        return {row["table"]: list(row["account_ids"]) for row in rows[0]["tables"]} if rows else {}
+
+    def registered(self, tournament_id):
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT type, (data->>'account_id')::bigint FROM rivals_event WHERE stream_id = %s "
+                "AND type IN ('PlayerRegistered', 'PlayerUnregistered') ORDER BY version",
+                [f"tournament-{tournament_id}"],
+            )
+            folded: dict[int, None] = {}
+            for t, account in cur.fetchall():
+                if t == "PlayerRegistered":
+                    folded[account] = None
+                else:
+                    folded.pop(account, None)
+        return list(folded)

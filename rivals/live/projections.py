@@ -1,0 +1,64 @@
+"""The notifications projection: ``Notification`` rows from the events that notify (``notices``),
+written in the append's transaction (so a reader of the log by position finds an event's
+notifications committed with it) and rebuilt from the log by ``rebuild_projections``."""
+
+from __future__ import annotations
+
+from rivals.live.notices import FACT_TYPES, NOTIFYING, FoldedFacts, LogFacts, notices
+from rivals.projections import Projection
+from rivals.rebuild import Table
+
+
+class NotificationsProjection(Projection):
+    name = "live_notifications"
+    event_types = NOTIFYING
+    tables = (Table("live_notification"),)
+
+    @property
+    def rebuild_types(self) -> frozenset[str]:
+        return NOTIFYING | FACT_TYPES
+
+    def reset(self) -> None:
+        from rivals.live.models import Notification
+
+        Notification.objects.all().delete()
+
+    @staticmethod
+    def _rows(event, facts) -> list:
+        from rivals.live.models import Notification
+
+        return [
+            Notification(account_id=account, position=event.position, type=kind, data=data, at=event.recorded_at)
+            for account, kind, data in notices(event, facts)
+        ]
+
+    def apply(self, event) -> None:
+        from rivals.live.models import Notification
+
+        rows = self._rows(event, LogFacts())
+        if rows:
+            Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+    def apply_many(self, events) -> None:
+        from rivals.live.models import Notification
+
+        facts = LogFacts()
+        rows = [row for event in events for row in self._rows(event, facts)]
+        if rows:
+            Notification.objects.bulk_create(rows, ignore_conflicts=True)
+
+    def rebuild(self, log) -> None:
+        from rivals.live.models import Notification
+        from rivals.rawsql import copy_insert
+
+        facts, rows = FoldedFacts(), {}
+        for page in log.pages(NOTIFYING | FACT_TYPES):
+            for event in page:
+                if event.type in NOTIFYING:
+                    for row in self._rows(event, facts):
+                        rows.setdefault((row.account_id, row.position, row.type), row)
+                facts.learn(event)
+        copy_insert(Notification, list(rows.values()))
+
+
+notifications_projection = NotificationsProjection()

@@ -1,0 +1,71 @@
+"""``make run`` (``manage.py serve``) serves the live socket beside the HTTP API on one address,
+with the embedded defaults' channel layer (PostgreSQL LISTEN/NOTIFY), and Ctrl-C stops it all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+from django.db import connection
+
+from config.embedded import database_url
+from tests.live.server import ROOT, free_port, recv, send
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
+
+
+def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
+    from websockets.sync.client import connect
+
+    from tests.factories import device_id_for
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "RIVALS_DATA_DIR": str(tmp_path),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    env.pop("RIVALS_LIVE_LAYER_URL", None)
+    log = tmp_path / "serve.log"
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}", "--no-superuser"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}/api/v1"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                res = requests.post(base + "/auth/guest", json={"device_id": device_id_for("serve")}, timeout=5)
+                break
+            except requests.RequestException:
+                assert serve.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+                time.sleep(0.5)
+        headers = {"Authorization": f"Token {res.json()['token']}"}
+        ticket = requests.post(base + "/live/ticket", headers=headers, timeout=10).json()
+        assert ticket["url"] == f"ws://127.0.0.1:{port}/api/v1/live?ticket={ticket['ticket']}"
+        with connect(ticket["url"]) as ws:
+            send(ws, op="subscribe", topic="account")
+            assert recv(ws, timeout=30)["op"] == "subscribed"
+    finally:
+        children = subprocess.run(["pgrep", "-P", str(serve.pid)], capture_output=True, text=True).stdout.split()
+        os.killpg(serve.pid, signal.SIGINT)  # Ctrl-C
+        try:
+            serve.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(serve.pid, signal.SIGKILL)
+            serve.wait(timeout=10)
+    assert "==> stopped" in log.read_text(errors="replace")
+    assert len(children) == 3  # web (uvicorn), worker, beat
+    assert not [pid for pid in children if os.path.exists(f"/proc/{pid}")], "serve left processes running"
