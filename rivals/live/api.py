@@ -5,39 +5,17 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema, inline_serializer
-from rest_framework import serializers
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.api.permissions import NotSuspended
-from rivals.api.serializers import ErrorOut, PageIn
-from rivals.live.notices import TYPES
+from rivals.api.serializers import ErrorOut
 from rivals.live.selectors import notification_view, notifications_page
+from rivals.live.serializers import LiveTicketOut, NotificationPageOut, NotificationsIn
 from rivals.live.services import live_ticket_issue
 from rivals.romanian_time import iso_z
-
-TicketOut = inline_serializer(
-    "LiveTicket",
-    {
-        "ticket": serializers.CharField(help_text="single use, valid 30 s, bound to the account"),
-        "expires_at": serializers.DateTimeField(),
-        "url": serializers.CharField(help_text="where to open the socket with it (an addition)"),
-    },
-)
-
-_NOTIFICATION = {
-    "position": serializers.IntegerField(help_text="the event's position in the log"),
-    "type": serializers.ChoiceField(choices=TYPES),
-    "at": serializers.DateTimeField(),
-    "data": serializers.DictField(),
-}
-
-
-class NotificationsIn(serializers.Serializer):
-    since = serializers.IntegerField(min_value=0, max_value=PageIn.MAX_OFFSET, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=PageIn.MAX_LIMIT, default=50)
 
 
 def socket_url(request, ticket: str) -> str:
@@ -52,7 +30,9 @@ class LiveTicketView(APIView):
     # a suspended account opens no socket (its sockets are closed when it is suspended)
     permission_classes = [IsAuthenticated, NotSuspended]
 
-    @extend_schema(request=None, responses={201: TicketOut, 401: ErrorOut, 403: ErrorOut})
+    @extend_schema(
+        operation_id="live_ticket_create", request=None, responses={201: LiveTicketOut, 401: ErrorOut, 403: ErrorOut}
+    )
     def post(self, request):
         ticket, expires_at = live_ticket_issue(account=request.user, now=timezone.now())
         return Response(
@@ -64,17 +44,9 @@ class NotificationsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
+        operation_id="notification_list",
         parameters=[NotificationsIn],
-        responses={
-            200: inline_serializer(
-                "NotificationPage",
-                {
-                    "count": serializers.IntegerField(),
-                    "results": inline_serializer("Notification", _NOTIFICATION, many=True),
-                },
-            ),
-            400: ErrorOut,
-        },
+        responses={200: NotificationPageOut, 400: ErrorOut},
     )
     def get(self, request):
         query = NotificationsIn(data=request.query_params)

@@ -8,8 +8,10 @@ class LiveConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import projections
+        from rivals import event_types, projections
+        from rivals.live import events
         from rivals.live.projections import notifications_projection
 
+        event_types.register(feature=self.label, types=events.LIVE_EVENTS, module=events)
         # applied live in the append's transaction; reset and replayed by rebuild_projections
         projections.register(notifications_projection)

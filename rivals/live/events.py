@@ -8,6 +8,8 @@ from datetime import datetime
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
+LIVE_EVENTS = frozenset({"TournamentStartingSoon"})
+
 
 def tournament_starting_soon(
     *, tournament_id: str, starts_at: datetime, title: str, account_ids: list[int]

@@ -29,7 +29,6 @@ NOTIFYING = frozenset(
         "TournamentCancelled",
         "PointsAwarded",
         "JokersChanged",
-        "DisplayNameReset",
         "AccountSuspended",
         "AccountSuspensionLifted",
     }
@@ -144,8 +143,6 @@ def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
         return []
     if t == "JokersChanged":
         return [(account, "jokers_changed", dict(d))]
-    if t == "DisplayNameReset":  # a name an operator reset (its text stays sealed in the event)
-        return [(account, "display_name_reset", {})]
     if t == "AccountSuspended":
         return [(account, "account_suspended", {"reason": d.get("reason")})]
     if t == "AccountSuspensionLifted":

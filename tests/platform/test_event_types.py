@@ -42,7 +42,18 @@ from tests.matches.helpers import complete, first_round, match
 from tests.sichuan.test_api_table import choose
 from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
 
-FEATURES = {"accounts", "clubs", "daily_bonus", "fairplay", "games", "matches", "points", "sichuan", "tournaments"}
+FEATURES = {
+    "accounts",
+    "clubs",
+    "daily_bonus",
+    "fairplay",
+    "games",
+    "live",
+    "matches",
+    "points",
+    "sichuan",
+    "tournaments",
+}
 PASSWORD = "tile-matcher-77"
 
 
@@ -52,6 +63,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
     from rivals.daily_bonus.events import DAILY_BONUS_EVENTS
     from rivals.fairplay.events import FAIRPLAY_EVENTS
     from rivals.games.events import GAME_EVENTS
+    from rivals.live.events import LIVE_EVENTS
     from rivals.matches.events import MATCH_EVENTS
     from rivals.points.events import POINTS_EVENTS
     from rivals.sichuan.events import SICHUAN_EVENTS
@@ -62,6 +74,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "daily_bonus": DAILY_BONUS_EVENTS,
         "fairplay": FAIRPLAY_EVENTS,
         "games": GAME_EVENTS,
+        "live": LIVE_EVENTS,
         "matches": MATCH_EVENTS,
         "points": POINTS_EVENTS,
         "sichuan": SICHUAN_EVENTS,
@@ -227,5 +240,8 @@ def test_every_event_type_a_play_through_writes_has_exactly_one_registered_const
     assert not unregistered, f"written without a registered constructor: {sorted(unregistered)}"
     for type_, version in written:
         assert event_types.event_type(type_).schema_version == version, type_
-    assert {event_types.event_type(t).feature for t, _ in written} == FEATURES - {"tournaments"}  # tests/tournaments
+    assert {event_types.event_type(t).feature for t, _ in written} == FEATURES - {
+        "tournaments",
+        "live",
+    }  # tests/tournaments, tests/live
     assert len(written) >= 60  # most of the vocabulary, not a corner of it
