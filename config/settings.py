@@ -67,6 +67,9 @@ INSTALLED_APPS = [
     "rivals.clubs",
     "rivals.fairplay",
     "rivals.live",
+    "rivals.statistics",
+    "rivals.reports",
+    "rivals.purchases",
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
@@ -171,6 +174,8 @@ REST_FRAMEWORK = {
         "login_ip": env.str("THROTTLE_LOGIN_IP", default="30/minute"),
         "login_account": env.str("THROTTLE_LOGIN_ACCOUNT", default="10/hour"),
         "email_send": env.str("THROTTLE_EMAIL_SEND", default="5/hour"),
+        # reports per account (rivals/reports/api.py): the review queue is read by people
+        "report": env.str("THROTTLE_REPORT", default="20/hour"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -228,6 +233,10 @@ SPECTACULAR_SETTINGS = {
         "TournamentTableStatus": ["playing", "ended"],
         "ClubStatus": ["open", "closed"],
         "PotStatus": ["open", "finished"],
+        "PotPhase": ["upcoming", "running", "finished"],
+        "PotEntry": ["open", "listed"],
+        "ReportStatus": ["open", "dismissed", "upheld"],
+        "PurchaseKind": ["purchase", "refund"],
         "TrophyKind": ["cup", "champions"],
         "MeldType": ["pong", "kong"],
     },
@@ -315,6 +324,11 @@ LOGGING = {
 RIVALS_BENCH_FLOOR = env.bool("RIVALS_BENCH_FLOOR", default=False)
 if RIVALS_BENCH_FLOOR and PRODUCTION:
     raise ImproperlyConfigured("RIVALS_BENCH_FLOOR is a benchmark endpoint: never with DJANGO_PRODUCTION=1")
+
+# the store backend signs its purchase reports (POST /api/v1/purchases) with this secret
+# (HMAC-SHA256 of the raw body). Unset, the endpoint answers 503 and records nothing (the store
+# retries until it is set): rivals/purchases/api.py.
+PURCHASES_WEBHOOK_SECRET = env.str("PURCHASES_WEBHOOK_SECRET", default="")
 
 # The key of the event log's hash chain (rivals/eventchain.py): held by the application, never
 # stored in the database, and never changed once events were written with it (older events are

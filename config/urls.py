@@ -26,6 +26,8 @@ urlpatterns = [
     path("api/v1/", include("rivals.accounts.urls")),
     path("api/v1/", include("rivals.daily_bonus.urls")),
     path("api/v1/", include("rivals.clubs.urls")),
+    path("api/v1/", include("rivals.reports.urls")),
+    path("api/v1/", include("rivals.purchases.urls")),
     path("api/v1/", include("rivals.games.urls")),
     path("api/v1/", include("rivals.sichuan.urls")),
     path("api/v1/", include("rivals.matches.urls")),

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection
 
-from rankings.days import romanian_day, romanian_today, week_start
+from rankings.days import amr_window_start, romanian_day, romanian_today, week_start
 from rankings.models import HISTOGRAM_BUCKET
 from rankings.rules import board_key
 from rankings.services import rankings_roll_if_due
+from rivals.errors import NotAllowed, NotFound
 
 BOARDS = ("amr", "weekly", "daily")
 SEEK_FROM_OFFSET = 1000  # deeper pages seek by points through the histogram instead of OFFSET
@@ -139,6 +140,34 @@ def ranking_page(
                 previous = points
             results.append({"place": place, "player": {"id": account_id, "display_name": name}, "points": points})
     return {"count": count, "results": results}
+
+
+def ranking_period(*, board: str, on: date | None = None, now: datetime | None = None) -> dict[str, Any]:
+    """The Romanian days a board read covers — ``{"day", "starts_on", "ends_on", "final"}``, ``day``
+    being the one to read it for — and whether they have ended.
+
+    R-34, past boards: ``on`` names a past Weekly (any day of the week) or Daily board. Its totals
+    are those of the points awarded inside that period (a point belongs to the Romanian day of its
+    instant, whenever it was recorded), final once the period ended; places are shared as today's
+    (R-35). Decision: an account suspended or closed now is absent from past boards too (R-38: it
+    leaves every ranking until lifted). A period that has not started is 422; boards are kept for the
+    AMR's 365 days (the nightly roll prunes older days and weeks), an older one is 404."""
+    today = _today(now, None)
+    if board == "amr" or on is None:
+        starts = {"amr": amr_window_start(today), "weekly": week_start(today), "daily": today}[board]
+        ends = starts + timedelta(days=6) if board == "weekly" else today
+        return {"day": today, "starts_on": starts, "ends_on": ends, "final": False}
+    starts = week_start(on) if board == "weekly" else on
+    ends = starts + timedelta(days=6) if board == "weekly" else on
+    if starts > (week_start(today) if board == "weekly" else today):
+        raise NotAllowed(
+            "that period has not started: its board does not exist yet",
+            details={"starts_on": starts.isoformat(), "today": today.isoformat()},
+        )
+    kept = amr_window_start(today)
+    if starts < kept:
+        raise NotFound("boards are kept for the last 365 Romanian days", details={"kept_from": kept.isoformat()})
+    return {"day": starts, "starts_on": starts, "ends_on": ends, "final": ends < today}
 
 
 def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:

@@ -93,3 +93,14 @@ def name_skeleton(name: str) -> str:
     upper = unicodedata.normalize("NFKC", text.upper())
     key = skeleton(unicodedata.normalize("NFKC", skeleton(upper).casefold()))
     return " ".join(key.split())
+
+
+def search_key(text: str) -> str:
+    """The form in which player names are searched (R-39: case-insensitive, part of the name):
+    NFKC (full-width and styled letters fold: "ＡＮＡ" is "ANA"), default-ignorables removed, case
+    folded ("Straße" is "strasse"), whitespace collapsed. Display names are stored with theirs
+    (``Account.search_name``) and a query is read the same way, so a substring of one is a
+    substring of the other. Not the confusables skeleton: a search for "Player 10" must not find
+    "Player lO"."""
+    text = "".join(ch for ch in unicodedata.normalize("NFKC", text) if not default_ignorable(ch))
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())

@@ -21,6 +21,8 @@ from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
 from tournaments.serializers import (
     PotGameOut,
+    PotListIn,
+    PotListOut,
     PotOut,
     RegistrationOut,
     TournamentListIn,
@@ -126,6 +128,26 @@ class RegisterView(APIView):
 
 def _pot(pot_id) -> Pot:
     return row_or_404(Pot.objects, pot_id, "pot competition")
+
+
+class PotsView(APIView):
+    """P-5: pot competitions by status, with their settings (public)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="pot_list", parameters=[PotListIn], responses={200: PotListOut})
+    def get(self, request):
+        q = PotListIn(data=request.query_params)
+        q.is_valid(raise_exception=True)
+        now = timezone.now()
+        due = Pot.objects.filter(status="open", ends_at__lte=now).order_by("ends_at").values_list("pk", flat=True)
+        for pot_id in list(due[:ON_READ_LIMIT]):  # what time decided first (the sweeper does the rest)
+            pots.pot_finalize(pot_id=pot_id, now=now)
+        qs = sel.pot_list(status=q.validated_data.get("status"), now=now)
+        limit, offset = q.validated_data["limit"], q.validated_data["offset"]
+        return Response(
+            {"count": qs.count(), "results": [sel.pot_summary(p, now) for p in qs[offset : offset + limit]]}
+        )
 
 
 class PotView(APIView):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q, QuerySet
 
 from rivals.models import Account, Game
 from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
@@ -180,4 +180,44 @@ def pot_view(*, pot: Pot) -> dict[str, Any]:
         "status": pot.status,
         "entrants": rows,
         "result": [r for r in rows if r["place"] is not None] if pot.status == "finished" else None,
+    }
+
+
+# --- the list of pot competitions (P-5, API.md "Community") --------------------------------------
+
+POT_PHASES = ("upcoming", "running", "finished")
+
+
+def pot_phase(pot: Pot, now: datetime) -> str:
+    """``upcoming`` before its start, ``running`` until it is ranked and paid (its end passed and
+    the sweeper not yet there counts as running), ``finished`` after."""
+    if pot.status == "finished":
+        return "finished"
+    return "upcoming" if now < pot.starts_at else "running"
+
+
+def pot_list(*, status: str | None, now: datetime) -> QuerySet[Pot]:
+    qs = Pot.objects.annotate(entrants_count=Count("entrants"))
+    if status == "finished":
+        return qs.filter(status="finished").order_by("-ends_at", "id")
+    if status == "upcoming":
+        qs = qs.filter(status="open", starts_at__gt=now)
+    elif status == "running":
+        qs = qs.filter(Q(status="open") & Q(starts_at__lte=now))
+    return qs.order_by("starts_at", "id")
+
+
+def pot_summary(pot: Pot, now: datetime) -> dict[str, Any]:
+    """P-5: a pot's settings as the list shows them (its deal stays on its own page)."""
+    return {
+        "id": str(pot.id),
+        "title": pot.title,
+        "status": pot_phase(pot, now),
+        "entry": "open" if pot.open_entry else "listed",
+        "starts_at": pot.starts_at,
+        "ends_at": pot.ends_at,
+        "time_limit_s": pot.time_limit_s,
+        "prize_split": pot.prize_split,
+        "counts": pot.counts,
+        "entrants": pot.entrants_count,
     }

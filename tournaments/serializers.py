@@ -113,6 +113,30 @@ class PotOut(serializers.Serializer):
     result = PotEntrantOut(many=True, allow_null=True)
 
 
+class PotListIn(PageIn):
+    status = serializers.ChoiceField(choices=list(sel.POT_PHASES), required=False)
+
+
+class PotSummaryOut(serializers.Serializer):
+    """P-5: a pot competition as the list shows it."""
+
+    id = serializers.UUIDField()
+    title = serializers.CharField()
+    status = serializers.ChoiceField(choices=list(sel.POT_PHASES))
+    entry = serializers.ChoiceField(choices=["open", "listed"], help_text="anyone may enter, or the entry list only")
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    time_limit_s = serializers.IntegerField(help_text="P-4: each entrant's game time")
+    prize_split = serializers.ListField(child=serializers.IntegerField(), help_text="points per place")
+    counts = serializers.BooleanField(help_text="whether its prizes count in the rankings")
+    entrants = serializers.IntegerField(help_text="players listed or entered")
+
+
+class PotListOut(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = PotSummaryOut(many=True)
+
+
 class PotGameOut(serializers.Serializer):
     pot_id = serializers.UUIDField()
     game = GameOut()

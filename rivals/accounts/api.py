@@ -1,7 +1,7 @@
 """Accounts (API.md "Accounts", R-36, R-37): guest sign-in, email and password credentials,
 sign-in and out, the own profile, public player profiles."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -181,7 +181,13 @@ class AccountView(APIView):
         return Response(selectors.account_profile(account=request.user))
 
     @extend_schema(
-        operation_id="account_update", request=s.AccountPatchIn, responses={200: s.AccountOut, 400: ErrorOut}
+        operation_id="account_update",
+        request=s.AccountPatchIn,
+        responses={
+            200: s.AccountOut,
+            400: ErrorOut,
+            422: OpenApiResponse(ErrorOut, description="not_allowed: an operator reset this name (R-39, 7 days)"),
+        },
     )
     def patch(self, request):
         data = _body(s.AccountPatchIn, request)
@@ -189,6 +195,23 @@ class AccountView(APIView):
         if "display_name" in data:
             account = account_rename(account=account, display_name=data["display_name"])
         return Response(selectors.account_profile(account=account))
+
+
+class PlayerSearchView(APIView):
+    """R-39: find players by part of their display name (public). Suspended and closed accounts
+    and operators are not listed; a result shows what their public profile shows."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        operation_id="player_search",
+        parameters=[s.PlayerSearchIn],
+        responses={200: s.PlayerSearchOut, 400: ErrorOut},
+    )
+    def get(self, request):
+        query = s.PlayerSearchIn(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return Response(selectors.player_search(**query.validated_data))
 
 
 class PlayerView(APIView):

@@ -17,6 +17,7 @@ ACCOUNT_EVENTS = frozenset(
     {
         "AccountCreated",
         "DisplayNameChanged",
+        "DisplayNameReset",
         "JokersChanged",
         "AccountClosed",
         "CredentialsAdded",
@@ -50,6 +51,23 @@ def account_created(*, account_id: int, display_name: str) -> NewEvent:
 def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEvent:
     """The name the player chose, sealed with the account's key (``rivals.personal.seal``)."""
     return _event("DisplayNameChanged", account_id, display_name_sealed=display_name_sealed)
+
+
+def display_name_reset(
+    *, account_id: int, display_name: str, previous_name_sealed: str, reason: str, report_id: str | None = None
+) -> NewEvent:
+    """R-39: an operator reset the name to a neutral one (``display_name``, in the clear: it is not
+    the player's); the name reset is sealed with the account's key (``previous_name_sealed``: the
+    same name is refused to the player for a while, and erasure makes it unreadable). On the
+    account's stream: the player is told (the ``display_name_reset`` notification)."""
+    return _event(
+        "DisplayNameReset",
+        account_id,
+        display_name=display_name,
+        previous_name_sealed=previous_name_sealed,
+        reason=reason,
+        report_id=report_id,
+    )
 
 
 def jokers_changed(*, account_id: int, delta: int, reason: str, ref: dict[str, Any] | None = None) -> NewEvent:

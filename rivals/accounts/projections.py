@@ -1,24 +1,27 @@
-"""The account profile projection: display name, jokers, suspension and closure of each account."""
+"""The account profile projection: display name (and its searched form), jokers, suspension and
+closure of each account."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rivals.models import Event
+from rivals.names import search_key
 from rivals.projections import Projection
 from rivals.rebuild.copies import Table
 
 
 class AccountProfileProjection(Projection):
-    """Display name, joker balance (R-11: every balance change is an event), suspension (R-38) and
-    closure of each account. A sealed display name is read with the account's key; once the key
-    is destroyed (erasure) the name reads as ``personal.ERASED_NAME``."""
+    """Display name (and its searched form, R-39), joker balance (R-11: every balance change is an
+    event), suspension (R-38) and closure of each account. A sealed display name is read with the
+    account's key; once the key is destroyed (erasure) the name reads as ``personal.ERASED_NAME``."""
 
     name = "account_profile"
     event_types = frozenset(
         {
             "AccountCreated",
             "DisplayNameChanged",
+            "DisplayNameReset",
             "JokersChanged",
             "AccountSuspended",
             "AccountSuspensionLifted",
@@ -26,8 +29,15 @@ class AccountProfileProjection(Projection):
         }
     )
 
-    COLUMNS = ("display_name", "jokers", "suspended_at", "suspension_reason", "closed_at")
-    EMPTY = {"display_name": "", "jokers": 0, "suspended_at": None, "suspension_reason": "", "closed_at": None}
+    COLUMNS = ("display_name", "search_name", "jokers", "suspended_at", "suspension_reason", "closed_at")
+    EMPTY = {
+        "display_name": "",
+        "search_name": "",
+        "jokers": 0,
+        "suspended_at": None,
+        "suspension_reason": "",
+        "closed_at": None,
+    }
     tables = (Table("rivals_account", columns=COLUMNS),)
 
     def reset(self) -> None:
@@ -68,15 +78,22 @@ class Add:
     n: int
 
 
+def _named(name: str) -> dict[str, str]:
+    """A display name and its searched form (R-39), always set together."""
+    return {"display_name": name, "search_name": search_key(name)}
+
+
 def effect(event: Event) -> dict[str, object]:
     """The one implementation of the projection: an event's effect on its account's columns, a
     value to set or an ``Add``. Used live (``apply``) and by the rebuild's fold."""
     from rivals import personal
 
     d = event.data
+    if event.type == "DisplayNameReset":  # the neutral name an operator's reset gave (R-39, in the clear)
+        return _named(d["display_name"])
     if event.type in ("AccountCreated", "DisplayNameChanged"):
         name = personal.unseal(d, account_id=d["account_id"], field="display_name")
-        return {"display_name": name if name is not None else personal.ERASED_NAME}
+        return _named(name if name is not None else personal.ERASED_NAME)
     if event.type == "JokersChanged":
         return {"jokers": Add(d["delta"])}
     if event.type == "AccountSuspended":
@@ -84,7 +101,8 @@ def effect(event: Event) -> dict[str, object]:
     if event.type == "AccountSuspensionLifted":
         return {"suspended_at": None, "suspension_reason": ""}
     if event.type == "AccountClosed":
-        return {"closed_at": event.recorded_at, **({"display_name": personal.ERASED_NAME} if d.get("erased") else {})}
+        erased = _named(personal.ERASED_NAME) if d.get("erased") else {}
+        return {"closed_at": event.recorded_at, **erased}
     return {}
 
 

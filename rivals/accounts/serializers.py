@@ -3,7 +3,8 @@
 from rest_framework import serializers
 
 from rivals.accounts.services import DEVICE_ID_MAX, DISPLAY_NAME_MAX
-from rivals.api.serializers import CleanTextField, DetailOut, StrictCharField, StrictEmailField
+from rivals.api.serializers import CleanTextField, DetailOut, PageIn, StrictCharField, StrictEmailField
+from rivals.statistics.serializers import PlayerStatsOut
 
 
 class GuestSignInIn(serializers.Serializer):
@@ -85,6 +86,31 @@ class PublicProfileOut(serializers.Serializer):
     trophies = TrophyOut(many=True)
     points = PointsOut()
     places = PlacesOut()
+    stats = PlayerStatsOut(help_text="T-10, R-37: the player's play in numbers")
+
+
+class PlayerSearchIn(PageIn):
+    q = StrictCharField(
+        min_length=2,
+        max_length=64,
+        trim_whitespace=False,
+        help_text="part of the display name, case-insensitive: at least 2 characters once spaces and "
+        "invisible characters are left out",
+    )
+
+
+class PlayerFoundOut(serializers.Serializer):
+    """What a public profile shows of a player, and no more (R-37)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    club = ClubRefOut(allow_null=True)
+
+
+class PlayerSearchOut(serializers.Serializer):
+    count = serializers.IntegerField(help_text="matching players, counted up to 200 (then count_capped)")
+    count_capped = serializers.BooleanField(help_text="more players match than count: refine the query")
+    results = PlayerFoundOut(many=True, help_text="names that start with q first (by name), then the others")
 
 
 # Passwords are capped so that hashing one stays cheap (a megabyte password costs PBKDF2 dearly).

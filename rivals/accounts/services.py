@@ -4,7 +4,7 @@ closing an account. Email and password credentials: ``rivals.accounts.credential
 from __future__ import annotations
 
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
@@ -12,11 +12,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from rivals import personal
-from rivals.accounts.events import account_closed, account_created, display_name_changed, jokers_changed, signed_in
+from rivals.accounts.events import (
+    account_closed,
+    account_created,
+    display_name_changed,
+    display_name_reset,
+    jokers_changed,
+    signed_in,
+)
 from rivals.errors import Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
-from rivals.models import AccessToken, Account
-from rivals.names import visible_text
+from rivals.models import AccessToken, Account, Event
+from rivals.names import name_skeleton, visible_text
 from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
 from rivals.text import clean_text
@@ -26,6 +33,8 @@ DEVICE_ID_MAX = 200
 # Each guest sign-in mints a token (a stored token cannot be given back: it is kept hashed); an
 # account keeps its newest device tokens only.
 DEVICE_TOKENS_KEPT = 20
+# R-39: a name an operator reset is refused to the same player for this long
+NAME_RESET_HOLD = timedelta(days=7)
 UNLINKED = "this device no longer signs in to its account: sign in with the account's email and password"
 
 
@@ -106,7 +115,7 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
                 account = Account.objects.create_user(_guest_username(device_hash), None, device_id=device_hash)
                 personal.account_key_create(account_id=account.pk)
                 account_event(
-                    account, account_created(account_id=account.pk, display_name=f"Player {account.pk}"), now=now
+                    account, account_created(account_id=account.pk, display_name=neutral_name(account.pk)), now=now
                 )
                 created = True
         except IntegrityError:  # the same device signed in concurrently: return that account
@@ -122,16 +131,66 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
     return account, key, created
 
 
+def neutral_name(account_id: int) -> str:
+    """The name a new account starts with, and the one an operator's reset gives (R-39)."""
+    return f"Player {account_id}"
+
+
+def _reset_name_held_until(account: Account, name: str, now: datetime) -> datetime | None:
+    """R-39: when ``name`` was reset by an operator less than ``NAME_RESET_HOLD`` ago (compared
+    as a reader sees it: case, width and look-alikes folded), the end of that hold."""
+    key = name_skeleton(name)
+    resets = Event.objects.filter(
+        stream_id=account.stream_id, type="DisplayNameReset", recorded_at__gt=now - NAME_RESET_HOLD
+    ).order_by("-version")
+    for data, at in resets.values_list("data", "recorded_at"):
+        previous = personal.unseal(data, account_id=account.pk, field="previous_name")
+        if previous is not None and name_skeleton(previous) == key:
+            return at + NAME_RESET_HOLD
+    return None
+
+
 @transaction.atomic
 def account_rename(*, account: Account, display_name: str, now: datetime | None = None) -> Account:
-    """A name the player chose is personal data: sealed in the event with the account's key."""
+    """A name the player chose is personal data: sealed in the event with the account's key. A
+    name an operator reset is refused for ``NAME_RESET_HOLD`` (R-39, 422 ``not_allowed``)."""
     name = visible_text(
         clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX), field="display_name"
     )
     if name != account.display_name:
+        held = _reset_name_held_until(account, name, now or timezone.now())
+        if held is not None:
+            message = "an operator reset this name: it cannot be chosen again yet"
+            raise NotAllowed(message, details={"display_name": [message], "until": held.isoformat()})
         sealed = personal.seal(account_id=account.pk, field="display_name", value=name)["display_name_sealed"]
         account_event(account, display_name_changed(account_id=account.pk, display_name_sealed=sealed), now=now)
         account.refresh_from_db(fields=["display_name"])
+    return account
+
+
+@transaction.atomic
+def account_name_reset(
+    *, account: Account, reason: str, actor: str, report_id: str | None = None, now: datetime | None = None
+) -> Account:
+    """R-39: an operator resets a display name to the neutral one (``DisplayNameReset`` on the
+    account's stream, so the player is told); the name reset is kept sealed for the hold."""
+    account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
+    if account.closed_at is not None:
+        raise NotAllowed("the account is closed")
+    reason = clean_text(reason, field="reason", max_length=300)
+    neutral = neutral_name(account.pk)
+    if account.display_name == neutral:
+        raise NotAllowed("the name is already the neutral one", details={"display_name": neutral})
+    sealed = personal.seal(account_id=account.pk, field="previous_name", value=account.display_name)
+    reset = display_name_reset(
+        account_id=account.pk,
+        display_name=neutral,
+        previous_name_sealed=sealed["previous_name_sealed"],
+        reason=reason,
+        report_id=report_id,
+    )
+    account_event(account, reset, actor=actor, now=now)
+    account.refresh_from_db(fields=["display_name", "search_name"])
     return account
 
 

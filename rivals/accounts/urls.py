@@ -16,5 +16,6 @@ urlpatterns = [
     path("account/credentials", api.CredentialsView.as_view(), name="account-credentials"),
     path("account/verify", api.VerifyView.as_view(), name="account-verify"),
     path("account/password", api.PasswordChangeView.as_view(), name="account-password"),
+    path("players", api.PlayerSearchView.as_view(), name="players"),
     path("players/<str:player_id>", api.PlayerView.as_view(), name="player"),
 ]

@@ -9,7 +9,7 @@ from uuid import UUID
 
 from rivals.eventstore import NewEvent
 
-CLUB_EVENTS = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed"})
+CLUB_EVENTS = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
 
 
 def club_founded(*, club_id: UUID | str, name: str, name_key: str, owner_id: int) -> NewEvent:
@@ -36,3 +36,20 @@ def club_owner_changed(*, club_id: UUID | str, owner_id: int, previous_owner_id:
 def club_closed(*, club_id: UUID | str, reason: str) -> NewEvent:
     """``reason``: ``empty`` (its last member left)."""
     return NewEvent("ClubClosed", {"club_id": str(club_id), "reason": reason})
+
+
+def club_renamed(
+    *, club_id: UUID | str, name: str, name_key: str, previous_name: str, reason: str, report_id: str | None = None
+) -> NewEvent:
+    """R-39: an operator renamed the club, with a reason (and the report that asked for it)."""
+    return NewEvent(
+        "ClubRenamed",
+        {
+            "club_id": str(club_id),
+            "name": name,
+            "name_key": name_key,
+            "previous_name": previous_name,
+            "reason": reason,
+            "report_id": report_id,
+        },
+    )

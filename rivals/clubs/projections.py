@@ -16,14 +16,14 @@ def club_key(club_id, name: str) -> str:
     from rivals.names import name_skeleton
 
     key = name_skeleton(name)
-    if Club.objects.filter(name_key=key, status="open").exists():
+    if Club.objects.filter(name_key=key, status="open").exclude(pk=club_id).exists():
         key = f"{key}#{club_id}"
     return key
 
 
 class ClubsProjection(Projection):
     name = "clubs"
-    event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed"})
+    event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
 
     tables = (Table("clubs_club"), Table("clubs_member"))
 
@@ -60,6 +60,8 @@ class ClubsProjection(Projection):
             club.update(members_count=F("members_count") - 1)
         elif event.type == "ClubOwnerChanged":
             club.update(owner_id=d["owner_id"])
+        elif event.type == "ClubRenamed":  # an operator's rename
+            club.update(name=d["name"], name_key=club_key(d["club_id"], d["name"]))
         elif event.type == "ClubClosed":
             club.update(status="closed", closed_at=event.recorded_at, owner_id=None)
         club.update(version=event.version)

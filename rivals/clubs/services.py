@@ -19,7 +19,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
-from rivals.clubs.events import club_closed, club_founded, club_joined, club_left, club_owner_changed
+from rivals.clubs.events import club_closed, club_founded, club_joined, club_left, club_owner_changed, club_renamed
 from rivals.clubs.models import Club, ClubMember
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Forbidden, NotAllowed, NotFound
@@ -179,5 +179,26 @@ def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
         [club_owner_changed(club_id=club.pk, owner_id=owner_id, previous_owner_id=account.pk, reason="handed_over")],
         f"account:{account.pk}",
     )
+    club.refresh_from_db()
+    return club
+
+
+@retry_on_conflict
+@transaction.atomic
+def club_rename(*, club_id, name: str, reason: str, actor: str, report_id: str | None = None) -> Club:
+    """R-39: an operator renames a club, with a reason (``ClubRenamed``): the name is checked as a
+    founder's is (visible, free among open clubs by its skeleton: 409 when taken)."""
+    name = visible_text(clean_text(name, field="name", max_length=CLUB_NAME_MAX), field="name")
+    reason = clean_text(reason, field="reason", max_length=300)
+    club = club_get(club_id, lock=True)
+    if club.status != "open":
+        raise NotAllowed("the club is closed", details={"status": club.status})
+    key = club_name_key(name)
+    if Club.objects.filter(name_key=key, status="open").exclude(pk=club.pk).exists():
+        raise Conflict("a club with this name exists", details={"name": ["taken"]})
+    renamed = club_renamed(
+        club_id=club.pk, name=name, name_key=key, previous_name=club.name, reason=reason, report_id=report_id
+    )
+    _append(club.pk, club.version, [renamed], actor)
     club.refresh_from_db()
     return club

@@ -29,6 +29,7 @@ NOTIFYING = frozenset(
         "TournamentCancelled",
         "PointsAwarded",
         "JokersChanged",
+        "DisplayNameReset",
         "AccountSuspended",
         "AccountSuspensionLifted",
     }
@@ -143,6 +144,8 @@ def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
         return []
     if t == "JokersChanged":
         return [(account, "jokers_changed", dict(d))]
+    if t == "DisplayNameReset":  # the neutral name an operator gave (the old one stays sealed)
+        return [(account, "display_name_reset", {"display_name": d["display_name"]})]
     if t == "AccountSuspended":
         return [(account, "account_suspended", {"reason": d.get("reason")})]
     if t == "AccountSuspensionLifted":

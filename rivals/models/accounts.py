@@ -68,6 +68,9 @@ class Account(AbstractBaseUser, PermissionsMixin):
 
     # projections
     display_name = models.CharField(max_length=40, blank=True, default="")
+    # the display name as it is searched (rivals.names.search_key), byte-ordered (collation C)
+    # for the search's prefix scans; the partial indexes of migration 0010 serve it
+    search_name = models.TextField(blank=True, default="", db_collation="C")
     jokers = models.IntegerField(default=0)
     suspended_at = models.DateTimeField(null=True, blank=True, help_text="R-38: suspended by an operator")
     suspension_reason = models.CharField(max_length=300, blank=True, default="")

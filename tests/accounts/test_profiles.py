@@ -36,6 +36,15 @@ def test_r37_public_profile_shows_name_club_trophies_totals_and_places_never_per
         "trophies": [],
         "points": {"amr": 40, "weekly": 40, "daily": 40},
         "places": {"amr": 2, "weekly": 2, "daily": 2},
+        "stats": {  # T-10, R-37 (tests/statistics)
+            "games_played": 0,
+            "games_won": 0,
+            "hints_used": 0,
+            "rounds_played": 0,
+            "rounds_won": 0,
+            "tournaments_played": 0,
+            "best_times": [],
+        },
     }
     text = json.dumps(body)
     token = owner._credentials["HTTP_AUTHORIZATION"].split()[1]

@@ -114,3 +114,20 @@ def test_tournament_starting_is_sent_once_five_minutes_before_to_the_registered(
     note = Notification.objects.get(account_id=a.pk, type="tournament_starting")
     assert note.data["tournament_id"] == str(t.pk) and note.data["title"] == "Soon Cup"
     assert rebuild(verify_only=True).equal
+
+
+def test_r39_a_name_reset_notifies_the_player():
+    """An operator's name reset (issue 24, on the account's stream) reaches the player's
+    notifications as ``display_name_reset`` with the neutral name; the rebuild agrees."""
+    from rivals.accounts.services import account_rename
+    from rivals.reports.services import report_file, report_name_reset
+
+    reporter, player = accounts(2, prefix="reset-notify")
+    account_rename(account=player, display_name="Call 0722 000 000")
+    report = report_file(reporter=reporter, subject=f"player:{player.pk}", reason="personal_data")
+    report_name_reset(report=report, reason="a phone number", actor="operator:test")
+    reset = Notification.objects.get(account_id=player.pk, type="display_name_reset")
+    player.refresh_from_db()
+    assert reset.data == {"display_name": player.display_name}
+    assert player.display_name != "Call 0722 000 000"
+    assert rebuild(verify_only=True).equal

@@ -10,6 +10,10 @@ selectors and services (Django connection, one query round-trip each):
 
 * place lookup (``ranking_me``) of random accounts on AMR / Weekly / Daily,
 * a top-100 page (``ranking_page(limit=100, offset=0)``) and a deep page (offset N/2),
+* past boards (R-34, ``?week=`` / ``?day=``: ``ranking_period`` then ``ranking_page``, as the
+  view reads them): the top-100 page and a deep page (offset a quarter to a half of the board) of
+  last week, of a week 40 weeks ago, of yesterday and of a day 200 days ago — beside the same two
+  pages of the current week and day,
 * one award (``points_award``: event append + ledger + rankings projection, committed),
 * the nightly roll (``rankings_roll`` of the next day, three consecutive days).
 
@@ -137,7 +141,7 @@ def _run(args, bench_db: str) -> int:
     from django.utils import timezone
 
     from rankings.days import romanian_today
-    from rankings.selectors import ranking_me, ranking_page
+    from rankings.selectors import ranking_me, ranking_page, ranking_period
     from rankings.services import rankings_roll
     from rivals.points.services import points_award
 
@@ -166,6 +170,24 @@ def _run(args, bench_db: str) -> int:
         assert len(page["results"]) == min(100, page["count"]), (board, page["count"])
         print(f"  {board} board: {page['count']} ranked players", flush=True)
         results[f"top100 {board}"] = _report(f"top-100 page ({board})", samples)
+    for board, days_ago in (("weekly", 0), ("weekly", 7), ("weekly", 280), ("daily", 0), ("daily", 1), ("daily", 200)):
+        on = today - timedelta(days=days_ago)
+        top, deep = [], []
+        for _ in range(n // 3):
+            t = time.perf_counter()
+            period = ranking_period(board=board, on=on)
+            page = ranking_page(board=board, limit=100, offset=0, day=period["day"])
+            top.append(time.perf_counter() - t)
+        ranked = page["count"]
+        for _ in range(n // 10):
+            offset = rng.randint(ranked // 4, max(ranked // 4, ranked // 2))
+            t = time.perf_counter()
+            ranking_page(board=board, limit=100, offset=offset, day=ranking_period(board=board, on=on)["day"])
+            deep.append(time.perf_counter() - t)
+        when = f"-{days_ago} d" if days_ago else "now"
+        print(f"  {board} board of {period['starts_on']}: {ranked} ranked players", flush=True)
+        results[f"top100 {board} {when}"] = _report(f"top-100 ({board}, {when})", top)
+        results[f"deep {board} {when}"] = _report(f"deep page N/4…N/2 ({board}, {when})", deep)
     samples = []
     for _ in range(n // 10):
         offset = rng.randint(args.accounts // 4, args.accounts // 2)

@@ -44,8 +44,8 @@ def insert_accounts(cur, n: int) -> None:
     must add it here (the benchmarks that use it fail at once otherwise)."""
     cur.execute(
         "INSERT INTO rivals_account (id, password, is_superuser, username, is_staff, is_active, date_joined, "
-        "email_verified, display_name, jokers, suspension_reason) SELECT g, '!', false, 'bench' || g, false, "
-        "true, now(), false, 'Player ' || g, 0, '' FROM generate_series(1, %s) g",
+        "email_verified, display_name, search_name, jokers, suspension_reason) SELECT g, '!', false, 'bench' || g, "
+        "false, true, now(), false, 'Player ' || g, 'player ' || g, 0, '' FROM generate_series(1, %s) g",
         [n],
     )
     cur.execute("SELECT setval(pg_get_serial_sequence('rivals_account', 'id'), %s)", [n])

@@ -33,6 +33,8 @@ def main() -> int:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ["CELERY_BROKER_URL"] = "memory://"  # the seeding's own tasks go nowhere
+    # the store's purchase reports are accepted (unsigned, each is 401), not refused as unconfigured (503)
+    os.environ.setdefault("PURCHASES_WEBHOOK_SECRET", "fuzz-store-secret")
     from tests.perf.benchdb import bench_database
     from tests.perf.stack import Stack
 

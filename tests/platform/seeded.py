@@ -2,8 +2,9 @@
 the schema on real data, not only on 404s. ``seed(account)`` makes, for the fuzzed account and a few
 other players: ranked players on every board, a suspended account, a won solo game, a finished
 Quick Match and a running round, a pending duel and a waiting queue ticket, a Sichuan table, an open
-club with members, tournaments upcoming and running (tables seated), and an open pot. It returns the ids
-to put into path parameters (``{"club_id": …}``)."""
+club with members, tournaments upcoming and running (tables seated), an open and an upcoming pot;
+for issue 24: named players to find, points of a past week and day (past boards), a report and a
+purchase. It returns the ids to put into path parameters (``{"club_id": …}``)."""
 
 from __future__ import annotations
 
@@ -38,11 +39,14 @@ def _finished_match(a, b):
 
 
 def seed(account) -> dict[str, object]:
+    from rivals.accounts.services import account_rename
     from rivals.clubs.services import club_found, club_join
     from rivals.fairplay.services import account_suspend
     from rivals.games.services import game_create, game_intent_apply
     from rivals.matches import services as svc
     from rivals.points.services import points_award
+    from rivals.purchases.services import purchase_record
+    from rivals.reports.services import report_file
     from rivals.sichuan.services import sichuan_table_create
     from tournaments.services.lifecycle import tournament_create
     from tournaments.services.play import tournament_tick
@@ -54,6 +58,15 @@ def seed(account) -> dict[str, object]:
     for i, player in enumerate([account, *others]):  # ranked players, one with equal points
         points_award(account=player, amount=100 - 10 * (i // 2), source="single_player", key=f"seeded:{i}")
     account_suspend(account=others[4], reason="seeded", actor="operator:seed")
+    for i, player in enumerate(others[:3]):  # players to find (GET /players?q=), and past boards
+        account_rename(account=player, display_name=f"Seeded Jade {i}")
+        points_award(
+            account=player, amount=30 + i, source="single_player", key=f"seeded:past:{i}", at=now - timedelta(days=8)
+        )
+    report_file(reporter=account, subject=f"player:{others[1].pk}", reason="name", note="seeded")
+    purchase_record(
+        transaction_id=f"seeded-{account.pk}", account_id=account.pk, product="jokers_5", jokers=5, kind="purchase"
+    )
 
     game = game_create(account=account, mode="classic", code=CODE)
     for seq, pair in enumerate(engine.deal_from_code(CODE).plan):
@@ -105,6 +118,14 @@ def seed(account) -> dict[str, object]:
         starts_at=now - timedelta(minutes=1),
         ends_at=now + timedelta(minutes=30),
         entrants=[account.pk, others[0].pk],
+    )
+    pot_create(
+        actor="operator:seed",
+        title="Seeded Upcoming Pot",
+        code="MJ1-L08-AAAAAAC",
+        prize_split=[3],
+        starts_at=now + timedelta(hours=1),
+        ends_at=now + timedelta(hours=2),
     )
     return {
         "game_id": game.pk,

@@ -13,7 +13,20 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("rivals", "tournaments", "rankings", "config", "demo")
 ROOMS = tuple(
     f"rivals.{room}"
-    for room in ("accounts", "points", "daily_bonus", "games", "matches", "sichuan", "clubs", "fairplay", "live")
+    for room in (
+        "accounts",
+        "points",
+        "daily_bonus",
+        "games",
+        "matches",
+        "sichuan",
+        "clubs",
+        "fairplay",
+        "live",
+        "statistics",
+        "reports",
+        "purchases",
+    )
 )
 LONG_MODULES = {
     # the frozen reference solver: kept as it was, to compare the compiled core against

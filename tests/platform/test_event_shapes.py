@@ -17,6 +17,8 @@ from rivals.fairplay import events as fairplay
 from rivals.games import events as games
 from rivals.matches import events as matches
 from rivals.points import events as points
+from rivals.purchases import events as purchases
+from rivals.reports import events as reports
 from rivals.sichuan import events as sichuan
 
 AT = datetime(2026, 6, 1, 9, 0, 0, 250000, tzinfo=UTC)
@@ -305,6 +307,77 @@ PINNED = [
             "value": 4,
         },
         id="sichuan: the engine's HandWon",
+    ),
+    pytest.param(
+        accounts.display_name_reset(
+            account_id=7, display_name="Player 7", previous_name_sealed="gAAAA…", reason="offensive", report_id=str(ID)
+        ),
+        ("DisplayNameReset", 1),
+        {
+            "account_id": 7,
+            "display_name": "Player 7",
+            "previous_name_sealed": "gAAAA…",
+            "reason": "offensive",
+            "report_id": str(ID),
+        },
+        id="accounts: DisplayNameReset",
+    ),
+    pytest.param(
+        clubs.club_renamed(
+            club_id=ID, name="Good Club", name_key="GOOD CLUB", previous_name="Bad Club", reason="offensive"
+        ),
+        ("ClubRenamed", 1),
+        {
+            "club_id": str(ID),
+            "name": "Good Club",
+            "name_key": "GOOD CLUB",
+            "previous_name": "Bad Club",
+            "reason": "offensive",
+            "report_id": None,
+        },
+        id="clubs: ClubRenamed",
+    ),
+    pytest.param(
+        reports.report_filed(
+            report_id=ID, reporter_id=7, subject="player:8", reason="personal_data", note_sealed="gAAAA…"
+        ),
+        ("ReportFiled", 1),
+        {
+            "report_id": str(ID),
+            "reporter_id": 7,
+            "subject": "player:8",
+            "reason": "personal_data",
+            "note_sealed": "gAAAA…",
+        },
+        id="reports: ReportFiled",
+    ),
+    pytest.param(
+        reports.report_reviewed(report_id=ID, decision="upheld", action="name_reset", note="offensive"),
+        ("ReportReviewed", 1),
+        {"report_id": str(ID), "decision": "upheld", "action": "name_reset", "note": "offensive"},
+        id="reports: ReportReviewed",
+    ),
+    pytest.param(
+        purchases.jokers_purchased(account_id=7, transaction_id="tx-1", product="jokers_5", jokers=5, balance=7),
+        ("JokersPurchased", 1),
+        {"account_id": 7, "transaction_id": "tx-1", "product": "jokers_5", "jokers": 5, "balance": 7},
+        id="purchases: JokersPurchased",
+    ),
+    pytest.param(
+        purchases.joker_purchase_refunded(
+            account_id=7, transaction_id="tx-2", product="jokers_5", jokers=5, taken=3, shortfall=2, balance=0
+        ),
+        ("JokerPurchaseRefunded", 1),
+        {
+            "account_id": 7,
+            "transaction_id": "tx-2",
+            "product": "jokers_5",
+            "jokers": 5,
+            "taken": 3,
+            "shortfall": 2,
+            "balance": 0,
+        },
+        id="purchases: JokerPurchaseRefunded",
     ),
 ]
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from rivals import event_types, projections
 from rivals.accounts import credentials
-from rivals.accounts.services import account_close, account_guest_signin
+from rivals.accounts.services import account_close, account_guest_signin, account_rename
 from rivals.clubs.services import club_found, club_join, club_leave
 from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 from rivals.errors import Unauthenticated
@@ -34,6 +34,8 @@ from rivals.matches.services import (
     queue_ticket_expire_if_due,
 )
 from rivals.models import Account, Event
+from rivals.purchases.services import purchase_record
+from rivals.reports.services import report_club_rename, report_file, report_name_reset, report_review
 from rivals.sichuan import engine as sichuan_engine
 from rivals.sichuan import services as sichuan
 from tests.factories import AccountFactory, device_id_for
@@ -51,6 +53,8 @@ FEATURES = {
     "live",
     "matches",
     "points",
+    "purchases",
+    "reports",
     "sichuan",
     "tournaments",
 }
@@ -66,6 +70,8 @@ def _feature_events() -> dict[str, frozenset[str]]:
     from rivals.live.events import LIVE_EVENTS
     from rivals.matches.events import MATCH_EVENTS
     from rivals.points.events import POINTS_EVENTS
+    from rivals.purchases.events import PURCHASE_EVENTS
+    from rivals.reports.events import REPORT_EVENTS
     from rivals.sichuan.events import SICHUAN_EVENTS
 
     return {
@@ -77,6 +83,8 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "live": LIVE_EVENTS,
         "matches": MATCH_EVENTS,
         "points": POINTS_EVENTS,
+        "purchases": PURCHASE_EVENTS,
+        "reports": REPORT_EVENTS,
         "sichuan": SICHUAN_EVENTS,
         "tournaments": TOURNAMENT_EVENTS | POT_EVENTS,  # its constructors: tournaments/events.py
     }
@@ -151,6 +159,16 @@ def test_the_sichuan_vocabulary_is_the_engines():
     assert SERVICE_EVENTS == sichuan.SERVICE_EVENT_TYPES
 
 
+def _purchase(account, transaction_id: str, kind: str, jokers: int) -> dict:
+    return {
+        "transaction_id": transaction_id,
+        "account_id": account.pk,
+        "product": "jokers_5",
+        "jokers": jokers,
+        "kind": kind,
+    }
+
+
 def _play_through() -> None:
     """Every feature of ``rivals`` through its services: accounts, credentials and the admin's
     sign-in, solo games, a Quick Match, the queue, duels, a club, fair play, the daily bonus and
@@ -208,6 +226,23 @@ def _play_through() -> None:
 
     club = club_found(account=ann, name="Types")
     club_join(account=bob, club_id=club.pk)
+    account_rename(account=bob, display_name="Rude Bob")
+    named = report_file(reporter=ann, subject=f"player:{bob.pk}", reason="name", note="rude")
+    report_name_reset(report=named, reason="rude", actor="operator:test")
+    report_review(
+        report=report_file(reporter=bob, subject=f"player:{ann.pk}", reason="cheating"),
+        decision="dismissed",
+        note="no",
+        actor="operator:test",
+    )
+    report_club_rename(
+        report=report_file(reporter=carl, subject=f"club:{club.pk}", reason="name"),
+        name="Types Renamed",
+        reason="test",
+        actor="operator:test",
+    )
+    purchase_record(**_purchase(ann, "types-1", "purchase", 5))
+    purchase_record(**_purchase(ann, "types-2", "refund", 9))
     club_leave(account=ann, club_id=club.pk)  # the owner leaves: bob owns it
     club_leave(account=bob, club_id=club.pk)  # nobody is left: closed
 

@@ -229,3 +229,54 @@ def test_hostile_json_at_every_intent_endpoint_is_never_a_5xx_and_refusals_are_r
     if res.status_code >= 400:
         assert RejectedIntent.objects.count() == records + 1
     assert Account.objects.filter(pk=ids["account"]).exists()
+
+
+# --- issue 24: the community endpoints -------------------------------------------------------------
+
+SIGNED_SECRET = "hostile-store-secret"
+
+
+def _signed(client, raw: bytes):
+    import hashlib
+    import hmac
+
+    signature = "sha256=" + hmac.new(SIGNED_SECRET.encode(), raw, hashlib.sha256).hexdigest()
+    return client.post("/api/v1/purchases", data=raw, content_type="application/json", HTTP_X_SIGNATURE=signature)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("q", ["%00ab", "ab%01", "a%1bb", "%ef%bb%bfab", "ab%e2%80%ae", "a%c2%85b", "ab%e2%80%a8"])
+def test_a_player_search_with_control_characters_is_400(api, q):
+    res = api.get(f"/api/v1/players?q={q}")
+    _assert_invalid(res)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "query", ["q=a", "q=" + "x" * 65, "q=ab&limit=0", "q=ab&offset=-1", "q=ab&offset=" + "9" * 30, "q=ab&sort=name"]
+)
+def test_a_player_search_out_of_its_bounds_is_400(api, query):
+    _assert_invalid(api.get(f"/api/v1/players?{query}"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("body", [NUL, SURROGATE, DEEP, "1e400", '{"subject": "player:1", "reason": NaN}'])
+def test_hostile_report_bodies_are_400_and_record_nothing(player, body):
+    client, _ = player
+    events = Event.objects.count()
+    _assert_invalid(_post(client, "/api/v1/reports", body))
+    _assert_invalid(_post(client, "/api/v1/reports", '{"subject": ' + body + ', "reason": "name"}'))
+    assert Event.objects.count() == events
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body", [NUL, SURROGATE, DEEP, "1e400", '{"jokers": 1e400}', '{"transaction_id": ' + NUL + "}"]
+)
+def test_hostile_purchase_bodies_are_401_unsigned_and_400_signed_and_record_nothing(api, settings, body):
+    settings.PURCHASES_WEBHOOK_SECRET = SIGNED_SECRET
+    events = Event.objects.count()
+    res = _post(api, "/api/v1/purchases", body)
+    assert res.status_code == 401 and res.json()["error"]["code"] == "unauthenticated"  # not even read
+    _assert_invalid(_signed(api, body.encode("utf-8", "surrogatepass")))  # signed: read, and refused
+    assert Event.objects.count() == events

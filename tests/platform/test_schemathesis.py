@@ -37,9 +37,11 @@ SHARE = 0.4 / len(OPERATIONS)  # of ``make fuzz``'s time, each operation its sha
 
 
 @pytest.fixture
-def caller(guest):
+def caller(guest, settings):
     """A guest's token and account id; and, as Django's test client does, the WSGI calls keep the
-    test's connection (and its transaction) instead of closing it at the end of each request."""
+    test's connection (and its transaction) instead of closing it at the end of each request. The
+    store's purchase reports are accepted (their secret set): unsigned, each is 401."""
+    settings.PURCHASES_WEBHOOK_SECRET = "schemathesis-store-secret"
     client, account_id = guest("schemathesis-device")
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from rankings.days import day_start_utc
+from rankings.days import day_start_utc, romanian_today
 from rankings.selectors import account_points, ranking_me, ranking_page
 from rankings.services import rankings_roll
 from tests.rankings.helpers import award, d, make_accounts, utc
@@ -123,9 +123,11 @@ def test_r35_api_lists_and_me(guest):
     award(me, 25, timezone.now())
     res = client.get("/api/v1/rankings/daily?limit=1&offset=0")
     assert res.status_code == 200
+    today = romanian_today().isoformat()
     assert res.json() == {
         "count": 2,
         "results": [{"place": 1, "player": {"id": other_id, "display_name": f"Player {other_id}"}, "points": 40}],
+        "period": {"starts_on": today, "ends_on": today, "final": False},  # issue 24: the days it covers
     }
     res = client.get("/api/v1/rankings/amr/me")
     assert res.json() == {"place": 2, "points": 25, "total_players": 2}

@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+
+
+class ReportsConfig(AppConfig):
+    name = "rivals.reports"
+    label = "reports"
+    verbose_name = "Fair play: player reports"  # beside "Fair play" in the admin's index (sorted by name)
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from rivals import event_types, projections
+        from rivals.admin_base import register_player_streams
+        from rivals.reports import events
+        from rivals.reports.admin import report_streams
+        from rivals.reports.projections import reports_projection
+
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.REPORT_EVENTS, module=events)
+        projections.register(reports_projection)
+        register_player_streams(report_streams)  # the admin's events of a player: their reports
