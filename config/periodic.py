@@ -29,6 +29,14 @@ PERIODIC_TASKS: list[dict] = [
         "task": "rivals.rejected_intents_prune",
         "crontab": {"minute": "37", "hour": "4", "timezone": ROMANIA},
     },
+    # Issue 26: the event log's monthly partitions are made three months ahead (an append never
+    # needs this job: a catch-all partition takes what no month holds). Idempotent; daily.
+    {
+        "name": "event-partitions",
+        "description": "Creates the event log's monthly partitions three months ahead (nothing when they exist; appends never wait for it: a catch-all partition takes what no month holds). Daily at 05:41 Romanian time.",
+        "task": "rivals.event_partitions_ensure",
+        "crontab": {"minute": "41", "hour": "5", "timezone": ROMANIA},
+    },
     # emails whose delivery failed (SMTP down) or was never enqueued (broker down) are retried.
     {
         "name": "emails-retry",

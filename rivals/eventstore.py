@@ -78,23 +78,30 @@ def _head_claim_sql(expected: int | None, count: int) -> str:
     makes a second writer with the same expectation block until the first commits and then find
     the version moved — no row, so no event is inserted: a conflict, never a lost or duplicated
     version. The same row lock orders the hash chain: the head keeps the chain of its last event.
+    The claim records the versions it hands out (``base_version`` < v ≤ ``version``) and its
+    transaction (``claimed_by``): the log's insert trigger refuses any event outside its own
+    transaction's claim, which keeps (stream, version) unique across the log's partitions
+    (migration 0011).
     """
     genesis = "(SELECT genesis FROM g)"
     returning = " RETURNING version, chain_base, chain"
     insert = (
-        "INSERT INTO rivals_stream (id, type, version, created_at, updated_at, chain_base, chain) "
-        f"VALUES (%s, %s, %s, %s, %s, {genesis}, {_chain_sql(genesis, '0', count)}) "
+        "INSERT INTO rivals_stream (id, type, version, created_at, updated_at, first_at, chain_base, chain, claimed_by) "
+        f"VALUES (%s, %s, %s, %s, %s, %s, {genesis}, {_chain_sql(genesis, '0', count)}, pg_current_xact_id()) "
     )
     if expected is None:  # append at the head, whatever it is
         return (
             insert + "ON CONFLICT (id) DO UPDATE SET version = rivals_stream.version + EXCLUDED.version, "
+            "base_version = rivals_stream.version, claimed_by = EXCLUDED.claimed_by, "
+            "first_at = least(rivals_stream.first_at, EXCLUDED.first_at), "
             "updated_at = EXCLUDED.updated_at, chain_base = rivals_stream.chain, "
             f"chain = {_chain_sql('rivals_stream.chain', 'rivals_stream.version', count)}" + returning
         )
     if expected == 0:  # a new stream
         return insert + "ON CONFLICT (id) DO NOTHING" + returning
     return (
-        "UPDATE rivals_stream SET version = version + %s, updated_at = %s, chain_base = chain, "
+        "UPDATE rivals_stream SET version = version + %s, base_version = version, claimed_by = pg_current_xact_id(), "
+        "updated_at = %s, first_at = least(first_at, %s), chain_base = chain, "
         f"chain = {_chain_sql('chain', 'version', count)} WHERE id = %s AND version = %s" + returning
     )
 
@@ -164,9 +171,9 @@ def event_append(
     # each event's version is the new head minus its distance from the end. (The ORM's
     # bulk_create costs more CPU than the append itself.)
     if expected_version is None or expected_version == 0:
-        head_params: list[Any] = [stream_id, stream_type, count, now, now]
+        head_params: list[Any] = [stream_id, stream_type, count, now, now, now]
     else:
-        head_params = [count, now, stream_id, expected_version]
+        head_params = [count, now, now, stream_id, expected_version]
     values = ", ".join(["(%s, %s::int, %s, %s::smallint, %s::jsonb, %s::jsonb, %s::timestamptz)"] * count)
     value_params: list[Any] = []
     for n, r in enumerate(rows, start=1):
@@ -283,8 +290,10 @@ def _append_new_streams_chunk(rows: list[Event], counts: dict[str, int], by_key:
             "ch(stream_id, n, h) AS (SELECT g.id, 0, g.genesis FROM g UNION ALL SELECT ch.stream_id, ch.n + 1, "
             "rivals_event_link(ch.h, ch.n + 1, d.digest, k.ki, k.ko) FROM ch "
             "JOIN d ON d.stream_id = ch.stream_id AND d.n = ch.n + 1 CROSS JOIN k), "
-            "head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at, chain_base, chain) "
-            "SELECT h.id, h.type, h.version, %(now)b, %(now)b, g.genesis, ch.h FROM unnest(%(ids)b::text[], "
+            "head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at, first_at, chain_base, "
+            "chain, claimed_by) SELECT h.id, h.type, h.version, %(now)b, %(now)b, %(now)b, g.genesis, ch.h, "
+            "pg_current_xact_id() "
+            "FROM unnest(%(ids)b::text[], "
             "%(types)b::text[], %(counts)b::int[]) AS h(id, type, version) JOIN g ON g.id = h.id "
             "JOIN ch ON ch.stream_id = h.id AND ch.n = h.version ON CONFLICT (id) DO NOTHING RETURNING id, type) "
             "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, "
@@ -319,5 +328,13 @@ def _append_new_streams_chunk(rows: list[Event], counts: dict[str, int], by_key:
         row._state.adding = False
 
 
+def stream_filter(stream_id: str) -> dict[str, Any]:
+    """The lookup of one stream's events, with the earliest moment they can have been recorded
+    (the head's ``first_at``: every append lowers it to its own instant), so that PostgreSQL
+    plans only the log's partitions from that month on (migration 0011) instead of every one."""
+    first_at = Stream.objects.filter(pk=stream_id).values_list("first_at", flat=True).first()
+    return {"stream_id": stream_id} | ({"recorded_at__gte": first_at} if first_at is not None else {})
+
+
 def stream_events(stream_id: str) -> list[Event]:
-    return list(Event.objects.filter(stream_id=stream_id).order_by("version"))
+    return list(Event.objects.filter(**stream_filter(stream_id)).order_by("version"))

@@ -64,3 +64,34 @@ def rejected_intents_prune(*, now: datetime | None = None) -> int:
     """Fair-play records (R-38) older than ``REJECTED_INTENT_RETENTION_D`` days."""
     before = (now or timezone.now()) - timedelta(days=settings.RIVALS["REJECTED_INTENT_RETENTION_D"])
     return _prune(RejectedIntent.objects, "at", before)
+
+
+EVENT_PARTITION_MONTHS_AHEAD = 3
+
+
+def event_partitions_ensure(*, now: datetime | None = None, months_ahead: int = EVENT_PARTITION_MONTHS_AHEAD) -> int:
+    """Issue 26: the event log's monthly partitions exist up to ``months_ahead`` months past
+    ``now`` (migration 0011's ``rivals_event_partitions_ensure``: carved out of the catch-all
+    ``rivals_event_after``, so an append never waits for this job). Returns the months made
+    (0 when they exist: idempotent)."""
+    upto = (now or timezone.now()) + timedelta(days=31 * months_ahead)
+    with connection.cursor() as cur:
+        cur.execute("SELECT rivals_event_partitions_ensure(%s)", [upto])
+        return cur.fetchone()[0]
+
+
+def event_partitions() -> list[dict]:
+    """The log's partitions in time order: name, range (None for an open end), rows (estimated
+    by the planner's statistics: no scan) and size on disk."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT c.relname, pg_get_expr(c.relpartbound, c.oid), greatest(c.reltuples, 0)::bigint, "
+            "pg_total_relation_size(c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+            "WHERE i.inhparent = 'rivals_event'::regclass"
+        )
+        rows = cur.fetchall()
+    order = {"rivals_event_before": "0", "rivals_event_after": "2"}
+    return [
+        {"name": name, "bound": bound, "rows_estimate": rows_, "bytes": size}
+        for name, bound, rows_, size in sorted(rows, key=lambda r: order.get(r[0], "1" + r[0]))
+    ]

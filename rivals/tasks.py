@@ -24,6 +24,12 @@ def rejected_intents_prune(now: str | None = None) -> int:
     return system.rejected_intents_prune(now=job_now(now))
 
 
+@shared_task(name="rivals.event_partitions_ensure")
+def event_partitions_ensure(now: str | None = None) -> int:
+    """Issue 26: the event log's monthly partitions, three months ahead (idempotent)."""
+    return system.event_partitions_ensure(now=job_now(now))
+
+
 @shared_task(name="rivals.email_deliver")
 def email_deliver(*, email_id: int) -> str:
     """R-36: send one outbox email after its transaction committed (retried by ``emails-retry``)."""

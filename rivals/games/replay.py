@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from rivals import engine
+from rivals.eventstore import stream_filter
 from rivals.games.state import apply_game_event
 from rivals.models import Event, Game
 
@@ -31,7 +32,7 @@ class ReplayFrame:
 
 def replay_frame(game: Game, version: int | None = None) -> ReplayFrame:
     """The board after event ``version`` (default: the last one; clamped to the stream)."""
-    events = list(Event.objects.filter(stream_id=game.stream_id).order_by("version"))
+    events = list(Event.objects.filter(**stream_filter(game.stream_id)).order_by("version"))
     last = events[-1].version if events else 0
     version = last if version is None else max(1 if events else 0, min(version, last))
     state = Game(id=game.pk)

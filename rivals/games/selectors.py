@@ -7,6 +7,7 @@ from typing import Any
 from django.utils import timezone
 
 from rivals import engine
+from rivals.eventstore import stream_filter
 from rivals.games.services import game_board
 from rivals.games.state import play_ms
 from rivals.models import Event, Game, LevelBest
@@ -58,7 +59,7 @@ def event_view(event: Event) -> dict[str, Any]:
 
 
 def game_events(*, game: Game) -> list[dict[str, Any]]:
-    return [event_view(e) for e in Event.objects.filter(stream_id=game.stream_id).order_by("version")]
+    return [event_view(e) for e in Event.objects.filter(**stream_filter(game.stream_id)).order_by("version")]
 
 
 def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:

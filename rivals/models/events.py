@@ -13,6 +13,11 @@ class Event(models.Model):
     the session has set — plain PL/pgSQL, no ``pgtrigger.ignore`` escape a client could ``SET``;
     and, in production, an application role that has only SELECT and INSERT on this table and
     does not own it (``manage.py db_roles``; deploy/README.md).
+
+    Partitioned by month of ``recorded_at`` (migration ``0011``): in the database the primary key
+    is ``(position, recorded_at)`` and ``(stream_id, version)`` is unique per partition, and
+    across partitions through the stream head's claim (an insert trigger); the model keeps
+    declaring both as Django knows them (positions are unique: one identity sequence).
     """
 
     position = models.BigAutoField(primary_key=True)
@@ -56,6 +61,12 @@ class Stream(models.Model):
     # reads its first link here: rivals.eventchain)
     chain = models.BinaryField(null=True, editable=False)
     chain_base = models.BinaryField(null=True, editable=False)
+    # the earliest ``recorded_at`` of the stream's events (each append lowers it to its instant):
+    # a stream's reads plan only the log's partitions from that month on (``stream_filter``)
+    first_at = models.DateTimeField(null=True, editable=False)
+    # Two more columns live in the database only (migration 0011), written by the append's head
+    # claim and read by the log's insert trigger: ``base_version`` (the version the last append
+    # started from) and ``claimed_by`` (its transaction, xid8).
 
     class Meta:
         db_table = "rivals_stream"

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from rivals.eventstore import stream_filter
 from rivals.models import Event
 from rivals.romanian_time import iso_z
 from rivals.sichuan import engine
@@ -150,7 +151,7 @@ def visible_events(
 
 
 def table_events(*, table: SichuanTable, after_version: int = 0) -> list[dict[str, Any]]:
-    rows = list(Event.objects.filter(stream_id=table.stream_id, version__lte=table.version).order_by("version"))
+    rows = list(Event.objects.filter(**stream_filter(table.stream_id), version__lte=table.version).order_by("version"))
     return visible_events(rows, seat=table.human_seat, over=table.status == "finished", after_version=after_version)
 
 

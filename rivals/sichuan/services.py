@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
-from rivals.eventstore import NewEvent, event_append
+from rivals.eventstore import NewEvent, event_append, stream_filter
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.models import Account, Event
@@ -85,7 +85,7 @@ def table_for_account(*, account: Account, table_id, lock: bool = False) -> Sich
 def table_engine_state(*, table: SichuanTable) -> engine.Table:
     """Rebuild the engine state by replaying the stream (service events skipped)."""
     rows = (
-        Event.objects.filter(stream_id=table.stream_id, version__lte=table.version)
+        Event.objects.filter(**stream_filter(table.stream_id), version__lte=table.version)
         .exclude(type__in=SERVICE_EVENT_TYPES)
         .order_by("version")
         .values_list("type", "data")

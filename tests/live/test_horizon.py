@@ -14,9 +14,12 @@ from rivals.live.horizon import Horizon
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# an append as the event store makes it: the stream head claims the version, then the event
 INSERT = (
+    "WITH head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at, claimed_by) "
+    "VALUES (%s, 'test', 1, now(), now(), pg_current_xact_id()) RETURNING id) "
     "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, metadata, recorded_at) "
-    "VALUES (%s, 'test', 1, 'Tested', 1, '{}', '{}', now()) RETURNING position"
+    "SELECT head.id, 'test', 1, 'Tested', 1, '{}', '{}', now() FROM head RETURNING position"
 )
 
 

@@ -225,7 +225,7 @@ def test_set_pgtrigger_ignore_does_not_switch_the_protection_off():
     with connection.cursor() as cur:
         cur.execute("SELECT tgname FROM pg_trigger WHERE tgrelid = 'rivals_event'::regclass AND NOT tgisinternal")
         names = [row[0] for row in cur.fetchall()]
-    assert sorted(names) == ["rivals_event_no_truncate", "rivals_event_no_update_delete"]
+    assert sorted(names) == ["rivals_event_claimed", "rivals_event_no_truncate", "rivals_event_no_update_delete"]
     ignore = (
         "{"
         + ",".join(f"rivals_event:{n}" for n in names)
@@ -263,11 +263,19 @@ def test_the_application_role_appends_and_reads_but_cannot_change_events(app_rol
     _append(n=1)
     _as_role(
         app_role,
+        "WITH head AS (INSERT INTO rivals_stream (id, type, version, created_at, updated_at, claimed_by) "
+        "VALUES ('test-2', 'test', 1, now(), now(), pg_current_xact_id()) RETURNING id) "
         "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
-        "metadata, recorded_at) VALUES ('test-2', 'test', 1, 'Tested', 1, '{}', '{}', now())",
+        "metadata, recorded_at) SELECT head.id, 'test', 1, 'Tested', 1, '{}', '{}', now() FROM head",
         "SELECT count(*) FROM rivals_event",
         "UPDATE rivals_account SET jokers = jokers",
     )
+    with pytest.raises(DatabaseError, match="not claimed at its stream head"):  # issue 26: past the head
+        _as_role(
+            app_role,
+            "INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
+            "metadata, recorded_at) VALUES ('test-1', 'test', 3, 'Tested', 1, '{}', '{}', now())",
+        )
     for attack in (
         ["UPDATE rivals_event SET type = 'Forged'"],
         ["DELETE FROM rivals_event"],

@@ -53,4 +53,15 @@ class Command(BaseCommand):
             for statement in statements:
                 composed = sql.SQL(statement).format(role=role, events=sql.Identifier(EVENT_TABLE))
                 cur.execute(composed.as_string(connection.connection))
+            # the log's partitions (migration 0011): nobody writes them directly — the application
+            # inserts through the partitioned table, whose grants are above (the monthly job makes
+            # new partitions without these privileges: rivals_event_partition_make)
+            cur.execute(
+                "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                "WHERE i.inhparent = %s::regclass",
+                [EVENT_TABLE],
+            )
+            for (partition,) in cur.fetchall():
+                revoke = sql.SQL("REVOKE UPDATE, DELETE, TRUNCATE ON {part} FROM {role}")
+                cur.execute(revoke.format(part=sql.Identifier(partition), role=role).as_string(connection.connection))
         self.stdout.write(f"{app_role}: tables read/write, {EVENT_TABLE} SELECT and INSERT only")
