@@ -332,7 +332,10 @@ def stream_filter(stream_id: str) -> dict[str, Any]:
     """The lookup of one stream's events, with the earliest moment they can have been recorded
     (the head's ``first_at``: every append lowers it to its own instant), so that PostgreSQL
     plans only the log's partitions from that month on (migration 0011) instead of every one."""
-    first_at = Stream.objects.filter(pk=stream_id).values_list("first_at", flat=True).first()
+    with connection.cursor() as cur:  # one primary-key read (the ORM's would cost more than it)
+        cur.execute("SELECT first_at FROM rivals_stream WHERE id = %s", [stream_id])
+        row = cur.fetchone()
+    first_at = row[0] if row else None
     return {"stream_id": stream_id} | ({"recorded_at__gte": first_at} if first_at is not None else {})
 
 

@@ -16,4 +16,10 @@ def conninfo() -> str:
 
 
 async def connect(*, application_name: str = "rivals-live") -> psycopg.AsyncConnection:
-    return await psycopg.AsyncConnection.connect(conninfo(), autocommit=True, application_name=application_name)
+    conn = await psycopg.AsyncConnection.connect(conninfo(), autocommit=True, application_name=application_name)
+    # The live room reads the log by position, which prunes none of its monthly partitions
+    # (migration 0011): planned afresh, such a read plans every partition each time (6 ms at 43
+    # partitions); prepared at once and planned once, generically, it costs 0.1 ms.
+    conn.prepare_threshold = 0
+    await conn.execute("SET plan_cache_mode = force_generic_plan")
+    return conn
