@@ -46,10 +46,10 @@ construction (its time to live is ``MARK_S`` + the lag bound: afterwards any usa
 it). Writes made for a player by others (a round ended by the worker) are not the caller's own:
 they reach the caller's public reads within the lag bound.
 
-A replica that fails during a request (a refused or broken connection, a query cancelled by a
-recovery conflict: any OperationalError or InterfaceError on the replica's connection) is marked
-down and the view's handler runs again on the primary: the client gets its answer, never a 5xx
-for the replica's sake.
+A replica that fails during a request — no answer (a refused or broken connection, a server
+shutting down or starting up: then it is marked down) or an error the primary would not give (a
+query cancelled by a recovery conflict, a schema not yet replayed) — has the view's handler run
+again on the primary: the client gets its answer, never a 5xx for the replica's sake.
 """
 
 from rivals.replica.routing import REPLICA, acted_for, for_read

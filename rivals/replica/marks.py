@@ -47,7 +47,7 @@ def mark(account_id: int) -> None:
         log.exception("replica: could not mark account %s as a recent writer", account_id)
         return
     if len(_marked) >= PRUNE_AT:
-        for stale in [a for a, covered in _marked.items() if covered <= now]:
+        for stale in [a for a, covered in list(_marked.items()) if covered <= now]:
             _marked.pop(stale, None)
     _marked[account_id] = now + MARK_S / 2
 

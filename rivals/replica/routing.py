@@ -85,12 +85,12 @@ def primary_only() -> None:
 def begin_replica_reads(user) -> bool:
     """Let the rest of this request's handler read the replica, if it may (the package's
     docstring: healthy, past the caller's last write, nothing written by this request yet)."""
-    from rivals.replica import marks
-    from rivals.replica.health import health
-
     state = _routing.get()
     if state is None or state.wrote:
         return False
+    from rivals.replica import marks
+    from rivals.replica.health import health
+
     horizon = health().horizon()
     if horizon is None:
         return False
@@ -100,12 +100,20 @@ def begin_replica_reads(user) -> bool:
     return True
 
 
-def replica_error(exc: BaseException) -> bool:
-    """An OperationalError or InterfaceError raised by the replica's connection (marked by the
-    backend, rivals.replica.base)."""
-    from django.db import InterfaceError, OperationalError
+def replica_failure(exc: BaseException) -> str | None:
+    """How the replica failed, for an error its connection raised (marked by the backend,
+    rivals.replica.base): ``"down"`` — no answer from it (refused, connection lost, shutting down
+    or starting up: no SQLSTATE, class 08 or 57P); ``"query"`` — it answered this query with an
+    error that the primary would not give (a statement cancelled by a recovery conflict, a schema
+    it has not replayed yet); None — not the replica's, or bad data the primary refuses alike."""
+    from django.db import DatabaseError, DataError, IntegrityError
 
-    return getattr(exc, "rivals_replica", False) and isinstance(exc, OperationalError | InterfaceError)
+    if not getattr(exc, "rivals_replica", False) or not isinstance(exc, DatabaseError):
+        return None
+    if isinstance(exc, DataError | IntegrityError):
+        return None
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    return "down" if sqlstate is None or sqlstate.startswith(("08", "57P")) else "query"
 
 
 class ReplicaRouter:
