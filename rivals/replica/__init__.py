@@ -28,7 +28,12 @@ When the replica may answer an eligible read (``routing.begin_replica_reads``), 
    raw SQL included) or an ORM write (``db_for_write``) sends the rest of the request's reads to
    the primary, and a read inside a transaction is the primary's (it must see what the
    transaction wrote and locked): time applied on read — a tournament started, a pot finalized,
-   the AMR window rolled — is shown as written.
+   the AMR window rolled — is shown as written. (A raw-SQL write in autocommit, outside any
+   transaction, would not be seen: the service has none; write inside ``transaction.atomic``.)
+   What such a read decides from the replica is decided again under the row lock on the
+   primary (every service that applies time is idempotent): a replica behind can make a read
+   try something already done (a no-op); what the read shows is a state of at most the lag
+   bound ago with what time decided on it applied.
 
 The consistency argument (read-your-writes). A write's commit returns only once its commit record
 is flushed (``synchronous_commit = on``, PostgreSQL's default, which the service never turns off

@@ -94,7 +94,8 @@ class ReplicaHealth:
         except DatabaseError as exc:
             self.failed(exc)
             return
-        if replayed is None:  # not (or no longer) a standby: a promoted replica is not this one
+        if replayed is None:  # a server started without recovery is no replica (a promoted one
+            # keeps its last replayed position: its horizon stops, and it is bypassed as lagging)
             self.failed("it is not in recovery (pg_last_wal_replay_lsn() is NULL)")
             return
         self.up = True

@@ -11,11 +11,8 @@ everything is the primary's.
 from __future__ import annotations
 
 import contextvars
-import logging
 
 from django.db import DEFAULT_DB_ALIAS, connections
-
-log = logging.getLogger("rivals.replica")
 
 REPLICA = "replica"
 SAFE_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
@@ -35,10 +32,6 @@ class RequestRouting:
 
 
 _routing: contextvars.ContextVar[RequestRouting | None] = contextvars.ContextVar("rivals_replica", default=None)
-
-
-def current() -> RequestRouting | None:
-    return _routing.get()
 
 
 def read_alias() -> str:
