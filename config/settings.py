@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded, periodic
+from config import embedded, periodic, replica
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -127,6 +127,18 @@ DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None if _prepare
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Read replica (rivals/replica, README "Read replica"): a streaming replica of DATABASE_URL ---
+# Public reads that tolerate lag go there while it is up and at most DATABASE_REPLICA_MAX_LAG_S
+# behind (sampled every DATABASE_REPLICA_CHECK_S per process; a failure keeps it out for
+# DATABASE_REPLICA_RETRY_S), never a read that follows the caller's own write. Unset: nothing of it
+# is installed, every query goes to DATABASE_URL.
+DATABASE_REPLICA_URL = env.str("DATABASE_REPLICA_URL", default="")
+DATABASE_REPLICA_MAX_LAG_S = env.float("DATABASE_REPLICA_MAX_LAG_S", default=2.0)
+DATABASE_REPLICA_CHECK_S = env.float("DATABASE_REPLICA_CHECK_S", default=0.2)
+DATABASE_REPLICA_RETRY_S = env.float("DATABASE_REPLICA_RETRY_S", default=5.0)
+if DATABASE_REPLICA_URL:
+    DATABASE_ROUTERS = replica.install(env, DATABASE_REPLICA_URL, DATABASES, MIDDLEWARE, production=PRODUCTION)
 
 AUTH_USER_MODEL = "rivals.Account"
 AUTH_PASSWORD_VALIDATORS = [

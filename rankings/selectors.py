@@ -25,6 +25,7 @@ from rankings.models import HISTOGRAM_BUCKET
 from rankings.rules import board_key
 from rankings.services import rankings_roll_if_due
 from rivals.errors import NotAllowed, NotFound
+from rivals.replica import for_read
 
 BOARDS = ("amr", "weekly", "daily")
 SEEK_FROM_OFFSET = 1000  # deeper pages seek by points through the histogram instead of OFFSET
@@ -113,7 +114,7 @@ def ranking_page(
         + (f" AND t.{col} = %(kv)s" if col else "")
     )
     params: dict[str, Any] = {"kv": _key_value(board, day), "limit": limit}
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         count = _total_players(cur, key)
         if offset >= count:
             return {"count": count, "results": []}
@@ -174,7 +175,7 @@ def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day:
     """``{"place", "points", "total_players"}``; an unlisted account is placed after every listed one."""
     day = _today(now, day)
     key = board_key(board, day)
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         points = _points_of(cur, board, account_id, day)
         total = _total_players(cur, key)
         place = 1 + _count_above(cur, key, points) if points > 0 and not _excluded(cur, account_id) else total + 1
@@ -191,7 +192,7 @@ def public_places(*, account_id: int, now: datetime | None = None) -> dict[str, 
     or suspended: R-38)."""
     day = _today(now, None)
     points, places = {}, {}
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         excluded = _excluded(cur, account_id)
         for board in BOARDS:
             points[board] = _points_of(cur, board, account_id, day)
@@ -209,7 +210,7 @@ def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> d
     out = {a: dict.fromkeys(BOARDS, 0) for a in account_ids}
     if not account_ids:
         return out
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         cur.execute(
             "SELECT 'amr', account_id, points FROM rankings_amrpoints WHERE account_id = ANY(%(ids)s) "
             "UNION ALL SELECT 'weekly', account_id, points FROM rankings_weeklypoints "
@@ -225,7 +226,7 @@ def points_of_accounts(account_ids: list[int], now: datetime | None = None) -> d
 
 def account_points(*, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:
     day = _today(now, day)
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         return {board: _points_of(cur, board, account_id, day) for board in BOARDS}
 
 

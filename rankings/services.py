@@ -26,6 +26,7 @@ from django.utils import timezone
 from rankings.days import amr_window_start, romanian_today
 from rankings.models import HISTOGRAM_BUCKET
 from rankings.projections import ROLL_LOCK
+from rivals.replica import for_read
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,11 @@ SELECT COUNT(*) FROM upd
 
 
 def rankings_roll_if_due(*, today: date, now: datetime | None = None) -> bool:
-    """Roll the AMR window to ``today`` if it is behind (one primary-key read when it is not)."""
-    with connection.cursor() as cur:
+    """Roll the AMR window to ``today`` if it is behind (one primary-key read when it is not).
+
+    On a replica read (rivals.replica) the window is read there: a roll it calls for is decided
+    again under the lock on the primary, and its commit sends the rest of the read to the primary."""
+    with for_read().cursor() as cur:
         cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
         row = cur.fetchone()
     if row is None or row[0] >= amr_window_start(today):

@@ -11,6 +11,7 @@ from rankings.selectors import ranking_me, ranking_page, ranking_period
 from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.errors import NotAllowed
+from rivals.replica.views import ReplicaReads
 
 
 class RankingRowOut(serializers.Serializer):
@@ -44,7 +45,7 @@ class RankingMeOut(serializers.Serializer):
     total_players = serializers.IntegerField()
 
 
-class RankingView(APIView):
+class RankingView(ReplicaReads, APIView):
     """AMR / Weekly / Daily board in Romanian days: points desc, ties share a place (R-35). A past
     Weekly (``?week=``) or Daily (``?day=``) board is final: the totals of that period's points
     (R-34), without the accounts suspended or closed now (R-38), kept for the AMR's 365 days."""

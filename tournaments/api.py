@@ -17,6 +17,7 @@ from rivals.api.permissions import NotSuspended
 from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut, PageIn
 from rivals.games.selectors import game_view
+from rivals.replica.views import ReplicaReads
 from tournaments import selectors as sel
 from tournaments.models import Pot, Tournament
 from tournaments.serializers import (
@@ -42,7 +43,7 @@ def _tournament(tournament_id) -> Tournament:
     return row_or_404(Tournament.objects, tournament_id, "tournament")
 
 
-class TournamentsView(APIView):
+class TournamentsView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="tournament_list", parameters=[TournamentListIn], responses={200: TournamentListOut})
@@ -59,7 +60,7 @@ class TournamentsView(APIView):
         )
 
 
-class TournamentView(APIView):
+class TournamentView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -130,7 +131,7 @@ def _pot(pot_id) -> Pot:
     return row_or_404(Pot.objects, pot_id, "pot competition")
 
 
-class PotsView(APIView):
+class PotsView(ReplicaReads, APIView):
     """P-5: pot competitions by status, with their settings (public)."""
 
     permission_classes = [AllowAny]
@@ -150,7 +151,7 @@ class PotsView(APIView):
         )
 
 
-class PotView(APIView):
+class PotView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(operation_id="pot_get", parameters=[POT_ID], responses={200: PotOut, 404: ErrorOut})

@@ -20,6 +20,7 @@ from rivals.api.throttling import (
     LoginIpThrottle,
     UserThrottle,
 )
+from rivals.replica.views import ReplicaReads
 
 _LOGIN_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, LoginAccountThrottle]
 _EMAIL_THROTTLES = [AnonThrottle, UserThrottle, LoginIpThrottle, EmailSendThrottle]
@@ -197,7 +198,7 @@ class AccountView(APIView):
         return Response(selectors.account_profile(account=account))
 
 
-class PlayerSearchView(APIView):
+class PlayerSearchView(ReplicaReads, APIView):
     """R-39: find players by part of their display name (public). Suspended and closed accounts
     and operators are not listed; a result shows what their public profile shows."""
 
@@ -214,7 +215,7 @@ class PlayerSearchView(APIView):
         return Response(selectors.player_search(**query.validated_data))
 
 
-class PlayerView(APIView):
+class PlayerView(ReplicaReads, APIView):
     """R-37: a player's public profile — display name, club, trophies, ranking totals and places;
     never an email, a device id, an IP or a token."""
 

@@ -28,6 +28,7 @@ from rivals.daily_bonus.services import daily_bonus_status
 from rivals.errors import Invalid, NotFound
 from rivals.models import Account
 from rivals.names import search_key
+from rivals.replica import for_read
 
 Extension = Callable[[Account], dict[str, Any]]
 PointsTotals = Callable[[list[int]], dict[int, dict[str, int]]]
@@ -155,10 +156,11 @@ def _pieces(key: str) -> list[str]:
 def _piece_shares() -> tuple[dict[str, float], float, float]:
     """(share of listed names holding each common piece, the share below which the others lie,
     listed names) — what ANALYZE keeps of the name index, read at most every 10 minutes."""
-    cached = _shares.get(connection.alias)
+    reader = for_read()
+    cached = _shares.get(reader.alias)
     if cached and cached[0] > time.monotonic():
         return cached[1]
-    with connection.cursor() as cur:
+    with reader.cursor() as cur:
         cur.execute(
             "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, greatest(c.reltuples, 0) "
             "FROM pg_class c LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname "
@@ -167,7 +169,7 @@ def _piece_shares() -> tuple[dict[str, float], float, float]:
         row = cur.fetchone()
     elems, freqs, rows = row or (None, None, 0)
     value = (dict(zip(elems, freqs, strict=False)), freqs[len(elems)], rows) if elems else ({}, 0.0, rows or 0)
-    _shares[connection.alias] = (time.monotonic() + _SHARES_TTL_S, value)
+    _shares[reader.alias] = (time.monotonic() + _SHARES_TTL_S, value)
     return value
 
 
@@ -189,7 +191,7 @@ def _matching_ids(key: str) -> list[int]:
     """
     where, params = _listed_sql()
     prefix, inside = _like(key) + "%", "%" + _like(key) + "%"
-    with connection.cursor() as cur:
+    with for_read().cursor() as cur:
         cur.execute(
             f"SELECT id FROM rivals_account WHERE {where} AND search_name LIKE %s ORDER BY search_name, id LIMIT %s",
             [*params, prefix, SEARCH_MAX + 1],
@@ -234,7 +236,7 @@ def player_search(*, q: str, limit: int, offset: int) -> dict[str, Any]:
     page = ids[:SEARCH_MAX][offset : offset + limit]
     rows = {}
     if page:
-        with connection.cursor() as cur:  # the page's names and clubs (clubs_* are the clubs room's tables)
+        with for_read().cursor() as cur:  # the page's names and clubs (clubs_* are the clubs room's tables)
             cur.execute(
                 "SELECT a.id, a.display_name, c.id, c.name FROM rivals_account a "
                 "LEFT JOIN clubs_member m ON m.account_id = a.id LEFT JOIN clubs_club c ON c.id = m.club_id "

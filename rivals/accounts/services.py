@@ -24,6 +24,7 @@ from rivals.errors import Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
+from rivals.replica import acted_for
 from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
 from rivals.text import clean_text
@@ -46,6 +47,7 @@ def token_issue(*, account: Account, kind: str) -> tuple[AccessToken, str]:
     """A new token of ``account``: the row (its key is the token's digest) and the token itself,
     which only the caller's answer carries."""
     key = secrets.token_hex(20)
+    acted_for(account.pk)  # a sign-in: the new token's account reads its own writes (rivals.replica)
     return AccessToken.objects.create(key=secret_digest(key), account=account, kind=kind), key
 
 

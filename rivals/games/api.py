@@ -27,6 +27,7 @@ from rivals.games.serializers import (
     intent_union,
 )
 from rivals.games.services import INTENT_TYPES
+from rivals.replica.views import ReplicaReads
 
 GAME_ID = uuid_path("game_id", "game")
 
@@ -119,7 +120,7 @@ class LevelView(APIView):
         )
 
 
-class LevelLeaderboardView(APIView):
+class LevelLeaderboardView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
