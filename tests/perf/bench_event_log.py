@@ -19,7 +19,8 @@ other, so the machine's load weighs on both alike and their ratio is what the gr
 * **stream read**: ``stream_events`` of a game of the newest month (pruned to the partitions from
   its first event on, ``stream_filter``: the reads of play), and of a game of any month;
 * **relay read**: the live relay's range read of the latest 100 positions (``position > … AND
-  position <= …``), prepared as the relay runs it: no partition can be pruned there;
+  position <= …``) on a connection set as the live room's (prepared at once, planned generically):
+  no partition can be pruned there;
 * on the grown log only, the same newest-month read unpruned (every partition planned).
 
 Once, on the reference log: what the claim check costs — blocks of appends with the insert trigger
@@ -153,6 +154,20 @@ class Log:
         return partitions, int(size)
 
 
+def _relay_connection(log: Log):
+    """A connection set as the live room sets its own (rivals.live.db.connect): statements prepared
+    at once and planned generically."""
+    import psycopg
+
+    from rivals.live.db import conninfo
+
+    with log.on():
+        conn = psycopg.connect(conninfo(), autocommit=True)
+    conn.prepare_threshold = 0
+    conn.execute("SET plan_cache_mode = force_generic_plan")
+    return conn
+
+
 MEASURES = ("append new", "append existing", "stream read (newest month)", "stream read (any month)", "relay read")
 
 
@@ -172,13 +187,15 @@ def measure(logs: dict[str, Log], *, samples: int, seed: int) -> dict[str, dict[
     def unpruned(stream_id):
         return list(Event.objects.filter(stream_id=stream_id).order_by("version"))
 
-    def relay(db, log):  # psycopg: prepared as the relay's statements are
-        return db.connection.execute(RELAY, [log.last - 100, log.last], prepare=True).fetchall()
+    def relay(conn, log):
+        return conn.execute(RELAY, [log.last - 100, log.last]).fetchall()
+
+    relays = {name: _relay_connection(log) for name, log in logs.items()}
 
     for i in range(samples):
         for name, log in list(logs.items()) if i % 2 else list(logs.items())[::-1]:
             streams, recent = log.last // STREAM_EVENTS, log.first // STREAM_EVENTS + 1
-            with log.on() as db:
+            with log.on():
                 timed(name, "append new", _append, stream_id=f"bench-new-{run}-{i}", expected=0, now=log.now)
                 sid = f"bench-game-{rng.randrange(streams)}"
                 timed(name, "append existing", _append, stream_id=sid, expected=_version(sid), now=log.now)
@@ -188,7 +205,9 @@ def measure(logs: dict[str, Log], *, samples: int, seed: int) -> dict[str, dict[
                     timed(name, "stream read (unpruned)", unpruned, sid)
                 sid = f"bench-game-{rng.randrange(streams)}"  # a game of any month (an operator's, a replay)
                 timed(name, "stream read (any month)", stream_events, sid)
-                timed(name, "relay read", relay, db, log)
+                timed(name, "relay read", relay, relays[name], log)
+    for conn in relays.values():
+        conn.close()
     for per_log in out.values():
         for key, xs in per_log.items():
             per_log[key] = xs[max(1, len(xs) // 10) :]  # past the first statements' preparation
