@@ -139,6 +139,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "Europe/Bucharest"
 USE_I18N = True
 USE_TZ = True
+# The admin's dates: ISO-like, 24-hour, each instant with its zone's name (EET/EEST): config/formats
+FORMAT_MODULE_PATH = "config.formats"
 
 STATIC_URL = "static/"
 # Admin static files are served by WhiteNoise: in production from STATIC_ROOT (collectstatic at

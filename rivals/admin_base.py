@@ -121,3 +121,21 @@ class PlayerSearchMixin:
         if players:
             results = results | queryset.filter(**{f"{self.player_field}__in": players})
         return results, duplicates
+
+
+# --- what a suspension or a closure would reach (the confirmation pages say it) -----------------
+
+Commitments = Callable[[object], list[str]]
+_COMMITMENTS: list[Commitments] = []
+
+
+def register_player_commitments(fn: Commitments) -> None:
+    """A feature says what a player has going on with it (``fn(account) -> [sentence, …]``):
+    waiting queue tickets, pending duels, tournament registrations and seats, a club. The
+    confirmation pages of a suspension or a closure list them as the action's consequences."""
+    if fn not in _COMMITMENTS:
+        _COMMITMENTS.append(fn)
+
+
+def player_commitments(account) -> list[str]:
+    return [line for fn in _COMMITMENTS for line in fn(account)]

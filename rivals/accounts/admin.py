@@ -10,15 +10,14 @@ erasure, destroys the player's personal data without rewriting any event (``riva
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.accounts import admin_security
-from rivals.errors import DomainError
+from rivals.admin_actions import ReasonForm, Row, confirm_then_apply
 from rivals.models import Account, Game, PointsLedgerEntry, RejectedIntent
 
 
@@ -103,43 +102,30 @@ class GrantJokersForm(forms.Form):
     reason = forms.CharField(max_length=200, initial="operator grant")
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
-
-
 class CloseForm(ReasonForm):
     erase = forms.BooleanField(
-        required=False, initial=True, label="Erase personal data (email, device id, sealed names: cannot be undone)"
+        required=False, initial=False, label="Erase personal data (email, device id, sealed names: cannot be undone)"
     )
 
 
+def _label(account: Account) -> str:
+    return f"{account} (#{account.pk}, jokers {account.jokers})"
+
+
 def _account_action(modeladmin, request, queryset, *, name: str, title: str, explain: str, form_class, apply):
-    """One intermediate page for every account action, inside the admin's own frame (header,
-    breadcrumbs, one title); ``apply(account, cleaned_data, actor)`` calls the service."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        done, refused = 0, []
-        for account in queryset.order_by("pk"):
-            try:
-                apply(account, form.cleaned_data, f"operator:{request.user.pk}")
-                done += 1
-            except DomainError as exc:
-                refused.append(f"{account}: {exc.message}")
-        modeladmin.message_user(request, f"{title}: {done} account(s)", messages.SUCCESS)
-        for line in refused:
-            modeladmin.message_user(request, line, messages.WARNING)
-        return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "explain": explain,
-        "form": form,
-        "accounts": queryset,
-        "action": name,
-        "opts": modeladmin.model._meta,
-        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-    }
-    return render(request, "admin/rivals/account_action.html", context)
+    """One intermediate page for every account action; ``apply(account, cleaned_data, actor)``
+    calls the service."""
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset,
+        name=name,
+        title=title,
+        explain=explain,
+        form_class=form_class,
+        rows=lambda a: Row(a, _label(a)),
+        apply=apply,
+    )
 
 
 @admin.action(description="Grant jokers (appends a JokersChanged event)")
@@ -155,8 +141,11 @@ def grant_jokers(modeladmin, request, queryset):
         title="Grant jokers",
         form_class=GrantJokersForm,
         explain="Each account below receives the jokers as a JokersChanged event with you as the actor.",
-        apply=lambda a, d, actor: account_jokers_change(
-            account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
+        apply=lambda a, d, actor: (
+            account_jokers_change(
+                account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
+            )
+            and None
         ),
     )
 
@@ -174,7 +163,7 @@ def suspend(modeladmin, request, queryset):
         form_class=ReasonForm,
         explain="Their intents are refused (403) and they leave every ranking and leaderboard until lifted. "
         "Appends AccountSuspended with your reason.",
-        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor),
+        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor) and None,
     )
 
 
@@ -190,7 +179,7 @@ def lift_suspension(modeladmin, request, queryset):
         title="Lift suspensions",
         form_class=ReasonForm,
         explain="They may play again and return to the rankings. Appends AccountSuspensionLifted.",
-        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor),
+        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor) and None,
     )
 
 
@@ -208,7 +197,7 @@ def close_account(modeladmin, request, queryset):
         explain="Closed accounts cannot sign in, leave their club and every ranking. Their games, rounds and "
         "points stay (other players' results depend on them). Erasure also blanks the email and device "
         "id and destroys the key that seals their names in the event log: no event is rewritten.",
-        apply=lambda a, d, actor: account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"]),
+        apply=lambda a, d, actor: account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"]) and None,
     )
 
 
