@@ -175,6 +175,12 @@ PINNED = [
         id="accounts: AccountCreated (version 2)",
     ),
     pytest.param(
+        accounts.operator_created(account_id=41, display_name="night-shift", superuser=True),
+        ("OperatorCreated", 1),
+        {"account_id": 41, "display_name": "night-shift", "superuser": True},
+        id="accounts: OperatorCreated",
+    ),
+    pytest.param(
         accounts.display_name_changed(account_id=7, display_name_sealed="gAAAA…"),
         ("DisplayNameChanged", 2),
         {"account_id": 7, "display_name_sealed": "gAAAA…"},

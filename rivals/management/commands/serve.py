@@ -9,8 +9,8 @@ three processes and stops them all on Ctrl-C. Without ``DATABASE_URL`` the embed
 
 from __future__ import annotations
 
+import io
 import os
-import secrets
 import signal
 import subprocess
 import sys
@@ -21,7 +21,6 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from config.embedded import DATA_DIR, release_embedded_database
-from rivals.models import Account
 
 
 class Command(BaseCommand):
@@ -44,8 +43,13 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         self._step("declaring the periodic tasks")
         call_command("setup_periodic_tasks", verbosity=0)
+        signin = ""
         if not opts["no_superuser"]:
-            self._dev_superuser()
+            self._step("the development superuser")
+            out = io.StringIO()
+            call_command("dev_operator", stdout=out)  # rivals.accounts: an operator's creation is an event
+            signin = out.getvalue().strip()
+            self.stdout.write(signin)
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.setdefault("DJANGO_DEBUG", "0")
         py = sys.executable
@@ -126,12 +130,3 @@ class Command(BaseCommand):
             if embedded_db:
                 release_embedded_database()
             self.stdout.write("==> stopped")
-
-    def _dev_superuser(self) -> None:
-        username = os.environ.get("RIVALS_ADMIN_USER", "admin")
-        if Account.objects.filter(username=username).exists():
-            self.stdout.write(f"dev superuser: {username} (exists; password unchanged)")
-            return
-        password = os.environ.get("RIVALS_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
-        Account.objects.create_superuser(username, password)
-        self.stdout.write(self.style.WARNING(f"dev superuser created: {username} / {password}"))
