@@ -20,6 +20,10 @@ from rivals.models import (
 
 __all__ = ["ReadOnlyAdmin"]
 
+admin.site.site_header = "Mahjong Rivals — operators"
+admin.site.site_title = "Mahjong Rivals operators"
+admin.site.index_title = "Operating the game"
+
 
 class EventPlayerFilter(PlayerFilter):
     def filter_player(self, queryset, account_id: int):

@@ -15,10 +15,21 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
+from rivals.admin_base import register_player_commitments
 from rivals.errors import DomainError
 from rivals.models import Event
 from tournaments.events import SETTINGS
-from tournaments.models import Pot, PotEntrant, RecurringSchedule, Registration, Table, Tournament, Trophy, Wave
+from tournaments.models import (
+    Pot,
+    PotEntrant,
+    RecurringSchedule,
+    Registration,
+    Table,
+    TableSeat,
+    Tournament,
+    Trophy,
+    Wave,
+)
 from tournaments.services import lifecycle, pots, schedules
 from tournaments.services.lifecycle import int_list
 
@@ -326,6 +337,22 @@ class PotAdmin(admin.ModelAdmin):
             raise ValidationError(exc.message) from exc
         obj.pk = saved.pk
         obj.refresh_from_db()
+
+
+def _commitments(account) -> list[str]:
+    """R-38: a suspended or closed account is not seated and wins no prize or trophy."""
+    registrations = Registration.objects.filter(account_id=account.pk, tournament__status__in=("scheduled", "running"))
+    lines = [
+        f"registered for “{r.tournament.title}” ({r.tournament.get_status_display()}): not seated from now on, "
+        "no prize or trophy"
+        for r in registrations.select_related("tournament").order_by("tournament__starts_at")[:10]
+    ]
+    seated = TableSeat.objects.filter(account_id=account.pk, table__status="playing").select_related("tournament")
+    lines += [f"seated now at a table of “{s.tournament.title}”: its round goes on without it" for s in seated[:10]]
+    return lines
+
+
+register_player_commitments(_commitments)
 
 
 @admin.register(Trophy)

@@ -116,6 +116,15 @@ def player_profile(*, account_id) -> dict[str, Any]:
     return profile
 
 
+def player_figures(*, account: Account) -> dict[str, Any]:
+    """What the public profile's extensions say of any account (points and places, trophies,
+    statistics), closed or suspended too: the admin's player page (issue 22)."""
+    figures: dict[str, Any] = {}
+    for extension in _PUBLIC_EXTENSIONS:
+        figures.update(extension(account))
+    return figures
+
+
 # --- who public lists show, and finding them by name (R-38, R-39) ------------------------------
 
 # The one definition of a listed player: not an operator, not suspended, not closed. The player

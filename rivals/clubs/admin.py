@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
 
-from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_streams
+from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_commitments, register_player_streams
 from rivals.clubs.models import Club, ClubMember
 
 
@@ -39,3 +39,17 @@ def _club_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_club_streams)
+
+
+def _commitments(account) -> list[str]:
+    """A club: a closure leaves it (its ownership passes on); a suspension keeps the member."""
+    member = ClubMember.objects.filter(account_id=account.pk).select_related("club").first()
+    if member is None:
+        return []
+    owner = (
+        " (its owner: on a closure another member owns it, or it closes)" if member.club.owner_id == account.pk else ""
+    )
+    return [f"member of the club “{member.club.name}”{owner}: a closure leaves it, a suspension does not"]
+
+
+register_player_commitments(_commitments)

@@ -11,7 +11,13 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
-from rivals.admin_base import PlayerFilter, ReadOnlyInline, register_player_streams, stream_ids
+from rivals.admin_base import (
+    PlayerFilter,
+    ReadOnlyInline,
+    register_player_commitments,
+    register_player_streams,
+    stream_ids,
+)
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.matches.services import round_boards, round_end_now
 from rivals.models import Event
@@ -191,3 +197,25 @@ def _match_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_match_streams)
+
+
+def _commitments(account) -> list[str]:
+    """What a suspension or a closure ends here (R-38: ``queue_tickets_end``, ``duels_end``)."""
+    from django.db.models import Q as Either
+
+    tickets = QueueTicket.objects.filter(account_id=account.pk, status="waiting").count()
+    duels = Duel.objects.filter(
+        Either(challenger_id=account.pk) | Either(opponent_id=account.pk), status="pending"
+    ).count()
+    running = Round.objects.filter(players__contains=[account.pk], status="running").count()
+    lines = []
+    if tickets:
+        lines.append(f"{tickets} waiting queue ticket(s) end now (QueueLeft)")
+    if duels:
+        lines.append(f"{duels} pending duel challenge(s) end now (DuelDeclined by the server)")
+    if running:
+        lines.append(f"{running} round(s) it plays now go on; its intents are refused from now on")
+    return lines
+
+
+register_player_commitments(_commitments)
