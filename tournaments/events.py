@@ -28,6 +28,8 @@ TOURNAMENT_EVENTS = frozenset(
     }
 )
 POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
+# version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none)
+SCHEMA_VERSIONS = {"TournamentCancelled": 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -72,9 +74,13 @@ def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
     return NewEvent("TournamentEdited", {"changes": _jsonable(changes)})
 
 
-def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime) -> NewEvent:
+def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime, note: str = "") -> NewEvent:
+    """``reason``: the API's code (``operator``, ``too_few_players`` …); ``note``: an operator's
+    reason in words (issue 22: a cancellation asks for one), empty when the rules cancelled it."""
     return NewEvent(
-        "TournamentCancelled", {"reason": reason, "registered": registered, "minimum": minimum, "cancelled_at": iso(at)}
+        "TournamentCancelled",
+        {"reason": reason, "registered": registered, "minimum": minimum, "cancelled_at": iso(at), "note": note},
+        SCHEMA_VERSIONS["TournamentCancelled"],
     )
 
 

@@ -80,6 +80,7 @@ class Tournament(models.Model):
     finalized_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancel_reason = models.CharField(max_length=40, blank=True, default="")
+    cancel_note = models.CharField(max_length=300, blank=True, default="", help_text="an operator's reason")
 
     class Meta:
         ordering = ["starts_at"]
