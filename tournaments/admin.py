@@ -15,12 +15,11 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
-from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_actions import ObjectActionsMixin, Row, actor_of, confirm_then_apply
 from rivals.admin_base import register_player_commitments
-from rivals.admin_display import account_link, actor_html, names_of, when
+from rivals.admin_display import account_link, names_of, when
 from rivals.errors import DomainError
-from rivals.models import Event
-from tournaments.admin_fields import IntListField
+from tournaments.admin_common import IntListField, events_table
 from tournaments.events import SETTINGS
 from tournaments.models import (
     Pot,
@@ -33,12 +32,6 @@ from tournaments.models import (
     Wave,
 )
 from tournaments.services import lifecycle, pots
-
-EVENTS_SHOWN = 300
-
-
-def _actor(request) -> str:
-    return f"operator:{request.user.pk}"
 
 
 class TournamentForm(forms.ModelForm):
@@ -70,36 +63,6 @@ class TournamentForm(forms.ModelForm):
         if data["ends_at"] <= timezone.now():
             raise ValidationError("the tournament would already be over")
         return data
-
-
-def _events_table(stream_id: str):
-    rows = list(
-        Event.objects.filter(stream_id=stream_id)
-        .order_by("version")
-        .values_list("position", "version", "type", "metadata", "recorded_at")[:EVENTS_SHOWN]
-    )
-    names = names_of(
-        int(m["actor"].split(":")[1])
-        for *_, m, _ in rows
-        if (m or {}).get("actor", "").startswith(("operator:", "account:")) and m["actor"].split(":")[1].isdigit()
-    )
-    body = format_html_join(
-        "",
-        '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>',
-        (
-            (
-                reverse("admin:rivals_event_change", args=[pos]),
-                version,
-                type_,
-                actor_html((meta or {}).get("actor"), names),
-                when(at),
-            )
-            for pos, version, type_, meta, at in rows
-        ),
-    )
-    return format_html(
-        "<table><tr><th>version</th><th>type</th><th>actor</th><th>at (Romanian time)</th></tr>{}</table>", body
-    )
 
 
 def _round_link(round_id):
@@ -263,16 +226,16 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
 
     @admin.display(description="events")
     def event_list(self, obj: Tournament):
-        return _events_table(obj.stream_id)
+        return events_table(obj.stream_id)
 
     def save_model(self, request, obj, form, change):
         data = {k: form.cleaned_data[k] for k in TournamentForm.Meta.fields if k in form.cleaned_data}
         try:
             if change:
                 changed = {k: v for k, v in data.items() if k in form.changed_data}
-                saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=_actor(request), **changed)
+                saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=actor_of(request), **changed)
             else:
-                saved = lifecycle.tournament_create(actor=_actor(request), **data)
+                saved = lifecycle.tournament_create(actor=actor_of(request), **data)
         except DomainError as exc:
             # the form was valid but the service refused (e.g. the tournament started meanwhile)
             raise ValidationError(exc.message) from exc
@@ -325,14 +288,14 @@ class PotAdmin(admin.ModelAdmin):
 
     @admin.display(description="events")
     def event_list(self, obj: Pot):
-        return _events_table(obj.stream_id)
+        return events_table(obj.stream_id)
 
     def save_model(self, request, obj, form, change):
         if change:
             return
         data = {k: form.cleaned_data[k] for k in PotForm.Meta.fields}
         try:
-            saved = pots.pot_create(actor=_actor(request), entrants=form.cleaned_data.get("entrants"), **data)
+            saved = pots.pot_create(actor=actor_of(request), entrants=form.cleaned_data.get("entrants"), **data)
         except DomainError as exc:
             raise ValidationError(exc.message) from exc
         obj.pk = saved.pk

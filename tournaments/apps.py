@@ -18,7 +18,7 @@ class TournamentsConfig(AppConfig):
 
         event_types.register(
             feature="tournaments",
-            types=events.TOURNAMENT_EVENTS | events.POT_EVENTS,
+            types=events.TOURNAMENT_EVENTS | events.POT_EVENTS | events.SCHEDULE_EVENTS,
             module=events,
             schema_versions=events.SCHEMA_VERSIONS,
         )

@@ -42,7 +42,7 @@ from tests.factories import AccountFactory, device_id_for
 from tests.games.helpers import at, board_of, intent, new_game, plan_of, play_to_win
 from tests.matches.helpers import complete, first_round, match
 from tests.sichuan.test_api_table import choose
-from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
+from tournaments.events import POT_EVENTS, SCHEDULE_EVENTS, TOURNAMENT_EVENTS
 
 FEATURES = {
     "accounts",
@@ -86,7 +86,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "purchases": PURCHASE_EVENTS,
         "reports": REPORT_EVENTS,
         "sichuan": SICHUAN_EVENTS,
-        "tournaments": TOURNAMENT_EVENTS | POT_EVENTS,  # its constructors: tournaments/events.py
+        "tournaments": TOURNAMENT_EVENTS | POT_EVENTS | SCHEDULE_EVENTS,  # its constructors: tournaments/events.py
     }
 
 
