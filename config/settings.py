@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "rivals.statistics",
     "rivals.reports",
     "rivals.purchases",
+    "rivals.periodic",
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)

@@ -1,6 +1,6 @@
 """The operators' admin of the rivals app. The account page is the hub (``rivals.accounts.admin``);
 games show a board replay (``rivals.games.admin``); periodic tasks say what they do and how they last
-ran (``admin_jobs``). Events, streams and ledgers are read-only; operator actions call services
+ran (``rivals.periodic.admin``). Events, streams and ledgers are read-only; operator actions call services
 and append events with the operator as actor."""
 
 from django.contrib import admin
@@ -131,6 +131,3 @@ class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     search_help_text = "a target id (game id, round:…, sichuan:…) or a player's name or id"
     list_select_related = ("account",)
     date_hierarchy = "at"
-
-
-from rivals import admin_jobs  # noqa: E402,F401  registers its admin
