@@ -2,17 +2,23 @@
 
 from django.contrib import admin
 from django.db.models import Q
-from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.http import urlencode
 
 from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_commitments, register_player_streams
+from rivals.admin_display import account_link, events_url
 from rivals.clubs.models import Club, ClubMember
 
 
 class MemberInline(ReadOnlyInline):
     model = ClubMember
-    fields = ("account", "joined_at")
+    fields = ("player", "joined_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("account")
+
+    @admin.display(description="member")
+    def player(self, obj: ClubMember):
+        return account_link(obj.account_id, {obj.account_id: str(obj.account)})
 
 
 @admin.register(Club)
@@ -26,8 +32,7 @@ class ClubAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events(self, obj: Club):
-        url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
-        return format_html('<a href="{}">{}</a>', url, obj.stream_id)
+        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
 
 
 def _club_streams(account_ids: list[int]) -> Q:
