@@ -316,10 +316,12 @@ CHANNEL_LAYERS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # config/logfilters.py: a 403 is one line, not a traceback (issue 22)
+    "filters": {"one_line_403": {"()": "config.logfilters.OneLineForbidden"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # pgserver narrates every start/join/exit of the embedded server at INFO: only its problems
-    "loggers": {"pgserver": {"level": "WARNING"}},
+    "loggers": {"pgserver": {"level": "WARNING"}, "django.request": {"filters": ["one_line_403"]}},
 }
 
 # The load benchmark's floor endpoint (rivals/api/views_floor.py): a bare intent-shaped endpoint

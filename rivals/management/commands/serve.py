@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -49,7 +50,7 @@ class Command(BaseCommand):
             out = io.StringIO()
             call_command("dev_operator", stdout=out)  # rivals.accounts: an operator's creation is an event
             signin = out.getvalue().strip()
-            self.stdout.write(signin)
+            self.stdout.write(signin)  # said again once everything answers, below the processes' start-up
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.setdefault("DJANGO_DEBUG", "0")
         py = sys.executable
@@ -77,13 +78,27 @@ class Command(BaseCommand):
                 "--timeout-graceful-shutdown",
                 "10",
             ],
-            "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            # --quiet: no start-up banners (the routine jobs' lines are DEBUG: config/logfilters.py)
+            "worker": [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "--quiet",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+            ],
             "beat": [
                 py,
                 "-m",
                 "celery",
                 "-A",
                 "config",
+                "--quiet",
                 "beat",
                 "--loglevel",
                 "INFO",
@@ -92,13 +107,7 @@ class Command(BaseCommand):
             ],
         }
         running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
-        host = opts["bind"]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"==> serving on http://{host}/  — live socket ws://{host}/api/v1/live  API docs http://{host}/api/docs/  admin http://{host}/admin/  "
-                f"health http://{host}/healthz  (Ctrl-C stops)"
-            )
-        )
+        started, announced = time.monotonic(), False
         stopping = False
 
         def stop(*_):
@@ -109,6 +118,9 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         try:
             while not stopping:
+                if not announced and (_answers(host, int(port)) or time.monotonic() - started > 60):
+                    self._ready(opts["bind"], signin)
+                    announced = True
                 for name, proc in running.items():
                     if proc.poll() is not None:
                         self.stderr.write(f"{name} exited with {proc.returncode}; stopping the others")
@@ -130,3 +142,25 @@ class Command(BaseCommand):
             if embedded_db:
                 release_embedded_database()
             self.stdout.write("==> stopped")
+
+    def _ready(self, bind: str, signin: str) -> None:
+        """The lines a newcomer needs, last on the screen once the web answers: where everything
+        is, and how to sign in to the admin (issue 22)."""
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"==> ready on http://{bind}/  — API docs http://{bind}/api/docs/  admin http://{bind}/admin/  "
+                f"health http://{bind}/healthz  live socket ws://{bind}/api/v1/live"
+            )
+        )
+        if signin:
+            self.stdout.write(self.style.WARNING(f"==> {signin}"))
+        self.stdout.write("==> Ctrl-C stops web, worker and beat")
+        self.stdout.flush()
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False
