@@ -55,3 +55,21 @@ def test_a_jobs_result_reads_as_words():
     assert readable({"rounds": 0, "tickets": 2, "duels": 0}) == "rounds 0, tickets 2, duels 0"
     assert readable({}) == "nothing to do" and readable(None) == "done" and readable(3) == "3"
     assert readable({"started": ["a", "b"], "cancelled_tournaments": []}) == "started a, b, cancelled tournaments none"
+
+
+def test_the_routine_jobs_lines_are_debug_and_the_others_keep_their_level(caplog):
+    import logging
+
+    from config.logfilters import BEAT_SENDING
+
+    beat = logging.getLogger("celery.beat")
+    with caplog.at_level(logging.INFO, logger="celery.beat"):
+        beat.info(BEAT_SENDING, "matches-sweep", "matches.sweep")  # every 2 s: routine
+        beat.info(BEAT_SENDING, "rankings-roll", "rankings.roll")  # nightly: worth a line
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        ("INFO", "Scheduler: Sending due task rankings-roll (rankings.roll)")
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="celery.beat"):
+        beat.info(BEAT_SENDING, "matches-sweep", "matches.sweep")
+    assert [r.levelname for r in caplog.records] == ["DEBUG"]  # LOG_LEVEL=DEBUG shows it
