@@ -15,6 +15,8 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.core.exceptions import ValidationError
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 
 from rivals.accounts import admin_security
 from rivals.accounts.admin_page import account_hub, key_figures, last_seen
@@ -319,6 +321,11 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
             raise ValidationError(exc.message) from exc
         obj.pk = made.pk
         obj.refresh_from_db()
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """To the new operator's page (read-only like every account's), not back to the list."""
+        super().response_add(request, obj, post_url_continue)  # its message
+        return HttpResponseRedirect(reverse("admin:rivals_account_change", args=[obj.pk]))
 
     def save_related(self, request, form, formsets, change):
         return None  # nothing else to save: no groups, no permissions
