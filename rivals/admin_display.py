@@ -10,12 +10,14 @@ importing the rooms: the platform imports no room. A name that does not resolve 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import escape, format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
@@ -52,6 +54,7 @@ RECORD_PAGES = {
     "report_id": "admin:reports_report_change",
     "table_id": "admin:sichuan_sichuantable_change",
 }
+_ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
 STREAM_PREFIXES = ("account-", "game-", "round-", "match-", "tournament-", "pot-", "club-", "sichuan-", "points-")
 
 
@@ -173,6 +176,10 @@ def _scalar(value: Any, key: str | None, names: dict[int, str]) -> str:
         target = events_url(value)
         if value.startswith("account-") and value[8:].isdigit():
             note = names.get(int(value[8:]), "")
+    elif isinstance(value, str) and _ISO.match(value):
+        instant = parse_datetime(value)
+        if instant is not None and instant.tzinfo is not None:
+            note = when(instant, precise=instant.microsecond != 0)  # the data's UTC, said in Romanian time
     if target:
         text = f'<a href="{escape(target)}">{text}</a>'
     if note:

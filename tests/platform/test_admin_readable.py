@@ -6,9 +6,12 @@ rejected intents."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from rivals.admin_display import when
 from rivals.models import Event
 from tests.factories import AccountFactory
 from tests.matches.helpers import accounts, complete, first_round, match
@@ -55,6 +58,24 @@ def test_an_event_names_its_actor_and_links_what_its_data_names(operator):
     )
     assert f'href="/admin/rivals/event/?q=account-{ann.pk}"' in page  # its stream's events
     assert ZONE.search(page)
+    created = Event.objects.get(type="AccountCreated")
+    assert created.data == {"account_id": ann.pk, "display_name": f"Player {ann.pk}"}
+    from tournaments.services.lifecycle import tournament_create
+
+    start = timezone.now() + timedelta(days=1)
+    t = tournament_create(
+        actor="operator:test",
+        kind="regular",
+        title="Data Cup",
+        starts_at=start,
+        ends_at=start + timedelta(hours=1),
+        min_players=2,
+        prize_table=[],
+        multipliers=[],
+    )
+    made = Event.objects.get(stream_id=t.stream_id, type="TournamentCreated")
+    page = _text(operator, f"/admin/rivals/event/{made.pk}/change/")
+    assert f"({when(start, precise=start.microsecond != 0)})" in page  # the data's UTC instant, in Romanian time
     listed = _text(operator, "/admin/rivals/event/")
     assert f"reader (#{operator.user.pk})" in listed and f"operator:{operator.user.pk}" not in listed
 
