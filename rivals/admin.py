@@ -7,7 +7,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from rivals.admin_base import PlayerFilter, PlayerSearchMixin, ReadOnlyAdmin, player_streams_q, players_matching
-from rivals.admin_display import account_link, actor_html, data_html, events_url, names_of, url
+from rivals.admin_display import account_link, actor_html, data_html, names_of, stream_link, url
 from rivals.models import (
     DailyBonusClaim,
     Event,
@@ -61,7 +61,7 @@ class EventAdmin(ReadOnlyAdmin):
 
     @admin.display(description="stream")
     def stream_link(self, obj: Event):
-        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
     def get_changelist_instance(self, request):
         """The page's actors named with one query (not one per row)."""

@@ -110,6 +110,22 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset.filter(account_id=account_id)
 
 
+def choice_filter(title: str, parameter: str, choices: dict[str, tuple[str, Q]]) -> type[admin.SimpleListFilter]:
+    """A list filter of named subsets (``{value: (label, condition)}``): an account's state, a
+    schedule's …"""
+
+    class ChoiceFilter(admin.SimpleListFilter):
+        def lookups(self, request, model_admin):
+            return [(value, label) for value, (label, _) in choices.items()]
+
+        def queryset(self, request, queryset):
+            chosen = choices.get(self.value() or "")
+            return queryset.filter(chosen[1]) if chosen else queryset
+
+    ChoiceFilter.title, ChoiceFilter.parameter_name = title, parameter
+    return ChoiceFilter
+
+
 class PlayerSearchMixin:
     """The search box also finds the rows of the players a term names (a name or an id)."""
 

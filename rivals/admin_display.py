@@ -88,6 +88,11 @@ def events_url(stream_id: str) -> str:
     return reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": stream_id})
 
 
+def stream_link(stream_id: str) -> SafeString:
+    """A stream's id, linked to its events."""
+    return format_html('<a href="{}">{}</a>', events_url(stream_id), stream_id)
+
+
 def names_of(account_ids: Iterable[int]) -> dict[int, str]:
     """Display names (an operator's username when it has none) of these accounts, one query."""
     from rivals.models import Account

@@ -9,9 +9,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 
 from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, actor_of, confirm_then_apply
+from rivals.admin_base import choice_filter
 from rivals.admin_display import url, when
 from rivals.errors import DomainError
 from tournaments.admin_common import IntListField, events_table
@@ -126,22 +128,15 @@ def reactivate_schedules(modeladmin, request, queryset):
 deactivate_schedules, retire_schedules = _stop(False), _stop(True)
 
 
-class StateFilter(admin.SimpleListFilter):
-    title = "state"
-    parameter_name = "state"
-
-    def lookups(self, request, model_admin):
-        return [("active", "active"), ("inactive", "inactive"), ("retired", "retired")]
-
-    def queryset(self, request, queryset):
-        value = self.value()
-        if value == "active":
-            return queryset.filter(active=True, retired_at__isnull=True)
-        if value == "inactive":
-            return queryset.filter(active=False, retired_at__isnull=True)
-        if value == "retired":
-            return queryset.filter(retired_at__isnull=False)
-        return queryset
+StateFilter = choice_filter(
+    "state",
+    "state",
+    {
+        "active": ("active", Q(active=True, retired_at__isnull=True)),
+        "inactive": ("inactive", Q(active=False, retired_at__isnull=True)),
+        "retired": ("retired", Q(retired_at__isnull=False)),
+    },
+)
 
 
 @admin.register(RecurringSchedule)

@@ -15,13 +15,14 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
 from rivals.accounts import admin_security
 from rivals.accounts.admin_page import account_hub, key_figures, last_seen
 from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, actor_of, confirm_then_apply
-from rivals.admin_base import player_commitments
+from rivals.admin_base import choice_filter, player_commitments
 from rivals.admin_display import when
 from rivals.errors import DomainError
 from rivals.models import AccessToken, Account
@@ -199,35 +200,18 @@ def close_account(modeladmin, request, queryset):
     )
 
 
-class StateFilter(admin.SimpleListFilter):
-    title = "state"
-    parameter_name = "state"
-
-    def lookups(self, request, model_admin):
-        return [("active", "active"), ("suspended", "suspended"), ("closed", "closed")]
-
-    def queryset(self, request, queryset):
-        value = self.value()
-        if value == "active":
-            return queryset.filter(suspended_at__isnull=True, closed_at__isnull=True)
-        if value == "suspended":
-            return queryset.filter(suspended_at__isnull=False, closed_at__isnull=True)
-        if value == "closed":
-            return queryset.filter(closed_at__isnull=False)
-        return queryset
-
-
-class RoleFilter(admin.SimpleListFilter):
-    title = "role"
-    parameter_name = "role"
-
-    def lookups(self, request, model_admin):
-        return [("player", "players"), ("operator", "operators")]
-
-    def queryset(self, request, queryset):
-        if self.value() in ("player", "operator"):
-            return queryset.filter(is_staff=self.value() == "operator")
-        return queryset
+StateFilter = choice_filter(
+    "state",
+    "state",
+    {
+        "active": ("active", Q(suspended_at__isnull=True, closed_at__isnull=True)),
+        "suspended": ("suspended", Q(suspended_at__isnull=False, closed_at__isnull=True)),
+        "closed": ("closed", Q(closed_at__isnull=False)),
+    },
+)
+RoleFilter = choice_filter(
+    "role", "role", {"player": ("players", Q(is_staff=False)), "operator": ("operators", Q(is_staff=True))}
+)
 
 
 class OperatorCreationForm(BaseUserCreationForm):

@@ -2,10 +2,9 @@
 
 from django.contrib import admin
 from django.db.models import Q
-from django.utils.html import format_html
 
 from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_commitments, register_player_streams
-from rivals.admin_display import account_link, events_url
+from rivals.admin_display import account_link, stream_link
 from rivals.clubs.models import Club, ClubMember
 
 
@@ -32,7 +31,7 @@ class ClubAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events(self, obj: Club):
-        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
 
 def _club_streams(account_ids: list[int]) -> Q:

@@ -26,8 +26,8 @@ from rivals.admin_display import (
     accounts_links,
     clock,
     data_html,
-    events_url,
     names_of,
+    stream_link,
     table_html,
     url,
     when,
@@ -101,7 +101,7 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events_link(self, obj: Match):
-        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
     @admin.display(description="played for")
     def played_for(self, obj: Match):
@@ -215,7 +215,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events_link(self, obj: Round):
-        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
     @admin.display(description="players")
     def players_view(self, obj: Round):

@@ -5,7 +5,7 @@ from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
 from rivals.admin_base import register_player_streams, stream_ids
-from rivals.admin_display import clock, events_url
+from rivals.admin_display import clock, stream_link
 from rivals.models import Event
 from rivals.sichuan.models import SichuanTable
 
@@ -42,7 +42,7 @@ class SichuanTableAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events_link(self, obj: SichuanTable):
-        return format_html('<a href="{}">{}</a>', events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
     @admin.display(description="event stream")
     def event_list(self, obj: SichuanTable):

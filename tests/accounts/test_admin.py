@@ -10,15 +10,9 @@ import pytest
 from django.urls import reverse
 
 from rivals.models import Account, Event, Game
+from tests.admin_pages import messages_of
 from tests.games.helpers import plan_of
 from tests.matches.helpers import CODE
-
-
-@pytest.fixture
-def operator(client, django_user_model):
-    user = django_user_model.objects.create_superuser("operator", "op-password-1")
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -137,12 +131,6 @@ def test_the_game_page_replays_the_board(operator, player):
 # --- issue 22: a game-operator page, every change an event ----------------------------------------
 
 
-def _messages(res) -> list[tuple[str, str]]:
-    from django.contrib.messages import get_messages
-
-    return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
-
-
 def test_the_player_page_shows_the_player_and_no_permission_widgets(operator, player):
     from rivals.clubs.services import club_found
 
@@ -242,12 +230,12 @@ def test_a_mistaken_grant_is_corrected_with_a_compensating_event(operator, playe
         "typo",
     )
     assert correction.metadata["actor"].startswith("operator:")
-    assert [level for level, text in _messages(res)] == ["success"]
+    assert [level for level, text in messages_of(res)] == ["success"]
     too_many = operator.post(
         url,
         {"action": "correct_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2", "reason": "x"},
     )
-    said = _messages(too_many)
+    said = messages_of(too_many)
     assert ("warning", "Correct jokers: nothing done") in said and not [m for m in said if m[0] == "success"]
     assert any("spent jokers cannot be taken back" in text for _, text in said)
     assert Account.objects.get(pk=account.pk).jokers == 1

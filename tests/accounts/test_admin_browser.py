@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import shutil
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -174,10 +173,10 @@ def test_operator_finds_a_player_and_replays_the_flagged_game(admin_page, flagge
     } <= {x.name for x in shots.iterdir()}
 
 
-def test_the_player_pages_actions_do_what_they_say(admin_page, flagged_player, shots):
+def _player_page_actions(page, pk: int, shots: Path) -> None:
+    """Grant and correct jokers, suspend, lift, close — from the player page's buttons."""
     from rivals.models import Account, Event
 
-    page, pk = admin_page, flagged_player["account_id"]
     player = f"{page.base}/admin/rivals/account/{pk}/change/"
     page.goto(player)
     said = _confirm(page, "grant_jokers", fill={"amount": 5, "reason": "sorry for the outage"})
@@ -217,13 +216,13 @@ def test_the_player_pages_actions_do_what_they_say(admin_page, flagged_player, s
     assert "closed" in page.inner_text("table.key-figures")
 
 
-def test_confirm_and_suspend_a_flag_then_dismiss_a_report(admin_page, flagged_player, shots):
+def _flag_and_report(page, pk: int, shots: Path) -> None:
+    """Confirm and suspend the player's flag from its page, then dismiss a report on the player."""
     from rivals.fairplay.models import FairPlayFlag
     from rivals.models import Account
     from rivals.reports.services import report_file
     from tests.factories import AccountFactory
 
-    page, pk = admin_page, flagged_player["account_id"]
     flag = FairPlayFlag.objects.get(account_id=pk)
     page.goto(f"{page.base}/admin/fairplay/fairplayflag/")
     assert page.locator("#result_list tbody tr").first.inner_text().count("open") >= 1  # open first
@@ -249,31 +248,14 @@ def test_confirm_and_suspend_a_flag_then_dismiss_a_report(admin_page, flagged_pl
     assert (report.status, report.review_note) == ("dismissed", "the name is fine")
 
 
-def test_cancelling_a_running_tournament_from_its_page(admin_page, shots):
-    from django.utils import timezone
-
+def _cancel_a_running_tournament(page, shots: Path) -> None:
     from rivals.matches.models import Round
     from tests.factories import AccountFactory
+    from tests.tournaments.helpers import running_tournament
     from tournaments.models import Table, Tournament
-    from tournaments.services.lifecycle import tournament_create
-    from tournaments.services.play import tournament_tick
-    from tournaments.services.registration import tournament_register
 
-    page, now = admin_page, timezone.now()
-    t = tournament_create(
-        actor="operator:test",
-        kind="regular",
-        title="Evening Cup",
-        starts_at=now + timedelta(seconds=1),
-        ends_at=now + timedelta(hours=1),
-        min_players=2,
-        prize_table=[100, 50],
-        multipliers=[1],
-        now=now,
-    )
-    for i in range(3):
-        tournament_register(tournament_id=t.pk, account=AccountFactory.create(device_id=f"browser-cup-{i}"), now=now)
-    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))
+    players = [AccountFactory.create(device_id=f"browser-cup-{i}") for i in range(3)]
+    t = running_tournament(players, title="Evening Cup", prize_table=[100, 50])
     page.goto(f"{page.base}/admin/tournaments/tournament/{t.pk}/change/")
     page.click("button.object-action-cancel_tournaments")
     page.wait_for_selector("form.confirm-action")
@@ -292,27 +274,19 @@ def test_cancelling_a_running_tournament_from_its_page(admin_page, shots):
     page.screenshot(path=shots / "14-tournament-cancelled.png", full_page=True)
 
 
-def test_schedules_jobs_and_a_new_operator(admin_page, shots):
+def _schedule_job_and_operator(page, shots: Path) -> None:
+    """Retire a schedule cancelling its instances, pause a job, add an operator."""
     from django.core.management import call_command
     from django_celery_beat.models import PeriodicTask
 
     from rivals.models import Account, Event
+    from tests.tournaments.helpers import SCHEDULE_FORM
     from tournaments.models import RecurringSchedule, Tournament
 
-    page = admin_page
     page.goto(f"{page.base}/admin/tournaments/recurringschedule/add/")
-    for name, value in {
-        "title": "Nightly",
-        "local_time": "20:00",
-        "weekdays": "0123456",
-        "duration_minutes": "60",
-        "registration_hours_before": "24",
-        "min_players": "2",
-        "prize_table": "50,20",
-        "multipliers": "1,2",
-        "days_ahead": "2",
-    }.items():
-        page.fill(f"[name={name}]", value)
+    for name, value in SCHEDULE_FORM.items():
+        if name != "kind":  # a select, left at its default (regular)
+            page.fill(f"[name={name}]", value)
     page.click("input[name=_save]")
     page.wait_for_selector("ul.messagelist")
     schedule = RecurringSchedule.objects.get()
@@ -352,3 +326,19 @@ def test_schedules_jobs_and_a_new_operator(admin_page, shots):
     made = Account.objects.get(username="night-shift")
     assert made.is_staff and Event.objects.filter(stream_id=made.stream_id, type="OperatorCreated").exists()
     assert "not a player" in page.content()
+
+
+# One test per group of actions (not per action): each test pays a database flush and a sign-in.
+
+
+def test_a_flag_a_report_and_the_player_pages_actions_do_what_they_say(admin_page, flagged_player, shots):
+    pk = flagged_player["account_id"]
+    _flag_and_report(admin_page, pk, shots)
+    admin_page.goto(f"{admin_page.base}/admin/rivals/account/{pk}/change/")
+    _confirm(admin_page, "lift_suspension", fill={"reason": "a first offence"})
+    _player_page_actions(admin_page, pk, shots)
+
+
+def test_a_tournament_a_schedule_a_job_and_a_new_operator(admin_page, shots):
+    _cancel_a_running_tournament(admin_page, shots)
+    _schedule_job_and_operator(admin_page, shots)

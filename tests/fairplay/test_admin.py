@@ -5,31 +5,19 @@ says per flag — what it did, what it skipped and why, and no success for what 
 from __future__ import annotations
 
 import pytest
-from django.contrib.messages import get_messages
 
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import account_suspend, fairplay_flag, fairplay_flag_review
 from rivals.models import Account, Event
+from tests.admin_pages import messages_of
 from tests.factories import AccountFactory
 
 pytestmark = pytest.mark.django_db
 QUEUE = "/admin/fairplay/fairplayflag/"
 
 
-@pytest.fixture
-def operator(client, django_user_model):
-    user = django_user_model.objects.create_superuser("flag-operator", "op-password-1")
-    client.force_login(user)
-    client.user = user
-    return client
-
-
 def _flag(account, subject: str) -> FairPlayFlag:
     return fairplay_flag(account_id=account.pk, kind="fast_pairs", subject=subject, details={"fast_pairs": 4})
-
-
-def _messages(res) -> list[tuple[str, str]]:
-    return [(m.level_tag, str(m)) for m in get_messages(res.wsgi_request)]
 
 
 def test_the_queue_shows_open_flags_first_then_the_newest(operator):
@@ -60,9 +48,9 @@ def test_a_review_asks_for_a_note_and_records_it(operator):
         "a fast thumb",
         f"operator:{operator.user.pk}",
     )
-    assert [level for level, text in _messages(res) if text.startswith("Dismiss flags: 1 done")] == ["success"]
+    assert [level for level, text in messages_of(res) if text.startswith("Dismiss flags: 1 done")] == ["success"]
     page = operator.get(f"{QUEUE}{flag.pk}/change/").content.decode()
-    assert "a fast thumb" in page and "flag-operator" in page  # the reviewer by name, not operator:<id>
+    assert "a fast thumb" in page and f"operator (#{operator.user.pk})</a>" in page  # by name, not operator:<id>
 
 
 def test_confirm_and_suspend_says_what_it_did_and_what_it_skipped(operator):
@@ -78,7 +66,7 @@ def test_confirm_and_suspend_says_what_it_did_and_what_it_skipped(operator):
     res = operator.post(
         QUEUE, {"action": "confirm_and_suspend", "_selected_action": [reviewed.pk], "apply": "1", "reason": "bot"}
     )
-    said = _messages(res)
+    said = messages_of(res)
     assert not [m for m in said if m[0] == "success"]
     assert any(
         level == "warning" and "skipped" in text and "already reviewed (dismissed" in text for level, text in said
@@ -92,7 +80,7 @@ def test_confirm_and_suspend_says_what_it_did_and_what_it_skipped(operator):
     res = operator.post(
         QUEUE, {"action": "confirm_and_suspend", "_selected_action": selected, "apply": "1", "reason": "bot speed"}
     )
-    said = _messages(res)
+    said = messages_of(res)
     success = [text for level, text in said if level == "success"]
     assert len(success) == 1 and success[0].startswith("Confirm and suspend: 3 done")
     assert "confirmed; account suspended" in success[0] and "confirmed; the account was already suspended" in success[0]
@@ -141,7 +129,7 @@ def test_a_report_action_on_reviewed_reports_says_it_skipped_them(operator):
     page = operator.post(url, {"action": "uphold", "_selected_action": [report.pk]}).content.decode()
     assert "will be skipped: already reviewed (dismissed" in page and "Nothing to do" in page
     res = operator.post(url, {"action": "uphold", "_selected_action": [report.pk], "apply": "1", "reason": "x"})
-    said = _messages(res)
+    said = messages_of(res)
     assert not [m for m in said if m[0] == "success"] and ("warning", "Uphold reports: nothing done") in said
     assert Report.objects.get(pk=report.pk).status == "dismissed"
     newer_open = report_file(reporter=subject, subject=f"player:{reporter.pk}", reason="cheating")

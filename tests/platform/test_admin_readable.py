@@ -20,14 +20,6 @@ pytestmark = pytest.mark.django_db
 ZONE = re.compile(r"\d\d:\d\d:\d\d(\.\d{3})? EES?T\b")
 
 
-@pytest.fixture
-def operator(client, django_user_model):
-    user = django_user_model.objects.create_superuser("reader", "op-password-1")
-    client.force_login(user)
-    client.user = user
-    return client
-
-
 def _text(client, url: str) -> str:
     res = client.get(url)
     assert res.status_code == 200, url
@@ -54,7 +46,8 @@ def test_an_event_names_its_actor_and_links_what_its_data_names(operator):
         f'<a href="/admin/rivals/account/{ann.pk}/change/">{ann.pk}</a> <span class="name">(Ann Event)</span>' in page
     )
     assert (
-        f'operator <a href="/admin/rivals/account/{operator.user.pk}/change/">reader (#{operator.user.pk})</a>' in page
+        f'operator <a href="/admin/rivals/account/{operator.user.pk}/change/">operator (#{operator.user.pk})</a>'
+        in page
     )
     assert f'href="/admin/rivals/event/?q=account-{ann.pk}"' in page  # its stream's events
     assert ZONE.search(page)
@@ -77,7 +70,7 @@ def test_an_event_names_its_actor_and_links_what_its_data_names(operator):
     page = _text(operator, f"/admin/rivals/event/{made.pk}/change/")
     assert f"({when(start, precise=start.microsecond != 0)})" in page  # the data's UTC instant, in Romanian time
     listed = _text(operator, "/admin/rivals/event/")
-    assert f"reader (#{operator.user.pk})" in listed and f"operator:{operator.user.pk}" not in listed
+    assert f"operator (#{operator.user.pk})" in listed and f"operator:{operator.user.pk}" not in listed
 
 
 def test_a_round_and_its_match_show_places_by_name_and_the_boards_in_romanian_time(operator):

@@ -10,11 +10,8 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from rivals.models import Event
-from tests.tournaments.helpers import players
+from tests.tournaments.helpers import SCHEDULE_FORM, players, running_tournament
 from tournaments.models import Pot, RecurringSchedule, Tournament
-from tournaments.services.lifecycle import tournament_create
-from tournaments.services.play import tournament_tick
-from tournaments.services.registration import tournament_register
 
 pytestmark = pytest.mark.django_db
 
@@ -74,21 +71,7 @@ def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_cli
 
 
 def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
-    now = timezone.now()
-    t = tournament_create(
-        actor="operator:1",
-        kind="regular",
-        title="Running",
-        starts_at=now + timedelta(seconds=1),
-        ends_at=now + timedelta(hours=1),
-        min_players=2,
-        prize_table=[10],
-        multipliers=[1],
-        now=now,
-    )
-    for acc in players(2):
-        tournament_register(tournament_id=t.pk, account=acc, now=now)
-    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))  # seated, its table opened
+    t = running_tournament(players(2))  # seated, its table opened
     page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
     assert page.status_code == 200
     assert b"/admin/matches/round/" in page.content  # the table links to its round
@@ -108,22 +91,8 @@ def test_cancelling_a_running_tournament_says_who_is_seated_and_ends_their_round
     from tests.projections import assert_live_equals_rebuild
     from tournaments.models import Table
 
-    now = timezone.now()
-    t = tournament_create(
-        actor="operator:1",
-        kind="regular",
-        title="Running",
-        starts_at=now + timedelta(seconds=1),
-        ends_at=now + timedelta(hours=1),
-        min_players=2,
-        prize_table=[10, 5],
-        multipliers=[1],
-        now=now,
-    )
-    for i in range(4):  # accounts with their events: the rebuild below checks them too
-        tournament_register(tournament_id=t.pk, account=AccountFactory.create(device_id=f"seated-{i}"), now=now)
-    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))
-    t.refresh_from_db()
+    # accounts with their events: the rebuild below checks them too
+    t = running_tournament([AccountFactory.create(device_id=f"seated-{i}") for i in range(4)], prize_table=[10, 5])
     assert t.status == "running" and Table.objects.filter(tournament=t, status="playing").count() == 1  # 4 at one
     url = "/admin/tournaments/tournament/"
     page = admin_client.post(url, {"action": "cancel_tournaments", "_selected_action": [t.pk]}).content.decode()
@@ -148,22 +117,7 @@ def test_cancelling_a_running_tournament_says_who_is_seated_and_ends_their_round
 
 
 def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
-    res = admin_client.post(
-        "/admin/tournaments/recurringschedule/add/",
-        {
-            "title": "Nightly",
-            "kind": "regular",
-            "local_time": "20:00",
-            "weekdays": "0123456",
-            "duration_minutes": "60",
-            "registration_hours_before": "24",
-            "min_players": "2",
-            "prize_table": "50,20",
-            "multipliers": "1,2",
-            "days_ahead": "2",
-            "active": "on",
-        },
-    )
+    res = admin_client.post("/admin/tournaments/recurringschedule/add/", {**SCHEDULE_FORM, "active": "on"})
     assert res.status_code == 302, res.content.decode()[:2000]
     s = RecurringSchedule.objects.get()
     assert s.multipliers == [1, 2] and Tournament.objects.filter(schedule=s).count() in (2, 3)

@@ -10,27 +10,16 @@ from datetime import time
 import pytest
 
 from rivals.models import Event
+from tests.tournaments.helpers import SCHEDULE_FORM
 from tournaments.models import RecurringSchedule, Tournament
 from tournaments.services import schedules
 
 pytestmark = pytest.mark.django_db
 URL = "/admin/tournaments/recurringschedule/"
-FORM = {
-    "title": "Nightly",
-    "kind": "regular",
-    "local_time": "20:00",
-    "weekdays": "0123456",
-    "duration_minutes": "60",
-    "registration_hours_before": "24",
-    "min_players": "2",
-    "prize_table": "50,20",
-    "multipliers": "1,2",
-    "days_ahead": "2",
-}
 
 
 def _schedule(admin_client) -> RecurringSchedule:
-    res = admin_client.post(f"{URL}add/", FORM)
+    res = admin_client.post(f"{URL}add/", SCHEDULE_FORM)
     assert res.status_code == 302, res.content.decode()[:2000]
     return RecurringSchedule.objects.latest("pk")
 
@@ -47,7 +36,7 @@ def test_a_schedule_is_created_and_edited_as_events_and_never_deleted(admin_clie
     page = admin_client.get(f"{URL}{s.pk}/change/").content.decode()
     assert 'name="active"' not in page  # no checkbox that silently stops nothing
     assert "ScheduleCreated" in page and "Nightly" in page
-    admin_client.post(f"{URL}{s.pk}/change/", {**FORM, "duration_minutes": "90"})
+    admin_client.post(f"{URL}{s.pk}/change/", {**SCHEDULE_FORM, "duration_minutes": "90"})
     edited = Event.objects.get(stream_id=f"schedule-{s.pk}", type="ScheduleEdited")
     assert edited.data["changes"] == {"duration_minutes": 90}
     assert admin_client.get(f"{URL}{s.pk}/delete/").status_code == 403

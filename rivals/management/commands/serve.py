@@ -58,6 +58,8 @@ class Command(BaseCommand):
         data.mkdir(parents=True, exist_ok=True)
         host, _, port = opts["bind"].rpartition(":")
         self._step("starting web (uvicorn: HTTP API + live WebSocket), worker and beat")
+        # --quiet: no start-up banners (the routine jobs' lines are DEBUG: config/logfilters.py)
+        celery = [py, "-m", "celery", "-A", "config", "--quiet"]
         procs = {
             # config.asgi: the HTTP API and the live WebSocket (/api/v1/live) on one address;
             # each worker's hub takes the log's ranges over the channel layer (PostgreSQL's
@@ -78,33 +80,8 @@ class Command(BaseCommand):
                 "--timeout-graceful-shutdown",
                 "10",
             ],
-            # --quiet: no start-up banners (the routine jobs' lines are DEBUG: config/logfilters.py)
-            "worker": [
-                py,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "--quiet",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "2",
-            ],
-            "beat": [
-                py,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "--quiet",
-                "beat",
-                "--loglevel",
-                "INFO",
-                "-s",
-                str(data / "celerybeat-schedule"),
-            ],
+            "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            "beat": [*celery, "beat", "--loglevel", "INFO", "-s", str(data / "celerybeat-schedule")],
         }
         running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
         started, announced = time.monotonic(), False
