@@ -14,6 +14,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.forms import BaseUserCreationForm
+from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import HttpResponseRedirect
@@ -341,5 +342,8 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
     def hub(self, obj: Account):
         return account_hub(obj) if obj.pk else "—"
 
+
+# Decision: operators are superusers (rivals.accounts.operators): no groups or permissions to hand out
+admin.site.unregister(Group)
 
 admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.utils.html import format_html
-from django_celery_beat.models import PeriodicTask
+from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask, SolarSchedule
 
 from config.periodic import PERIODIC_TASKS
 from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
@@ -18,6 +18,10 @@ from rivals.models import JobRun
 from rivals.periodic.services import job_pause, job_resume, job_state
 
 admin.site.unregister(PeriodicTask)
+# the schedules' rows too: edited here, they would change a job's timing outside the declaration
+# (and the next start would point the job at a new row, leaving the edit behind, silently)
+for _model in (IntervalSchedule, CrontabSchedule, SolarSchedule, ClockedSchedule):
+    admin.site.unregister(_model)
 DECLARED = {spec["name"]: spec for spec in PERIODIC_TASKS}
 
 

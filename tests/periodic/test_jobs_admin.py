@@ -49,6 +49,9 @@ def test_the_page_says_the_declared_schedule_and_edits_nothing(admin_client, dec
     page = admin_client.get(f"{URL}{declared.pk}/change/").content.decode()
     assert 'name="interval"' not in page and 'name="enabled"' not in page and 'value="pause_jobs"' in page
     assert admin_client.get(f"{URL}add/").status_code == 403
+    for path in ("intervalschedule", "crontabschedule", "solarschedule", "clockedschedule"):
+        assert admin_client.get(f"/admin/django_celery_beat/{path}/").status_code == 404  # not editable here
+    assert admin_client.get("/admin/auth/group/").status_code == 404  # operators are superusers: no groups
 
 
 def test_a_jobs_result_reads_as_words():
