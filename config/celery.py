@@ -30,3 +30,11 @@ class Task(CeleryTask):
 app = Celery("rivals", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# the terminal: the routine jobs' sends, receipts and successes at DEBUG only (issue 22)
+from celery.signals import after_setup_logger  # noqa: E402
+
+from config.logfilters import quiet_routine_tasks  # noqa: E402
+
+after_setup_logger.connect(quiet_routine_tasks, weak=False, dispatch_uid="config.quiet_routine_tasks")
+quiet_routine_tasks()

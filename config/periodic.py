@@ -104,3 +104,19 @@ PERIODIC_TASKS: list[dict] = [
         "interval_seconds": 15,
     },
 ]
+
+# Issue 22: what the terminal shows at DEBUG only (config/logfilters.py) — the sends, receipts and
+# successes of the jobs that run every minute or more often, and of the per-moment timers the game
+# schedules by the hundred (a round's end, an expiry, a tournament's tick). Their failures, retries
+# and everything else keep their level.
+ROUTINE_TASKS = frozenset(
+    {spec["task"] for spec in PERIODIC_TASKS if spec.get("interval_seconds", 3600) <= 60}
+    | {
+        "matches.round_end_check",
+        "matches.rounds_end_check",
+        "matches.queue_ticket_expire",
+        "matches.duel_expire",
+        "tournaments.tick",
+        "tournaments.pot_tick",
+    }
+)

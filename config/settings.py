@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "rivals.statistics",
     "rivals.reports",
     "rivals.purchases",
+    "rivals.periodic",
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
@@ -151,6 +152,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "Europe/Bucharest"
 USE_I18N = True
 USE_TZ = True
+# The admin's dates: ISO-like, 24-hour, each instant with its zone's name (EET/EEST): config/formats
+FORMAT_MODULE_PATH = "config.formats"
 
 STATIC_URL = "static/"
 # Admin static files are served by WhiteNoise: in production from STATIC_ROOT (collectstatic at
@@ -325,10 +328,12 @@ CHANNEL_LAYERS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # config/logfilters.py: a 403 is one line, not a traceback (issue 22)
+    "filters": {"one_line_403": {"()": "config.logfilters.OneLineForbidden"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # pgserver narrates every start/join/exit of the embedded server at INFO: only its problems
-    "loggers": {"pgserver": {"level": "WARNING"}},
+    "loggers": {"pgserver": {"level": "WARNING"}, "django.request": {"filters": ["one_line_403"]}},
 }
 
 # The load benchmark's floor endpoint (rivals/api/views_floor.py): a bare intent-shaped endpoint

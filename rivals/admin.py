@@ -1,11 +1,13 @@
 """The operators' admin of the rivals app. The account page is the hub (``rivals.accounts.admin``);
 games show a board replay (``rivals.games.admin``); periodic tasks say what they do and how they last
-ran (``admin_jobs``). Events, streams and ledgers are read-only; operator actions call services
+ran (``rivals.periodic.admin``). Events, streams and ledgers are read-only; operator actions call services
 and append events with the operator as actor."""
 
 from django.contrib import admin
+from django.utils.html import format_html
 
 from rivals.admin_base import PlayerFilter, PlayerSearchMixin, ReadOnlyAdmin, player_streams_q, players_matching
+from rivals.admin_display import account_link, actor_html, data_html, names_of, stream_link, url
 from rivals.models import (
     DailyBonusClaim,
     Event,
@@ -20,6 +22,10 @@ from rivals.models import (
 
 __all__ = ["ReadOnlyAdmin"]
 
+admin.site.site_header = "Mahjong Rivals — operators"
+admin.site.site_title = "Mahjong Rivals operators"
+admin.site.index_title = "Operating the game"
+
 
 class EventPlayerFilter(PlayerFilter):
     def filter_player(self, queryset, account_id: int):
@@ -29,19 +35,55 @@ class EventPlayerFilter(PlayerFilter):
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
     """Search by exact stream id (``game-…``), by type, or by player — a name or an id: every
-    stream of the matching players (their account, ledger, games, tables, rounds, matches)."""
+    stream of the matching players (their account, ledger, games, tables, rounds, matches). An
+    event's page shows its data pretty-printed, the accounts, games, rounds, tournaments … it
+    names linked to their pages, and its actor by name."""
 
-    list_display = ("position", "stream_id", "version", "type", "recorded_at", "actor")
+    list_display = ("position", "stream_link", "version", "type", "recorded_at", "actor")
     list_filter = (EventPlayerFilter, "stream_type", "type")
     search_fields = ("=stream_id", "type")
     search_help_text = "a stream id (game-…), an event type, or a player's name or id"
     ordering = ("-position",)
     list_per_page = 100
     show_full_result_count = False
+    fields = (
+        "position",
+        "stream_link",
+        "version",
+        "type",
+        "schema_version",
+        "recorded_at",
+        "actor",
+        "data_view",
+        "metadata_view",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="stream")
+    def stream_link(self, obj: Event):
+        return stream_link(obj.stream_id)
+
+    def get_changelist_instance(self, request):
+        """The page's actors named with one query (not one per row)."""
+        cl = super().get_changelist_instance(request)
+        actors = [str((e.metadata or {}).get("actor") or "") for e in cl.result_list]
+        ids = [a.split(":", 1)[1] for a in actors if a.startswith(("operator:", "account:"))]
+        names = names_of(ids)
+        for event in cl.result_list:
+            event.actor_names = names
+        return cl
 
     @admin.display(description="actor")
     def actor(self, obj):
-        return (obj.metadata or {}).get("actor")
+        return actor_html((obj.metadata or {}).get("actor"), getattr(obj, "actor_names", None))
+
+    @admin.display(description="data")
+    def data_view(self, obj: Event):
+        return data_html(obj.data)
+
+    @admin.display(description="metadata")
+    def metadata_view(self, obj: Event):
+        return data_html(obj.metadata)
 
     def get_search_results(self, request, queryset, search_term):
         results, duplicates = super().get_search_results(request, queryset, search_term)
@@ -121,12 +163,27 @@ class DailyBonusClaimAdmin(PlayerSearchMixin, ReadOnlyAdmin):
 class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     """R-38: refused intents, for fair-play review — search by target id or by player (name or id)."""
 
-    list_display = ("at", "account", "target", "code", "message")
+    list_display = ("at", "player", "target", "code", "message")
     list_filter = (PlayerFilter, "code")
     search_fields = ("=target", "account__username", "account__display_name")
     search_help_text = "a target id (game id, round:…, sichuan:…) or a player's name or id"
     list_select_related = ("account",)
     date_hierarchy = "at"
+    fields = ("at", "player", "target_link", "code", "message", "intent_view", "request_id")
+    readonly_fields = fields
 
+    @admin.display(description="player")
+    def player(self, obj: RejectedIntent):
+        return account_link(obj.account_id, {obj.account_id: str(obj.account)} if obj.account_id else {})
 
-from rivals import admin_jobs  # noqa: E402,F401  registers its admin
+    @admin.display(description="target")
+    def target_link(self, obj: RejectedIntent):
+        target = obj.target
+        kind, _, ref = target.partition(":")
+        page = {"round": "admin:matches_round_change", "sichuan": "admin:sichuan_sichuantable_change"}.get(kind)
+        link = url(page, ref) if page else url("admin:rivals_game_change", target)
+        return format_html('<a href="{}">{}</a>', link, target) if link else target
+
+    @admin.display(description="the intent as sent")
+    def intent_view(self, obj: RejectedIntent):
+        return data_html(obj.intent) if obj.intent is not None else "—"

@@ -110,6 +110,22 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset.filter(account_id=account_id)
 
 
+def choice_filter(title: str, parameter: str, choices: dict[str, tuple[str, Q]]) -> type[admin.SimpleListFilter]:
+    """A list filter of named subsets (``{value: (label, condition)}``): an account's state, a
+    schedule's …"""
+
+    class ChoiceFilter(admin.SimpleListFilter):
+        def lookups(self, request, model_admin):
+            return [(value, label) for value, (label, _) in choices.items()]
+
+        def queryset(self, request, queryset):
+            chosen = choices.get(self.value() or "")
+            return queryset.filter(chosen[1]) if chosen else queryset
+
+    ChoiceFilter.title, ChoiceFilter.parameter_name = title, parameter
+    return ChoiceFilter
+
+
 class PlayerSearchMixin:
     """The search box also finds the rows of the players a term names (a name or an id)."""
 
@@ -121,3 +137,21 @@ class PlayerSearchMixin:
         if players:
             results = results | queryset.filter(**{f"{self.player_field}__in": players})
         return results, duplicates
+
+
+# --- what a suspension or a closure would reach (the confirmation pages say it) -----------------
+
+Commitments = Callable[[object], list[str]]
+_COMMITMENTS: list[Commitments] = []
+
+
+def register_player_commitments(fn: Commitments) -> None:
+    """A feature says what a player has going on with it (``fn(account) -> [sentence, …]``):
+    waiting queue tickets, pending duels, tournament registrations and seats, a club. The
+    confirmation pages of a suspension or a closure list them as the action's consequences."""
+    if fn not in _COMMITMENTS:
+        _COMMITMENTS.append(fn)
+
+
+def player_commitments(account) -> list[str]:
+    return [line for fn in _COMMITMENTS for line in fn(account)]

@@ -15,8 +15,20 @@ log = logging.getLogger(__name__)
 RESULT_MAX = 500
 
 
+def readable(value) -> str:
+    """A task's return value as a person reads it (issue 22: not a Python repr): ``rounds 0,
+    tickets 0, duels 0``; an empty mapping is ``nothing to do``; ``None`` is ``done``."""
+    if value is None:
+        return "done"
+    if isinstance(value, dict):
+        return ", ".join(f"{str(k).replace('_', ' ')} {readable(v)}" for k, v in value.items()) or "nothing to do"
+    if isinstance(value, (list, tuple, set)):
+        return ", ".join(readable(v) for v in value) or "none"
+    return str(value)
+
+
 def _summary(value) -> str:
-    text = "" if value is None else str(value)
+    text = readable(value)
     return text if len(text) <= RESULT_MAX else text[: RESULT_MAX - 1] + "…"
 
 

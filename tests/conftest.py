@@ -89,6 +89,15 @@ def eager_tasks():
 
 
 @pytest.fixture
+def operator(client, django_user_model):
+    """A Django test client signed in to the admin as an operator (``operator.user``)."""
+    user = django_user_model.objects.create_superuser("operator", "op-password-1")
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+@pytest.fixture
 def api():
     return APIClient()
 

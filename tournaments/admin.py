@@ -8,49 +8,30 @@ events are read-only views of the projections.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
+from rivals.admin_actions import ObjectActionsMixin, Row, actor_of, confirm_then_apply
+from rivals.admin_base import register_player_commitments
+from rivals.admin_display import account_link, names_of, when
 from rivals.errors import DomainError
-from rivals.models import Event
+from tournaments.admin_common import IntListField, events_table
 from tournaments.events import SETTINGS
-from tournaments.models import Pot, PotEntrant, RecurringSchedule, Registration, Table, Tournament, Trophy, Wave
-from tournaments.services import lifecycle, pots, schedules
-from tournaments.services.lifecycle import int_list
-
-EVENTS_SHOWN = 300
-
-
-def _actor(request) -> str:
-    return f"operator:{request.user.pk}"
-
-
-class IntListField(forms.CharField):
-    """A comma-separated list of integers (prize tables, multiplier schedules), checked like the
-    services check it; shown back as ``100,50,25``."""
-
-    def __init__(self, *, lo: int, hi: int | None = None, **kwargs):
-        super().__init__(required=False, **kwargs)
-        self.lo, self.hi = lo, hi
-
-    def prepare_value(self, value):
-        return ",".join(str(v) for v in value) if isinstance(value, list) else value
-
-    def clean(self, value):
-        try:
-            return int_list(super().clean(value) or "", "list", lo=self.lo, hi=self.hi, max_len=1000)
-        except DomainError as exc:
-            raise ValidationError(exc.message) from exc
-
-    def has_changed(self, initial, data):
-        try:
-            return self.clean(data) != (initial or [])
-        except ValidationError:
-            return True
+from tournaments.models import (
+    Pot,
+    PotEntrant,
+    Registration,
+    Table,
+    TableSeat,
+    Tournament,
+    Trophy,
+    Wave,
+)
+from tournaments.services import lifecycle, pots
 
 
 class TournamentForm(forms.ModelForm):
@@ -82,23 +63,6 @@ class TournamentForm(forms.ModelForm):
         if data["ends_at"] <= timezone.now():
             raise ValidationError("the tournament would already be over")
         return data
-
-
-def _events_table(stream_id: str):
-    rows = (
-        Event.objects.filter(stream_id=stream_id)
-        .order_by("version")
-        .values_list("position", "version", "type", "metadata", "recorded_at")[:EVENTS_SHOWN]
-    )
-    body = format_html_join(
-        "",
-        '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>',
-        (
-            (reverse("admin:rivals_event_change", args=[pos]), version, type_, (meta or {}).get("actor"), at)
-            for pos, version, type_, meta, at in rows
-        ),
-    )
-    return format_html("<table><tr><th>version</th><th>type</th><th>actor</th><th>at</th></tr>{}</table>", body)
 
 
 def _round_link(round_id):
@@ -142,28 +106,82 @@ class TableInline(ReadOnlyInline):
 
     @admin.display(description="players (place, score, TP)")
     def players(self, obj: Table):
-        return ", ".join(f"{s.account_id} ({s.place}, {s.score}, {s.tp})" for s in obj.seats.order_by("seat"))
+        seats = list(obj.seats.order_by("seat"))
+        names = names_of(s.account_id for s in seats)
+        return format_html_join(
+            ", ",
+            "{} ({})",
+            (
+                (
+                    account_link(s.account_id, names),
+                    f"place {s.place}, score {s.score}, {s.tp} TP" if s.place is not None else "playing",
+                )
+                for s in seats
+            ),
+        )
 
     @admin.display(description="round")
     def round(self, obj: Table):
         return _round_link(obj.round_id)
 
 
-@admin.action(description="Cancel the selected tournaments (a TournamentCancelled event)")
+def _prizes(t: Tournament) -> str:
+    paid = [p for p in t.prize_table if p]
+    if not paid:
+        return "no prize table"
+    trophy = "the Champions trophy" if t.kind == "champions" else "the winner's cup"
+    return f"prizes not paid: {' + '.join(map(str, paid))} points to places 1–{len(paid)}, and {trophy}"
+
+
+def _cancel_rows(t: Tournament) -> Row:
+    skip = f"already {t.get_status_display()}" if t.status in ("finished", "cancelled") else None
+    registered = list(Registration.objects.filter(tournament=t).order_by("registered_at")[:10])
+    names = names_of(r.account_id for r in registered)
+    who = ", ".join(f"{names.get(r.account_id, '?')} (#{r.account_id})" for r in registered)
+    more = f" and {t.registered - len(registered)} more" if t.registered > len(registered) else ""
+    lines = [
+        f"{t.get_status_display()}: starts {when(t.starts_at)}, ends {when(t.ends_at)}",
+        (
+            f"{t.registered} registered player(s){': ' + who + more if registered else ''} — each is told "
+            "(the tournament_cancelled notification)"
+        ),
+    ]
+    if t.status == "running":
+        tables = Table.objects.filter(tournament=t, status="playing")
+        seated = TableSeat.objects.filter(table__in=tables).count()
+        lines.append(
+            f"running, wave {t.current_wave}: {seated} player(s) seated at {tables.count()} table(s) now — their "
+            "rounds end now, scoring no TP"
+        )
+    lines.append(_prizes(t))
+    return Row(t, f"{t.title} ({t.get_kind_display()})", lines, skip)
+
+
+@admin.action(description="Cancel the selected tournaments (TournamentCancelled, with a reason)")
 def cancel_tournaments(modeladmin, request, queryset):
-    done = 0
-    for t in queryset.order_by("pk"):
-        try:
-            lifecycle.tournament_cancel(tournament_id=t.pk, actor=_actor(request))
-            done += 1
-        except DomainError as exc:
-            modeladmin.message_user(request, f"{t.title}: {exc.message}", messages.WARNING)
-    modeladmin.message_user(request, f"cancelled {done} tournament(s)", messages.SUCCESS)
+    def apply(t, d, actor):
+        _, ended = lifecycle.tournament_cancel_now(tournament_id=t.pk, actor=actor, note=d["reason"])
+        return f"cancelled{f', {ended} round(s) ended' if ended else ''}"
+
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset,
+        name="cancel_tournaments",
+        title="Cancel tournaments",
+        explain="A cancelled tournament cannot be resumed: nobody plays on, no prize, no trophy. Appends "
+        "TournamentCancelled with your reason (the players are told it was cancelled by an operator).",
+        rows=_cancel_rows,
+        apply=apply,
+        ordering=("starts_at", "pk"),
+        danger=True,
+    )
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
     form = TournamentForm
+    object_actions = (("cancel_tournaments", "Cancel…"),)
     list_display = ("title", "kind", "status", "starts_at", "ends_at", "registered", "min_players", "current_wave")
     list_filter = ("status", "kind")
     search_fields = ("title", "=id")
@@ -181,6 +199,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "finalized_at",
         "cancelled_at",
         "cancel_reason",
+        "cancel_note",
         "schedule",
         "occurrence",
         "event_list",
@@ -202,71 +221,26 @@ class TournamentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
+    def object_action_shown(self, obj: Tournament, name: str) -> bool:
+        return obj.status in ("scheduled", "running")
+
     @admin.display(description="events")
     def event_list(self, obj: Tournament):
-        return _events_table(obj.stream_id)
+        return events_table(obj.stream_id)
 
     def save_model(self, request, obj, form, change):
         data = {k: form.cleaned_data[k] for k in TournamentForm.Meta.fields if k in form.cleaned_data}
         try:
             if change:
                 changed = {k: v for k, v in data.items() if k in form.changed_data}
-                saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=_actor(request), **changed)
+                saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=actor_of(request), **changed)
             else:
-                saved = lifecycle.tournament_create(actor=_actor(request), **data)
+                saved = lifecycle.tournament_create(actor=actor_of(request), **data)
         except DomainError as exc:
             # the form was valid but the service refused (e.g. the tournament started meanwhile)
             raise ValidationError(exc.message) from exc
         obj.pk = saved.pk
         obj.refresh_from_db()
-
-
-class RecurringScheduleForm(forms.ModelForm):
-    prize_table = IntListField(lo=0, help_text="points per final place, e.g. 100,50,25")
-    multipliers = IntListField(lo=1, hi=6, help_text="TP multiplier per wave (×1…×6)")
-
-    class Meta:
-        model = RecurringSchedule
-        fields = (
-            "title",
-            "kind",
-            "local_time",
-            "weekdays",
-            "duration_minutes",
-            "registration_hours_before",
-            "min_players",
-            "prize_table",
-            "multipliers",
-            "days_ahead",
-            "active",
-        )
-
-    def clean_weekdays(self):
-        days = "".join(sorted(set(self.cleaned_data["weekdays"].replace(",", "").replace(" ", ""))))
-        if not days or any(c not in "0123456" for c in days):
-            raise ValidationError("digits 0 (Monday) … 6 (Sunday), e.g. 0123456 for every day")
-        return days
-
-    def clean_min_players(self):
-        value = self.cleaned_data["min_players"]
-        if value < 2:
-            raise ValidationError("at least 2")
-        return value
-
-
-@admin.register(RecurringSchedule)
-class RecurringScheduleAdmin(admin.ModelAdmin):
-    """Every chosen weekday at a Romanian wall-clock time; instances appear ``days_ahead`` in advance."""
-
-    form = RecurringScheduleForm
-    list_display = ("title", "kind", "local_time", "weekdays", "duration_minutes", "days_ahead", "active")
-    list_filter = ("active", "kind")
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if obj.active:
-            created = schedules.schedule_materialize(schedule=obj)
-            self.message_user(request, f"{created} upcoming instance(s) created", messages.INFO)
 
 
 class PotForm(forms.ModelForm):
@@ -314,18 +288,34 @@ class PotAdmin(admin.ModelAdmin):
 
     @admin.display(description="events")
     def event_list(self, obj: Pot):
-        return _events_table(obj.stream_id)
+        return events_table(obj.stream_id)
 
     def save_model(self, request, obj, form, change):
         if change:
             return
         data = {k: form.cleaned_data[k] for k in PotForm.Meta.fields}
         try:
-            saved = pots.pot_create(actor=_actor(request), entrants=form.cleaned_data.get("entrants"), **data)
+            saved = pots.pot_create(actor=actor_of(request), entrants=form.cleaned_data.get("entrants"), **data)
         except DomainError as exc:
             raise ValidationError(exc.message) from exc
         obj.pk = saved.pk
         obj.refresh_from_db()
+
+
+def _commitments(account) -> list[str]:
+    """R-38: a suspended or closed account is not seated and wins no prize or trophy."""
+    registrations = Registration.objects.filter(account_id=account.pk, tournament__status__in=("scheduled", "running"))
+    lines = [
+        f"registered for “{r.tournament.title}” ({r.tournament.get_status_display()}): not seated from now on, "
+        "no prize or trophy"
+        for r in registrations.select_related("tournament").order_by("tournament__starts_at")[:10]
+    ]
+    seated = TableSeat.objects.filter(account_id=account.pk, table__status="playing").select_related("tournament")
+    lines += [f"seated now at a table of “{s.tournament.title}”: its round goes on without it" for s in seated[:10]]
+    return lines
+
+
+register_player_commitments(_commitments)
 
 
 @admin.register(Trophy)
@@ -333,3 +323,6 @@ class TrophyAdmin(ReadOnlyAdmin):
     list_display = ("awarded_at", "account", "kind", "title", "tournament")
     list_filter = ("kind",)
     search_fields = ("account__username", "account__display_name", "title")
+
+
+from tournaments import admin_schedules  # noqa: E402,F401  registers the recurring schedules' admin

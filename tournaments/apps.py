@@ -16,7 +16,12 @@ class TournamentsConfig(AppConfig):
         )
         from tournaments.selectors import trophies_profile_extension
 
-        event_types.register(feature="tournaments", types=events.TOURNAMENT_EVENTS | events.POT_EVENTS, module=events)
+        event_types.register(
+            feature="tournaments",
+            types=events.TOURNAMENT_EVENTS | events.POT_EVENTS | events.SCHEDULE_EVENTS,
+            module=events,
+            schema_versions=events.SCHEMA_VERSIONS,
+        )
         # trophies on the account profile (rivals never imports tournaments)
         selectors.register_profile_extension(trophies_profile_extension)
         selectors.register_public_profile_extension(trophies_profile_extension)  # trophies are public

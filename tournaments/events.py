@@ -1,7 +1,9 @@
 """The events of tournaments and pot competitions: one typed constructor each (schema version 1).
 
-Streams: ``tournament-<id>`` (stream type ``tournament``) and ``pot-<id>`` (``pot``). Times in
-the data are ISO 8601 UTC strings; the projection (``tournaments.projections``) reads only these.
+Streams: ``tournament-<id>`` (stream type ``tournament``), ``pot-<id>`` (``pot``) and
+``schedule-<id>`` (``schedule``: an operator's recurring schedule — configuration, so its row is
+not rebuilt from these; they are its history). Times in the data are ISO 8601 UTC strings; the
+projection (``tournaments.projections``) reads only these.
 """
 
 from __future__ import annotations
@@ -28,6 +30,12 @@ TOURNAMENT_EVENTS = frozenset(
     }
 )
 POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
+# stream schedule-<id> (stream type schedule): an operator's recurring schedule, its life (issue 22)
+SCHEDULE_EVENTS = frozenset(
+    {"ScheduleCreated", "ScheduleEdited", "ScheduleDeactivated", "ScheduleReactivated", "ScheduleRetired"}
+)
+# version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none)
+SCHEMA_VERSIONS = {"TournamentCancelled": 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -72,9 +80,13 @@ def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
     return NewEvent("TournamentEdited", {"changes": _jsonable(changes)})
 
 
-def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime) -> NewEvent:
+def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: datetime, note: str = "") -> NewEvent:
+    """``reason``: the API's code (``operator``, ``too_few_players`` …); ``note``: an operator's
+    reason in words (issue 22: a cancellation asks for one), empty when the rules cancelled it."""
     return NewEvent(
-        "TournamentCancelled", {"reason": reason, "registered": registered, "minimum": minimum, "cancelled_at": iso(at)}
+        "TournamentCancelled",
+        {"reason": reason, "registered": registered, "minimum": minimum, "cancelled_at": iso(at), "note": note},
+        SCHEMA_VERSIONS["TournamentCancelled"],
     )
 
 
@@ -150,3 +162,28 @@ def pot_entered(*, account_id: int, game_id: uuid.UUID | str, at: datetime) -> N
 def pot_finalized(*, results: list[dict[str, Any]], at: datetime) -> NewEvent:
     """P-5: ``results``: ``[{"account_id", "score", "place", "prize"}]`` (place/prize null: never played)."""
     return NewEvent("PotFinalized", {"results": results, "finalized_at": iso(at)})
+
+
+def schedule_created(*, schedule_id: int, settings: dict[str, Any]) -> NewEvent:
+    """R-21: a recurring schedule (``settings``: title, kind, local_time ``HH:MM``, weekdays …)."""
+    return NewEvent("ScheduleCreated", {"schedule_id": schedule_id, **settings})
+
+
+def schedule_edited(*, schedule_id: int, changes: dict[str, Any]) -> NewEvent:
+    """Settings changed: instances created from now on follow them; existing ones keep theirs."""
+    return NewEvent("ScheduleEdited", {"schedule_id": schedule_id, "changes": changes})
+
+
+def schedule_deactivated(*, schedule_id: int, reason: str, cancelled: list[str]) -> NewEvent:
+    """No more instances until reactivated; ``cancelled``: the upcoming instances the operator
+    chose to cancel with it (each with its own ``TournamentCancelled``)."""
+    return NewEvent("ScheduleDeactivated", {"schedule_id": schedule_id, "reason": reason, "cancelled": cancelled})
+
+
+def schedule_reactivated(*, schedule_id: int, reason: str) -> NewEvent:
+    return NewEvent("ScheduleReactivated", {"schedule_id": schedule_id, "reason": reason})
+
+
+def schedule_retired(*, schedule_id: int, reason: str, cancelled: list[str]) -> NewEvent:
+    """For good (never deleted: its instances keep pointing at it); ``cancelled`` as above."""
+    return NewEvent("ScheduleRetired", {"schedule_id": schedule_id, "reason": reason, "cancelled": cancelled})

@@ -27,7 +27,9 @@ class RecurringSchedule(models.Model):
     """Operator configuration: create a tournament every chosen weekday at a Romanian wall-clock time.
 
     The materialize job creates the instances ``days_ahead`` days in advance, one per
-    (schedule, Romanian date) — a unique key, so a second run creates nothing.
+    (schedule, Romanian date) — a unique key, so a second run creates nothing — and none where a
+    tournament of the same kind already starts at that instant (a re-created schedule). Its life
+    is events on ``schedule-<id>`` (``tournaments.services.schedules``); it is never deleted.
     """
 
     title = models.CharField(max_length=120)
@@ -46,12 +48,21 @@ class RecurringSchedule(models.Model):
     days_ahead = models.PositiveSmallIntegerField(default=7)
     active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    retired_at = models.DateTimeField(null=True, blank=True, help_text="retired for good (never deleted)")
 
     class Meta:
         ordering = ["local_time", "title"]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.local_time:%H:%M} Europe/Bucharest)"
+
+    @property
+    def stream_id(self) -> str:
+        return f"schedule-{self.pk}"
+
+    @property
+    def state(self) -> str:
+        return "retired" if self.retired_at else "active" if self.active else "inactive"
 
 
 class Tournament(models.Model):
@@ -80,6 +91,7 @@ class Tournament(models.Model):
     finalized_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
     cancel_reason = models.CharField(max_length=40, blank=True, default="")
+    cancel_note = models.CharField(max_length=300, blank=True, default="", help_text="an operator's reason")
 
     class Meta:
         ordering = ["starts_at"]

@@ -67,6 +67,7 @@ def _edited(rows: TournamentRows, t: Tournament, d: dict) -> None:
 
 def _cancelled(rows: TournamentRows, t: Tournament, d: dict) -> None:
     t.status, t.cancel_reason, t.cancelled_at = "cancelled", d["reason"], parse_datetime(d["cancelled_at"])
+    t.cancel_note = d.get("note", "")  # version 2: an operator's reason in words
 
 
 def _registered(rows: TournamentRows, t: Tournament, d: dict) -> None:

@@ -1,6 +1,8 @@
-"""The account page: the operator's hub for a player — links to every record of the player, and
-the operator actions (grant jokers, suspend, lift, close), each a service call that appends an
-event with the operator as actor.
+"""The player page (issue 22): a game-operator page, not Django's user-permissions form — the key
+figures of the player, links to everything the player did, and the operator actions as buttons
+(grant jokers, correct a grant, suspend, lift, close), each a service call that appends an event
+with the operator as actor and, where it cannot be undone, a reason. Nothing on the page is
+edited in place: every change to a player is an event. "Add" makes an operator (an event too).
 
 Accounts are never deleted here: a deletion would orphan the account's events (and
 ``rebuild_projections`` could not restore it). Closing is an event (``AccountClosed``) and, with
@@ -10,244 +12,263 @@ erasure, destroys the player's personal data without rewriting any event (``riva
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
-from django.contrib.auth.admin import UserAdmin
-from django.shortcuts import render
+from django.contrib import admin
+from django.contrib.auth.forms import BaseUserCreationForm
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.http import HttpResponseRedirect
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
-from django.utils.http import urlencode
 
 from rivals.accounts import admin_security
+from rivals.accounts.admin_page import account_hub, key_figures, last_seen
+from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, actor_of, confirm_then_apply
+from rivals.admin_base import choice_filter, player_commitments
+from rivals.admin_display import when
 from rivals.errors import DomainError
-from rivals.models import Account, Game, PointsLedgerEntry, RejectedIntent
+from rivals.models import AccessToken, Account
 
-
-def _link(admin_name: str, label: str, count: int | None = None, **query) -> str:
-    url = reverse(f"admin:{admin_name}_changelist") + ("?" + urlencode(query) if query else "")
-    return format_html('<a href="{}">{}</a>{}', url, label, f" ({count})" if count is not None else "")
-
-
-def account_hub(obj: Account) -> str:
-    from rivals.clubs.models import ClubMember
-    from rivals.fairplay.models import FairPlayFlag
-    from rivals.matches.models import Round
-    from rivals.sichuan.models import SichuanTable
-
-    pk = obj.pk
-    links = [
-        _link("rivals_game", "games", Game.objects.filter(account_id=pk).count(), account__id__exact=pk),
-        _link("matches_round", "rounds", Round.objects.filter(players__contains=[pk]).count(), player=pk),
-        _link(
-            "sichuan_sichuantable",
-            "Sichuan tables",
-            SichuanTable.objects.filter(account_id=pk).count(),
-            account__id__exact=pk,
-        ),
-        _link("rivals_event", "events (all streams of the player)", None, player=pk),
-        _link(
-            "rivals_pointsledgerentry",
-            "points ledger",
-            PointsLedgerEntry.objects.filter(account_id=pk).count(),
-            player=pk,
-        ),
-        _link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged"),
-        _link(
-            "rivals_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(), player=pk
-        ),
-        _link(
-            "fairplay_fairplayflag",
-            "fair-play flags",
-            FairPlayFlag.objects.filter(account_id=pk).count(),
-            account__id__exact=pk,
-        ),
-    ]
-    member = ClubMember.objects.filter(account_id=pk).select_related("club").first()
-    if member:
-        links.append(
-            format_html(
-                'club: <a href="{}">{}</a>', reverse("admin:clubs_club_change", args=[member.club_id]), member.club.name
-            )
-        )
-    flags = FairPlayFlag.objects.filter(account_id=pk).order_by("-flagged_at")[:10]
-    flag_rows = format_html_join(
-        "",
-        '<li><a href="{}">{}</a> · {} · {}{}</li>',
-        (
-            (
-                reverse("admin:fairplay_fairplayflag_change", args=[f.pk]),
-                f.get_kind_display(),
-                f.flagged_at.strftime("%Y-%m-%d %H:%M:%S"),
-                f.status,
-                format_html(
-                    ' · <a class="flagged-game" href="{}">flagged game</a>',
-                    reverse("admin:rivals_game_change", args=[f.game_id]),
-                )
-                if f.game_id
-                else "",
-            )
-            for f in flags
-        ),
-    )
-    return format_html(
-        '<ul class="player-hub">{}</ul>{}',
-        format_html_join("", "<li>{}</li>", ((x,) for x in links)),
-        format_html("<p><b>Fair-play flags</b></p><ul>{}</ul>", flag_rows) if flags else "",
-    )
-
-
-# --- operator actions: a form, then a service call per account ---------------------------------
+SUSPENDED = (
+    "its intents are refused (403); it leaves every ranking and leaderboard and receives no prize, trophy or "
+    "points until the suspension is lifted"
+)
 
 
 class GrantJokersForm(forms.Form):
     amount = forms.IntegerField(min_value=1, max_value=1000, initial=1)
-    reason = forms.CharField(max_length=200, initial="operator grant")
+    reason = forms.CharField(max_length=200, help_text="recorded in the JokersChanged event")
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
+class CorrectJokersForm(forms.Form):
+    amount = forms.IntegerField(min_value=1, max_value=1000, label="jokers to take back")
+    reason = forms.CharField(
+        max_length=300, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), help_text="e.g. the mistaken grant"
+    )
 
 
 class CloseForm(ReasonForm):
     erase = forms.BooleanField(
-        required=False, initial=True, label="Erase personal data (email, device id, sealed names: cannot be undone)"
+        required=False, initial=False, label="Erase personal data (email, device id, sealed names: cannot be undone)"
     )
 
 
-def _account_action(modeladmin, request, queryset, *, name: str, title: str, explain: str, form_class, apply):
-    """One intermediate page for every account action, inside the admin's own frame (header,
-    breadcrumbs, one title); ``apply(account, cleaned_data, actor)`` calls the service."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    if "apply" in request.POST and form.is_valid():
-        done, refused = 0, []
-        for account in queryset.order_by("pk"):
-            try:
-                apply(account, form.cleaned_data, f"operator:{request.user.pk}")
-                done += 1
-            except DomainError as exc:
-                refused.append(f"{account}: {exc.message}")
-        modeladmin.message_user(request, f"{title}: {done} account(s)", messages.SUCCESS)
-        for line in refused:
-            modeladmin.message_user(request, line, messages.WARNING)
-        return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "explain": explain,
-        "form": form,
-        "accounts": queryset,
-        "action": name,
-        "opts": modeladmin.model._meta,
-        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-    }
-    return render(request, "admin/rivals/account_action.html", context)
+def _label(account: Account) -> str:
+    return f"{account} (#{account.pk})"
 
 
-@admin.action(description="Grant jokers (appends a JokersChanged event)")
+def _skip_operator(account: Account) -> str | None:
+    return "an operator's account, not a player" if account.is_staff else None
+
+
+@admin.action(description="Grant jokers (JokersChanged)")
 def grant_jokers(modeladmin, request, queryset):
     """R-11: each grant is a ``JokersChanged`` event with the operator as actor."""
     from rivals.accounts.services import account_jokers_change
 
-    return _account_action(
+    def apply(a, d, actor):
+        a = account_jokers_change(
+            account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
+        )
+        return f"now {a.jokers} joker(s)"
+
+    return confirm_then_apply(
         modeladmin,
         request,
         queryset,
         name="grant_jokers",
         title="Grant jokers",
         form_class=GrantJokersForm,
-        explain="Each account below receives the jokers as a JokersChanged event with you as the actor.",
-        apply=lambda a, d, actor: account_jokers_change(
-            account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
-        ),
+        explain="Each account below receives the jokers as a JokersChanged event with you as the actor and your "
+        "reason. A mistaken grant is taken back with “Correct jokers”, never edited.",
+        rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
+        apply=apply,
     )
 
 
-@admin.action(description="Suspend (R-38: intents refused, absent from rankings)")
+@admin.action(description="Correct jokers (a compensating JokersChanged)")
+def correct_jokers(modeladmin, request, queryset):
+    from rivals.accounts.services import account_jokers_correct
+
+    def apply(a, d, actor):
+        a = account_jokers_correct(account=a, amount=d["amount"], reason=d["reason"], actor=actor)
+        return f"now {a.jokers} joker(s)"
+
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset,
+        name="correct_jokers",
+        title="Correct jokers",
+        form_class=CorrectJokersForm,
+        explain="Takes jokers back from each account below — a grant made by mistake — as a compensating "
+        "JokersChanged (operator_correction) with your reason; the grant itself stays in the log. Jokers "
+        "already spent cannot be taken back: the balance never goes below 0.",
+        rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
+        apply=apply,
+    )
+
+
+def _suspend_rows(a: Account) -> Row:
+    skip = (
+        _skip_operator(a)
+        or (f"already suspended (since {when(a.suspended_at)})" if a.suspended_at else None)
+        or ("closed" if a.closed_at else None)
+    )
+    return Row(a, _label(a), [f"will be suspended: {SUSPENDED}", *player_commitments(a)], skip)
+
+
+@admin.action(description="Suspend (AccountSuspended: R-38)")
 def suspend(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspend
 
-    return _account_action(
+    return confirm_then_apply(
         modeladmin,
         request,
         queryset,
         name="suspend",
         title="Suspend accounts",
         form_class=ReasonForm,
-        explain="Their intents are refused (403) and they leave every ranking and leaderboard until lifted. "
-        "Appends AccountSuspended with your reason.",
-        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor),
+        explain="Appends AccountSuspended with your reason to each account below. Lifting the suspension "
+        "later restores the account's play and rankings, but not what it ended now.",
+        rows=_suspend_rows,
+        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor) and "suspended",
+        danger=True,
     )
 
 
-@admin.action(description="Lift the suspension")
+@admin.action(description="Lift the suspension (AccountSuspensionLifted)")
 def lift_suspension(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspension_lift
 
-    return _account_action(
+    def rows(a: Account) -> Row:
+        skip = None if a.suspended_at else "not suspended"
+        lines = [f"suspended since {when(a.suspended_at)}: {a.suspension_reason}"] if a.suspended_at else []
+        return Row(a, _label(a), [*lines, "may play again and returns to the rankings"], skip)
+
+    return confirm_then_apply(
         modeladmin,
         request,
         queryset,
         name="lift_suspension",
         title="Lift suspensions",
         form_class=ReasonForm,
-        explain="They may play again and return to the rankings. Appends AccountSuspensionLifted.",
-        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor),
+        explain="They may play again and return to the rankings. Appends AccountSuspensionLifted with your reason.",
+        rows=rows,
+        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor) and "lifted",
     )
+
+
+def _close_rows(a: Account) -> Row:
+    skip = ("an operator's account: remove it from the staff first" if a.is_staff else None) or (
+        f"already closed ({when(a.closed_at)})" if a.closed_at else None
+    )
+    tokens = AccessToken.objects.filter(account=a).count()
+    lines = [
+        f"can no longer sign in: {tokens} signed-in device(s) signed out, its password made unusable",
+        (
+            "leaves its club and every ranking and leaderboard; its games, rounds and points stay (other players' "
+            "results depend on them)"
+        ),
+        *player_commitments(a),
+        (
+            "with erasure: its email, device id and username are blanked and the key that seals its names in the "
+            "log is destroyed — they read “Closed account” from then on"
+        ),
+    ]
+    return Row(a, _label(a), lines, skip)
 
 
 @admin.action(description="Close the account (AccountClosed; optional erasure)")
 def close_account(modeladmin, request, queryset):
     from rivals.accounts.services import account_close
 
-    return _account_action(
+    def apply(a, d, actor):
+        account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"])
+        return "closed and erased" if d["erase"] else "closed"
+
+    return confirm_then_apply(
         modeladmin,
         request,
         queryset,
         name="close_account",
         title="Close accounts",
         form_class=CloseForm,
-        explain="Closed accounts cannot sign in, leave their club and every ranking. Their games, rounds and "
-        "points stay (other players' results depend on them). Erasure also blanks the email and device "
-        "id and destroys the key that seals their names in the event log: no event is rewritten.",
-        apply=lambda a, d, actor: account_close(account=a, reason=d["reason"], actor=actor, erase=d["erase"]),
+        explain="Appends AccountClosed with your reason. A closed account is never reopened. Erasure (only if "
+        "ticked) also destroys the player's personal data; no event is rewritten.",
+        rows=_close_rows,
+        apply=apply,
+        danger=True,
     )
 
 
+StateFilter = choice_filter(
+    "state",
+    "state",
+    {
+        "active": ("active", Q(suspended_at__isnull=True, closed_at__isnull=True)),
+        "suspended": ("suspended", Q(suspended_at__isnull=False, closed_at__isnull=True)),
+        "closed": ("closed", Q(closed_at__isnull=False)),
+    },
+)
+RoleFilter = choice_filter(
+    "role", "role", {"player": ("players", Q(is_staff=False)), "operator": ("operators", Q(is_staff=True))}
+)
+
+
+class OperatorCreationForm(BaseUserCreationForm):
+    """An operator's username and password; saved by ``operator_create`` (an event), never by the form."""
+
+    class Meta:
+        model = Account
+        fields = ("username",)
+
+
 @admin.register(Account)
-class AccountAdmin(UserAdmin):
-    list_display = ("id", "display_name", "username", "email", "jokers", "state", "date_joined")
+class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
+    list_display = ("id", "display_name", "role", "jokers", "state", "date_joined")
     list_display_links = ("id", "display_name")
     search_fields = ("=id", "username", "display_name", "email")
     search_help_text = "an id, a display name, a username, an email or a device id"
     ordering = ("-id",)
-    list_filter = ("is_staff", "is_active")
-    actions = [grant_jokers, suspend, lift_suspension, close_account]
-    readonly_fields = (
-        "hub",
-        "display_name",
-        "jokers",
-        "date_joined",
-        "last_login",
-        "device_id",
-        "device_unlinked_at",
-        "email",
-        "email_verified",
-        "pending_email",
-        "is_active",
-        "suspended_at",
-        "suspension_reason",
-        "closed_at",
+    list_filter = (StateFilter, RoleFilter)
+    actions = [grant_jokers, correct_jokers, suspend, lift_suspension, close_account]
+    object_actions = (
+        ("grant_jokers", "Grant jokers…"),
+        ("correct_jokers", "Correct jokers…"),
+        ("suspend", "Suspend…"),
+        ("lift_suspension", "Lift the suspension…"),
+        ("close_account", "Close…"),
     )
     fieldsets = (
-        ("Player hub", {"fields": ("hub",)}),
-        (None, {"fields": ("username", "password")}),
-        ("Profile (projection of events)", {"fields": ("display_name", "jokers")}),
-        ("Device (its id's SHA-256 only: a secret)", {"fields": ("device_id", "device_unlinked_at")}),
-        ("Fair play (projection of events)", {"fields": ("suspended_at", "suspension_reason", "closed_at")}),
-        ("Credentials", {"fields": ("email", "email_verified", "pending_email")}),
-        ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")}),
-        ("Dates", {"fields": ("last_login", "date_joined")}),
+        ("Key figures", {"fields": ("figures",)}),
+        ("Everything the player did", {"fields": ("hub",)}),
+        (
+            "Identity (the write model; the name, jokers and states are projections of events)",
+            {
+                "fields": (
+                    "display_name",
+                    "username",
+                    "role",
+                    "date_joined",
+                    "seen",
+                    "device",
+                    "email",
+                    "email_verified",
+                )
+            },
+        ),
+        ("Fair play", {"fields": ("suspended_at", "suspension_reason", "closed_at")}),
     )
-    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("username", "password1", "password2")}),)
+    add_form = OperatorCreationForm
+    add_fieldsets = (("A new operator (not a player)", {"fields": ("username", "password1", "password2")}),)
+
+    def get_fieldsets(self, request, obj=None):
+        return self.add_fieldsets if obj is None else self.fieldsets
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = self.add_form
+        return super().get_form(request, obj, **kwargs)
 
     def get_search_results(self, request, queryset, search_term):
         """A device id typed in the search box is found by its digest (the row keeps no id)."""
@@ -258,16 +279,71 @@ class AccountAdmin(UserAdmin):
             results = results | queryset.filter(device_id=secret_digest(search_term.strip()))
         return results, duplicates
 
+    def has_change_permission(self, request, obj=None):
+        return False  # every change to a player is an action: a service call and an event
+
     def has_delete_permission(self, request, obj=None):
         return False  # closing is an event (see the module docstring), deleting would orphan history
+
+    def object_action_shown(self, obj: Account, name: str) -> bool:
+        if obj.is_staff or obj.closed_at:
+            return False
+        if name == "lift_suspension":
+            return obj.suspended_at is not None
+        if name == "suspend":
+            return obj.suspended_at is None
+        return name != "correct_jokers" or obj.jokers > 0
+
+    def save_model(self, request, obj, form, change):
+        """The admin's "Add": an operator, through the service (``OperatorCreated``)."""
+        from rivals.accounts.operators import operator_create
+
+        try:
+            made = operator_create(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"], actor=actor_of(request)
+            )
+        except DomainError as exc:
+            raise ValidationError(exc.message) from exc
+        obj.pk = made.pk
+        obj.refresh_from_db()
+
+    def response_add(self, request, obj, post_url_continue=None):
+        """To the new operator's page (read-only like every account's), not back to the list."""
+        super().response_add(request, obj, post_url_continue)  # its message
+        return HttpResponseRedirect(reverse("admin:rivals_account_change", args=[obj.pk]))
+
+    def save_related(self, request, form, formsets, change):
+        return None  # nothing else to save: no groups, no permissions
+
+    @admin.display(description="role")
+    def role(self, obj: Account) -> str:
+        return ("operator (superuser)" if obj.is_superuser else "operator") if obj.is_staff else "player"
 
     @admin.display(description="state")
     def state(self, obj: Account) -> str:
         return "closed" if obj.closed_at else "suspended" if obj.suspended_at else "active"
 
+    @admin.display(description="last seen")
+    def seen(self, obj: Account) -> str:
+        return when(last_seen(obj))
+
+    @admin.display(description="device")
+    def device(self, obj: Account) -> str:
+        if obj.device_id is None:
+            return "none"
+        unlinked = f"; no longer signs in since {when(obj.device_unlinked_at)}" if obj.device_unlinked_at else ""
+        return f"a guest device (its id's SHA-256 only: a secret){unlinked}"
+
+    @admin.display(description="the player at a glance")
+    def figures(self, obj: Account):
+        return key_figures(obj)
+
     @admin.display(description="the player's records")
     def hub(self, obj: Account):
         return account_hub(obj) if obj.pk else "—"
 
+
+# Decision: operators are superusers (rivals.accounts.operators): no groups or permissions to hand out
+admin.site.unregister(Group)
 
 admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)

@@ -21,3 +21,7 @@ class AccountsConfig(AppConfig):
         projections.register(
             account_profile_projection
         )  # applied live in every append; replayed by rebuild_projections
+        from rivals.accounts.operators import operator_create
+        from rivals.models.accounts import register_operator_factory
+
+        register_operator_factory(operator_create)  # createsuperuser: an operator's creation is an event

@@ -16,6 +16,7 @@ from rivals.eventstore import NewEvent
 ACCOUNT_EVENTS = frozenset(
     {
         "AccountCreated",
+        "OperatorCreated",
         "DisplayNameChanged",
         "DisplayNameReset",
         "JokersChanged",
@@ -46,6 +47,14 @@ def _event(type_: str, account_id: int, **data: Any) -> NewEvent:
 def account_created(*, account_id: int, display_name: str) -> NewEvent:
     """A guest account of a new device; ``display_name``: the default one (``Player <id>``)."""
     return _event("AccountCreated", account_id, display_name=display_name)
+
+
+def operator_created(*, account_id: int, display_name: str, superuser: bool) -> NewEvent:
+    """An operator's account (the admin's staff, not a player: no public profile, no ranking):
+    ``display_name`` is its username, the name it goes by in the admin — an identifier chosen at
+    work, not a player's name, so in the clear. Every way an operator comes to exist writes it
+    (the admin's "Add", ``manage.py createsuperuser``, ``make run``'s development superuser)."""
+    return _event("OperatorCreated", account_id, display_name=display_name, superuser=superuser)
 
 
 def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEvent:

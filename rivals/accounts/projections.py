@@ -20,6 +20,7 @@ class AccountProfileProjection(Projection):
     event_types = frozenset(
         {
             "AccountCreated",
+            "OperatorCreated",
             "DisplayNameChanged",
             "DisplayNameReset",
             "JokersChanged",
@@ -89,7 +90,7 @@ def effect(event: Event) -> dict[str, object]:
     from rivals import personal
 
     d = event.data
-    if event.type == "DisplayNameReset":  # the neutral name an operator's reset gave (R-39, in the clear)
+    if event.type in ("DisplayNameReset", "OperatorCreated"):  # in the clear: a reset's neutral name, a username
         return _named(d["display_name"])
     if event.type in ("AccountCreated", "DisplayNameChanged"):
         name = personal.unseal(d, account_id=d["account_id"], field="display_name")

@@ -96,12 +96,12 @@ def account_profile(*, account: Account) -> dict[str, Any]:
 
 def player_profile(*, account_id) -> dict[str, Any]:
     """R-37: what anyone may see of a player — never an email, device id, IP or token. A closed
-    account has no public page (404)."""
+    account has no public page (404), nor an operator's (not a player: issue 22)."""
     account = None
     if isinstance(account_id, str) and account_id.isdigit() and len(account_id) <= 18:  # inside bigint
         account_id = int(account_id)
     if isinstance(account_id, int):
-        account = Account.objects.filter(pk=account_id, closed_at__isnull=True).first()
+        account = Account.objects.filter(pk=account_id, closed_at__isnull=True, is_staff=False).first()
     if account is None:
         raise NotFound("no such player")
     profile: dict[str, Any] = {
@@ -115,6 +115,15 @@ def player_profile(*, account_id) -> dict[str, Any]:
     for extension in _PUBLIC_EXTENSIONS:
         profile.update(extension(account))
     return profile
+
+
+def player_figures(*, account: Account) -> dict[str, Any]:
+    """What the public profile's extensions say of any account (points and places, trophies,
+    statistics), closed or suspended too: the admin's player page (issue 22)."""
+    figures: dict[str, Any] = {}
+    for extension in _PUBLIC_EXTENSIONS:
+        figures.update(extension(account))
+    return figures
 
 
 # --- who public lists show, and finding them by name (R-38, R-39) ------------------------------

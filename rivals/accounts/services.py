@@ -210,6 +210,25 @@ def account_jokers_change(
 
 
 @transaction.atomic
+def account_jokers_correct(*, account: Account, amount: int, reason: str, actor: str) -> Account:
+    """An operator takes back jokers granted by mistake (issue 22): a compensating
+    ``JokersChanged`` (``operator_correction``, negative, with the reason) — never an edit of the
+    grant. Jokers the player already spent cannot be taken back: the balance never goes below 0."""
+    account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
+    if amount < 1:
+        raise Invalid("a correction takes back at least one joker")
+    if amount > account.jokers:
+        raise NotAllowed(
+            f"the player has {account.jokers} joker(s): spent jokers cannot be taken back",
+            details={"jokers": account.jokers},
+        )
+    reason = clean_text(reason, field="reason", max_length=300)
+    return account_jokers_change(
+        account=account, delta=-amount, reason="operator_correction", actor=actor, ref={"note": reason}
+    )
+
+
+@transaction.atomic
 def account_close(*, account: Account, reason: str, actor: str, erase: bool = True) -> Account:
     """Close an account (an operator's act, or the player's erasure request): ``AccountClosed``.
 

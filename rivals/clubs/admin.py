@@ -2,17 +2,22 @@
 
 from django.contrib import admin
 from django.db.models import Q
-from django.urls import reverse
-from django.utils.html import format_html
-from django.utils.http import urlencode
 
-from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_streams
+from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_commitments, register_player_streams
+from rivals.admin_display import account_link, stream_link
 from rivals.clubs.models import Club, ClubMember
 
 
 class MemberInline(ReadOnlyInline):
     model = ClubMember
-    fields = ("account", "joined_at")
+    fields = ("player", "joined_at")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("account")
+
+    @admin.display(description="member")
+    def player(self, obj: ClubMember):
+        return account_link(obj.account_id, {obj.account_id: str(obj.account)})
 
 
 @admin.register(Club)
@@ -26,8 +31,7 @@ class ClubAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events(self, obj: Club):
-        url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
-        return format_html('<a href="{}">{}</a>', url, obj.stream_id)
+        return stream_link(obj.stream_id)
 
 
 def _club_streams(account_ids: list[int]) -> Q:
@@ -39,3 +43,17 @@ def _club_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_club_streams)
+
+
+def _commitments(account) -> list[str]:
+    """A club: a closure leaves it (its ownership passes on); a suspension keeps the member."""
+    member = ClubMember.objects.filter(account_id=account.pk).select_related("club").first()
+    if member is None:
+        return []
+    owner = (
+        " (its owner: on a closure another member owns it, or it closes)" if member.club.owner_id == account.pk else ""
+    )
+    return [f"member of the club “{member.club.name}”{owner}: a closure leaves it, a suspension does not"]
+
+
+register_player_commitments(_commitments)

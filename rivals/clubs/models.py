@@ -57,4 +57,4 @@ class ClubMember(models.Model):
         indexes = [models.Index(fields=["club", "joined_at"], name="club_member_joined")]
 
     def __str__(self) -> str:
-        return f"{self.account_id} in {self.club_id}"
+        return f"member #{self.account_id}"  # the admin's inline names the player beside it

@@ -1,71 +1,150 @@
 """The fair-play review queue (R-38): open flags first; a flag's page shows the flagged game's
 events side by side with the account's refused intents of that time, with links to the board
-replay. Reviewing a flag and suspending its account are operator actions (events)."""
+replay. Reviewing a flag and suspending its account are operator actions: each asks for a note
+or a reason on a page of its own, calls the services (events with the operator as actor) and
+says, flag by flag, what it did and what it skipped."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.contrib import admin, messages
-from django.urls import reverse
+from django import forms
+from django.contrib import admin
+from django.db import transaction
+from django.db.models import Case, IntegerField, Value, When
 from django.utils.html import format_html, format_html_join
 
-from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin
-from rivals.errors import DomainError
+from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitments
+from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import account_suspend, fairplay_flag_review
 from rivals.models import Event, RejectedIntent
 
 SIDE_BY_SIDE_ROWS = 300
+SUSPENSION = (
+    "suspended: its intents are refused (403), it leaves every ranking and leaderboard and receives no "
+    "prize, trophy or points until the suspension is lifted"
+)
+
+
+class NoteForm(forms.Form):
+    reason = forms.CharField(
+        max_length=300,
+        label="review note",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="recorded in FairPlayFlagReviewed: why the flag is dismissed or confirmed",
+    )
+
+
+def _label(flag: FairPlayFlag) -> str:
+    return f"{flag.get_kind_display()} of {flag.account} (#{flag.account_id}), flagged {when(flag.flagged_at)}"
+
+
+def _reviewed(flag: FairPlayFlag) -> str | None:
+    if flag.status == "open":
+        return None
+    return f"already reviewed ({flag.status} by {flag.reviewed_by or '?'} at {when(flag.reviewed_at)})"
+
+
+def _review_rows(decision: str):
+    def rows(flag: FairPlayFlag) -> Row:
+        return Row(flag, _label(flag), [f"the flag becomes {decision}; the account is not changed"], _reviewed(flag))
+
+    return rows
 
 
 def _review(decision: str, label: str):
     def action(modeladmin, request, queryset):
-        done = 0
-        for flag in queryset.filter(status="open").order_by("pk"):
-            fairplay_flag_review(
-                flag=flag, decision=decision, note=f"{label} in the admin", actor=f"operator:{request.user.pk}"
-            )
-            done += 1
-        modeladmin.message_user(request, f"{done} flag(s) {decision}", messages.SUCCESS)
+        return confirm_then_apply(
+            modeladmin,
+            request,
+            queryset.select_related("account"),
+            name=f"review_{decision}",
+            title=f"{label} flags",
+            explain=f"Each open flag below is closed as {decision} (FairPlayFlagReviewed) with your note and "
+            "you as the reviewer. Flags already reviewed are skipped.",
+            form_class=NoteForm,
+            rows=_review_rows(decision),
+            apply=lambda f, d, actor: (
+                fairplay_flag_review(flag=f, decision=decision, note=d["reason"], actor=actor).status
+            ),
+            ordering=("flagged_at", "pk"),
+        )
 
     action.__name__ = f"review_{decision}"
-    return admin.action(description=f"{label} (FairPlayFlagReviewed)")(action)
+    return admin.action(description=f"{label} (FairPlayFlagReviewed, with a note)")(action)
 
 
-@admin.action(description="Confirm and suspend the flagged accounts (AccountSuspended)")
+def _suspend_rows(flag: FairPlayFlag) -> Row:
+    account = flag.account
+    if account.suspended_at is not None:
+        lines = [f"the account is already suspended (since {when(account.suspended_at)}): only the flag is confirmed"]
+    else:
+        lines = [f"the account will be {SUSPENSION}", *player_commitments(account)]
+    return Row(flag, _label(flag), ["the flag becomes confirmed", *lines], _reviewed(flag))
+
+
+@transaction.atomic
+def _confirm_and_suspend(flag: FairPlayFlag, data: dict, actor: str) -> str:
+    fairplay_flag_review(flag=flag, decision="confirmed", note=data["reason"], actor=actor)
+    flag.account.refresh_from_db(fields=["suspended_at"])
+    if flag.account.suspended_at is not None:
+        return "confirmed; the account was already suspended"
+    account_suspend(
+        account=flag.account, reason=f"fair play ({flag.get_kind_display()}): {data['reason']}", actor=actor
+    )
+    return "confirmed; account suspended"
+
+
+@admin.action(description="Confirm and suspend the flagged accounts (FairPlayFlagReviewed, AccountSuspended)")
 def confirm_and_suspend(modeladmin, request, queryset):
-    actor = f"operator:{request.user.pk}"
-    for flag in queryset.filter(status="open").order_by("pk"):
-        fairplay_flag_review(flag=flag, decision="confirmed", note="confirmed; account suspended", actor=actor)
-        try:
-            account_suspend(account=flag.account, reason=f"fair play: {flag.get_kind_display()}", actor=actor)
-        except DomainError as exc:
-            modeladmin.message_user(request, f"{flag.account}: {exc.message}", messages.WARNING)
-    modeladmin.message_user(request, "flags confirmed, accounts suspended", messages.SUCCESS)
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset.select_related("account"),
+        name="confirm_and_suspend",
+        title="Confirm and suspend",
+        explain="Each open flag below is confirmed and its account suspended, with your reason in both events "
+        "(FairPlayFlagReviewed, then AccountSuspended with you as the actor). Flags already reviewed are "
+        "skipped; an account already suspended stays as it is.",
+        rows=_suspend_rows,
+        apply=_confirm_and_suspend,
+        ordering=("flagged_at", "pk"),
+        danger=True,
+    )
 
 
 @admin.register(FairPlayFlag)
-class FairPlayFlagAdmin(PlayerSearchMixin, ReadOnlyAdmin):
+class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
     list_display = ("flagged_at", "account_link", "kind", "status", "subject_link", "summary")
     list_filter = ("status", "kind")
     search_fields = ("=subject", "account__username", "account__display_name")
     search_help_text = "a subject (game-…, round-…) or a player's name or id"
     list_select_related = ("account",)
-    ordering = ("status", "-flagged_at")  # the open flags first: the review queue
     fields = (
         "account_link",
         "kind",
         "status",
         "flagged_at",
         "subject_link",
-        "details",
-        "reviewed_by",
+        "details_list",
+        "reviewer",
         "reviewed_at",
         "review_note",
         "side_by_side",
     )
     readonly_fields = fields
+    object_actions = (
+        ("review_dismissed", "Dismiss…"),
+        ("review_confirmed", "Confirm…"),
+        ("confirm_and_suspend", "Confirm and suspend…"),
+    )
+
+    def get_ordering(self, request):
+        """The review queue: open first (then the newest), whatever the statuses' spelling."""
+        open_first = Case(When(status="open", then=Value(0)), default=Value(1), output_field=IntegerField())
+        return [open_first.asc(), "-flagged_at"]
 
     def get_actions(self, request):
         actions = {}
@@ -73,34 +152,40 @@ class FairPlayFlagAdmin(PlayerSearchMixin, ReadOnlyAdmin):
             actions[fn.__name__] = (fn, fn.__name__, fn.short_description)
         return actions
 
+    def object_action_shown(self, obj, name: str) -> bool:
+        return obj.status == "open"
+
     @admin.display(description="account")
     def account_link(self, obj: FairPlayFlag):
-        return format_html(
-            '<a href="{}">{} (#{})</a>',
-            reverse("admin:rivals_account_change", args=[obj.account_id]),
-            obj.account,
-            obj.account_id,
-        )
+        return account_link(obj.account_id, {obj.account_id: str(obj.account)})
+
+    @admin.display(description="reviewed by")
+    def reviewer(self, obj: FairPlayFlag):
+        return actor_html(obj.reviewed_by) if obj.reviewed_by else "—"
 
     @admin.display(description="flagged")
     def subject_link(self, obj: FairPlayFlag):
         if obj.game_id:
             return format_html(
                 '<a class="flagged-game" href="{}">board replay of game {}</a>',
-                reverse("admin:rivals_game_change", args=[obj.game_id]),
+                url("admin:rivals_game_change", obj.game_id),
                 obj.game_id,
             )
         if obj.round_id:
             return format_html(
-                '<a href="{}">round {}</a>', reverse("admin:matches_round_change", args=[obj.round_id]), obj.round_id
+                '<a href="{}">round {}</a>', url("admin:matches_round_change", obj.round_id), obj.round_id
             )
         return obj.subject
 
     @admin.display(description="details")
     def summary(self, obj: FairPlayFlag) -> str:
-        return ", ".join(f"{k}={v}" for k, v in obj.details.items() if not isinstance(v, list))
+        return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in obj.details.items() if not isinstance(v, list))
 
-    @admin.display(description="the flagged game's events beside the account's refused intents")
+    @admin.display(description="details")
+    def details_list(self, obj: FairPlayFlag):
+        return pairs_html(obj.details)
+
+    @admin.display(description="the flagged game's events beside the account's refused intents (Romanian time)")
     def side_by_side(self, obj: FairPlayFlag):
         """One time-ordered table: the board's events in one column, the account's refused intents
         (of the game's time span, or around the flag) in the other."""
@@ -123,22 +208,22 @@ class FairPlayFlagAdmin(PlayerSearchMixin, ReadOnlyAdmin):
             .values_list("at", "target", "code", "message")[:SIDE_BY_SIDE_ROWS]
         )
         rows = [
-            (at, format_html("<b>{}</b> v{}<br><code>interval {} ms</code>", t, v, d.get("interval_ms", "–")), "")
+            (at, format_html("<b>{}</b> v{}<br>{} ms after the previous pair", t, v, d.get("interval_ms", "–")), "")
+            if "interval_ms" in d
+            else (at, format_html("<b>{}</b> v{}", t, v), "")
             for at, v, t, d in events
         ]
         rows += [
-            (at, "", format_html("<b>{}</b> {}<br><code>{}</code>", code, target, message))
-            for at, target, code, message in refused
+            (at, "", format_html("<b>{}</b> {}<br>{}", code, target, message)) for at, target, code, message in refused
         ]
         rows.sort(key=lambda r: r[0])
         if not rows:
             return "—"
         body = format_html_join(
-            "",
-            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-            ((at.strftime("%H:%M:%S.%f")[:-3], a, b) for at, a, b in rows),
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>", ((clock(at), a, b) for at, a, b in rows)
         )
         return format_html(
-            '<table class="side-by-side"><tr><th>time</th><th>game events</th><th>refused intents</th></tr>{}</table>',
+            '<table class="side-by-side"><tr><th>Romanian time</th><th>game events</th><th>refused intents</th></tr>'
+            "{}</table>",
             body,
         )

@@ -8,10 +8,10 @@ from django.contrib import admin
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, register_player_streams, stream_ids
+from rivals.admin_display import events_url
 from rivals.games.replay import board_svg, replay_frame
 from rivals.models import Game
 
@@ -37,8 +37,7 @@ class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events(self, obj):
-        url = reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": obj.stream_id})
-        return format_html('<a href="{}">events</a>', url)
+        return format_html('<a href="{}">events</a>', events_url(obj.stream_id))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)

@@ -4,14 +4,34 @@ service and appends ``RoundEnded`` with the operator as actor."""
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django import forms
+from django.contrib import admin
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
-from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
-from rivals.admin_base import PlayerFilter, ReadOnlyInline, register_player_streams, stream_ids
+from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_base import (
+    PlayerFilter,
+    ReadOnlyInline,
+    register_player_commitments,
+    register_player_streams,
+    stream_ids,
+)
+from rivals.admin_display import (
+    account_link,
+    accounts_links,
+    clock,
+    data_html,
+    names_of,
+    stream_link,
+    table_html,
+    url,
+    when,
+)
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.matches.services import round_boards, round_end_now
 from rivals.models import Event
@@ -19,8 +39,22 @@ from rivals.models import Event
 EVENTS_SHOWN = 200  # a board has at most ~72 pairs plus clicks and jokers
 
 
-def _events_url(stream_id: str) -> str:
-    return reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": stream_id})
+def _places(rows: list[dict], *, pairs_left: bool) -> str:
+    """Places of a result or a match's standings: the player by name, place, score, completion."""
+    names = names_of(r.get("account_id") for r in rows)
+    head = ["place", "player", "score", "completed", "pairs removed"] + (["pairs left"] if pairs_left else [])
+    body = [
+        [
+            r.get("place"),
+            account_link(r.get("account_id"), names),
+            r.get("score"),
+            "yes" if r.get("completed") else "no",
+            r.get("pairs_removed", "—"),
+            *([r.get("pairs_left", "—")] if pairs_left else []),
+        ]
+        for r in sorted(rows, key=lambda r: (r.get("place") or 0, r.get("account_id") or 0))
+    ]
+    return table_html(head, body, css="places")
 
 
 def _short(data, limit: int = 90) -> str:
@@ -55,9 +89,9 @@ class MatchAdmin(ReadOnlyAdmin):
         "mode",
         "status",
         "rounds_total",
-        "context",
-        "standings",
-        "prizes",
+        "played_for",
+        "standings_view",
+        "prizes_view",
         "version",
         "created_at",
         "finished_at",
@@ -67,16 +101,69 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events_link(self, obj: Match):
-        return format_html('<a href="{}">{}</a>', _events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
+
+    @admin.display(description="played for")
+    def played_for(self, obj: Match):
+        """A tournament table's match names its tournament, wave and table (``context``)."""
+        ctx = obj.context or {}
+        if ctx.get("tournament_id"):
+            return format_html(
+                '<a href="{}">a tournament</a>, wave {}, table {}',
+                url("admin:tournaments_tournament_change", ctx["tournament_id"]),
+                ctx.get("wave", "?"),
+                ctx.get("table", "?"),
+            )
+        return data_html(ctx) if ctx else "itself"
+
+    @admin.display(description="standings")
+    def standings_view(self, obj: Match):
+        return _places(obj.standings or [], pairs_left=False)
+
+    @admin.display(description="prizes")
+    def prizes_view(self, obj: Match):
+        prizes = obj.prizes or []
+        names = names_of(p.get("account_id") for p in prizes)
+        rows = [[account_link(p.get("account_id"), names), p.get("points")] for p in prizes]
+        return table_html(["player", "points"], rows, css="prizes")
 
 
-@admin.action(description="End this round now (appends RoundEnded with you as actor)")
+class ConfirmForm(forms.Form):
+    """Nothing to fill in: the rounds' service records the operator as the end's actor, no reason."""
+
+
+def _end_rows(rnd: Round) -> Row:
+    boards = round_boards(rnd)
+    scores = ", ".join(f"{g.player_name or g.account_id} {g.score}" for g in boards) or "no board"
+    late = rnd.status == "running" and timezone.now() >= rnd.ends_at
+    lines = [
+        f"ends with the result as it stands: {scores}"
+        if not late
+        else "its deadline passed: the clock's end is applied",
+        "the places, prizes (and a tournament table's TP) follow from that result, as for any end",
+    ]
+    return Row(
+        rnd,
+        f"{rnd.get_mode_display()} round {rnd.index} ({rnd.pk})",
+        lines,
+        None if rnd.status == "running" else f"already {rnd.status}",
+    )
+
+
+@admin.action(description="End the round now (RoundEnded with you as actor)")
 def end_round_now(modeladmin, request, queryset):
-    ended = 0
-    for rnd in queryset.order_by("pk"):
-        ended += round_end_now(round_id=rnd.pk, actor=f"operator:{request.user.pk}")
-    modeladmin.message_user(
-        request, f"ended {ended} round(s); {queryset.count() - ended} had already ended", messages.SUCCESS
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset,
+        name="end_round_now",
+        title="End rounds now",
+        explain="Each running round below ends now (RoundEnded with you as the actor); a round whose deadline "
+        "already passed ends as the clock ended it. It cannot be resumed.",
+        form_class=ConfirmForm,
+        rows=_end_rows,
+        apply=lambda r, d, actor: "ended" if round_end_now(round_id=r.pk, actor=actor) else None,
+        danger=True,
     )
 
 
@@ -86,7 +173,7 @@ class RoundPlayerFilter(PlayerFilter):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     list_display = ("id", "match", "index", "mode", "status", "starts_at", "ends_at", "ended_at", "end_reason")
     list_filter = (RoundPlayerFilter, "status", "mode", "end_reason")
     search_fields = ("=id", "=match__id")
@@ -98,7 +185,7 @@ class RoundAdmin(ReadOnlyAdmin):
         "index",
         "mode",
         "status",
-        "players",
+        "players_view",
         "code",
         "layout",
         "starts_at",
@@ -108,12 +195,14 @@ class RoundAdmin(ReadOnlyAdmin):
         "ends_at",
         "ended_at",
         "end_reason",
-        "result",
+        "result_view",
         "version",
         "events_link",
         "boards",
     )
     readonly_fields = fields
+
+    object_actions = (("end_round_now", "End now…"),)
 
     def get_actions(self, request):
         actions = super().get_actions(request)
@@ -121,11 +210,30 @@ class RoundAdmin(ReadOnlyAdmin):
             actions["end_round_now"] = (end_round_now, "end_round_now", end_round_now.short_description)
         return actions
 
+    def object_action_shown(self, obj: Round, name: str) -> bool:
+        return obj.status == "running"
+
     @admin.display(description="events")
     def events_link(self, obj: Round):
-        return format_html('<a href="{}">{}</a>', _events_url(obj.stream_id), obj.stream_id)
+        return stream_link(obj.stream_id)
 
-    @admin.display(description="players' boards, side by side")
+    @admin.display(description="players")
+    def players_view(self, obj: Round):
+        return accounts_links(obj.players or [])
+
+    @admin.display(description="result")
+    def result_view(self, obj: Round):
+        if not obj.result:
+            return "—"
+        r = obj.result
+        return format_html(
+            "{}<p>ended {} ({})</p>",
+            _places(r.get("results") or [], pairs_left=True),
+            when(parse_datetime(r["ended_at"])) if r.get("ended_at") else "—",
+            r.get("reason", "?"),
+        )
+
+    @admin.display(description="players' boards, side by side (Romanian time)")
     def boards(self, obj: Round):
         """Every player's board events in one table: a column per player, a row per event in time order."""
         games = round_boards(obj)
@@ -140,7 +248,7 @@ class RoundAdmin(ReadOnlyAdmin):
         head = format_html_join(
             "",
             '<th><a href="{}">{}</a> · score {} · {}</th>',
-            ((reverse("admin:rivals_game_change", args=[g.pk]), g.account, g.score, g.status) for g in games),
+            ((url("admin:rivals_game_change", g.pk), g.account, g.score, g.status) for g in games),
         )
         rows = []
         for stream_id, version, type_, data, at in events:
@@ -149,12 +257,12 @@ class RoundAdmin(ReadOnlyAdmin):
             rows.append(
                 format_html(
                     "<tr><td>{}</td>{}</tr>",
-                    at.strftime("%H:%M:%S.%f")[:-3],
+                    clock(at),
                     format_html_join("", "<td>{}</td>", ((c,) for c in cells)),
                 )
             )
         return format_html(
-            "<table><tr><th>time</th>{}</tr>{}</table>", head, format_html_join("", "{}", ((r,) for r in rows))
+            "<table><tr><th>Romanian time</th>{}</tr>{}</table>", head, format_html_join("", "{}", ((r,) for r in rows))
         )
 
 
@@ -191,3 +299,25 @@ def _match_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_match_streams)
+
+
+def _commitments(account) -> list[str]:
+    """What a suspension or a closure ends here (R-38: ``queue_tickets_end``, ``duels_end``)."""
+    from django.db.models import Q as Either
+
+    tickets = QueueTicket.objects.filter(account_id=account.pk, status="waiting").count()
+    duels = Duel.objects.filter(
+        Either(challenger_id=account.pk) | Either(opponent_id=account.pk), status="pending"
+    ).count()
+    running = Round.objects.filter(players__contains=[account.pk], status="running").count()
+    lines = []
+    if tickets:
+        lines.append(f"{tickets} waiting queue ticket(s) end now (QueueLeft)")
+    if duels:
+        lines.append(f"{duels} pending duel challenge(s) end now (DuelDeclined by the server)")
+    if running:
+        lines.append(f"{running} round(s) it plays now go on; its intents are refused from now on")
+    return lines
+
+
+register_player_commitments(_commitments)

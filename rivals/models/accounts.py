@@ -8,13 +8,23 @@ columns: no event is rewritten (README "Personal data").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.models import (
     AbstractBaseUser,
     BaseUserManager,
     PermissionsMixin,
 )
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from django.utils import timezone
+
+# The accounts room's operator_create (registered from its ready(): the platform imports no room)
+_OPERATOR_FACTORY: list[Callable[..., Account]] = []
+
+
+def register_operator_factory(fn: Callable[..., Account]) -> None:
+    _OPERATOR_FACTORY[:] = [fn]
 
 
 class AccountManager(BaseUserManager):
@@ -27,10 +37,13 @@ class AccountManager(BaseUserManager):
         return account
 
     def create_superuser(self, username: str, password: str | None = None, **extra):
-        extra.setdefault("is_staff", True)
-        extra.setdefault("is_superuser", True)
-        extra.setdefault("display_name", username)
-        return self.create_user(username, password, **extra)
+        """An operator's account, as ``manage.py createsuperuser`` (and pytest-django) make one:
+        through the accounts room's ``operator_create``, so its creation is an event (issue 22)."""
+        if not _OPERATOR_FACTORY:
+            raise ImproperlyConfigured("no operator factory registered (rivals.accounts is not installed)")
+        if extra.get("is_staff", True) is not True or extra.get("is_superuser", True) is not True:
+            raise ValueError("an operator's account is staff and superuser")
+        return _OPERATOR_FACTORY[0](username=username, password=password, actor="operator:cli")
 
     def restricted_ids(self, account_ids) -> set[int]:
         """R-38: those of ``account_ids`` that are suspended or closed now — they keep their

@@ -8,16 +8,17 @@ actor (``ReportReviewed``; ``DisplayNameReset`` on the player's stream; ``ClubRe
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import Case, IntegerField, Q, Value, When
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals import personal
+from rivals.accounts.services import neutral_name
+from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, confirm_then_apply
 from rivals.admin_base import PlayerSearchMixin
-from rivals.errors import DomainError
+from rivals.admin_display import actor_html, when
 from rivals.models import Event
 from rivals.reports.models import Report
 from rivals.reports.services import report_club_rename, report_name_reset, report_review
@@ -33,40 +34,43 @@ def report_streams(account_ids: list[int]) -> Q:
     return q
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
-
-
 class RenameForm(ReasonForm):
     name = forms.CharField(max_length=32, label="the club's new name")
 
 
-def _reasoned(modeladmin, request, queryset, *, name, title, explain, form_class, apply):
-    """A confirmation page with a reason (and what else the action needs), then the service call
-    per open report; what a service refused is said per report."""
-    form = form_class(request.POST if "apply" in request.POST else None)
-    reports = queryset.filter(status="open").order_by("filed_at", "pk")
-    if "apply" in request.POST and form.is_valid():
-        done = 0
-        for report in reports:
-            try:
-                apply(report, form.cleaned_data, f"operator:{request.user.pk}")
-                done += 1
-            except DomainError as exc:
-                modeladmin.message_user(request, f"{report}: {exc.message}", messages.WARNING)
-        modeladmin.message_user(request, f"{title}: {done} report(s)", messages.SUCCESS)
+def _label(report: Report, subject_name: str) -> str:
+    return f"{report.get_reason_display()} report on {report.subject} (“{subject_name}”), filed {when(report.filed_at)}"
+
+
+def _reviewed(report: Report) -> str | None:
+    if report.status == "open":
         return None
-    context = {
-        **modeladmin.admin_site.each_context(request),
-        "title": title,
-        "explain": explain,
-        "form": form,
-        "reports": [(r, modeladmin.subject_name(r)) for r in reports.select_related("subject_player", "subject_club")],
-        "action": name,
-        "opts": modeladmin.model._meta,
-        "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-    }
-    return render(request, "admin/reports/report_action.html", context)
+    return f"already reviewed ({report.status} by {report.reviewed_by or '?'} at {when(report.reviewed_at)})"
+
+
+def _reasoned(modeladmin, request, queryset, *, name, title, explain, form_class, apply, consequence):
+    """A confirmation page with a reason (and what else the action needs), then the service call
+    per open report; each report chosen is reported: done, or skipped and why."""
+
+    def rows(report: Report) -> Row:
+        return Row(report, _label(report, modeladmin.subject_name(report)), [consequence(report)], _reviewed(report))
+
+    return confirm_then_apply(
+        modeladmin,
+        request,
+        queryset.select_related("subject_player", "subject_club"),
+        name=name,
+        title=title,
+        explain=explain,
+        form_class=form_class,
+        rows=rows,
+        apply=apply,
+        ordering=("filed_at", "pk"),
+    )
+
+
+def _open_on(report: Report) -> int:
+    return Report.objects.filter(subject=report.subject, status="open").count()
 
 
 @admin.action(description="Dismiss (ReportReviewed: dismissed)")
@@ -79,7 +83,8 @@ def dismiss(modeladmin, request, queryset):
         title="Dismiss reports",
         explain="Nothing is done about the subjects. Appends ReportReviewed (dismissed) with your reason.",
         form_class=ReasonForm,
-        apply=lambda r, d, actor: report_review(report=r, decision="dismissed", note=d["reason"], actor=actor),
+        apply=lambda r, d, actor: report_review(report=r, decision="dismissed", note=d["reason"], actor=actor).status,
+        consequence=lambda r: "the report is dismissed; its subject is not changed",
     )
 
 
@@ -94,7 +99,18 @@ def uphold(modeladmin, request, queryset):
         explain="The report was right; what was done happened elsewhere (a fair-play suspension …). "
         "Appends ReportReviewed (upheld) with your reason.",
         form_class=ReasonForm,
-        apply=lambda r, d, actor: report_review(report=r, decision="upheld", note=d["reason"], actor=actor),
+        apply=lambda r, d, actor: report_review(report=r, decision="upheld", note=d["reason"], actor=actor).status,
+        consequence=lambda r: "the report is upheld; its subject is not changed here",
+    )
+
+
+def _reset_consequence(report: Report) -> str:
+    if not report.subject_player_id:
+        return "a club: its name is changed with “Rename the club”, not here"
+    player = report.subject_player
+    return (
+        f"{player.display_name} (#{player.pk}) is renamed “{neutral_name(player.pk)}” and told; the name cannot be "
+        f"chosen again for 7 days; {_open_on(report)} open report(s) on the player are upheld"
     )
 
 
@@ -110,7 +126,18 @@ def reset_display_name(modeladmin, request, queryset):
         "stream: they are told); they cannot choose the reset name again for 7 days. Every open report about "
         "the name is upheld.",
         form_class=ReasonForm,
-        apply=lambda r, d, actor: report_name_reset(report=r, reason=d["reason"], actor=actor),
+        apply=lambda r, d, actor: (
+            f"renamed “{report_name_reset(report=r, reason=d['reason'], actor=actor).display_name}”"
+        ),
+        consequence=_reset_consequence,
+    )
+
+
+def _rename_consequence(report: Report) -> str:
+    if not report.subject_club_id:
+        return "a player: their name is reset with “Reset the player's display name”, not here"
+    return (
+        f"the club “{report.subject_club.name}” takes the new name; {_open_on(report)} open report(s) on it are upheld"
     )
 
 
@@ -125,7 +152,10 @@ def rename_club(modeladmin, request, queryset):
         explain="The reported club takes the new name (checked as a founder's: free among open clubs). Every "
         "open report about its name is upheld. Choose one report per club.",
         form_class=RenameForm,
-        apply=lambda r, d, actor: report_club_rename(report=r, name=d["name"], reason=d["reason"], actor=actor),
+        apply=lambda r, d, actor: (
+            f"renamed “{report_club_rename(report=r, name=d['name'], reason=d['reason'], actor=actor).name}”"
+        ),
+        consequence=_rename_consequence,
     )
 
 
@@ -146,19 +176,26 @@ def _name_history(report: Report):
         d = e.data
         if e.type == "DisplayNameReset":
             before = personal.unseal(d, account_id=d["account_id"], field="previous_name") or personal.ERASED_NAME
-            name, how = d["display_name"], f"reset by {e.metadata.get('actor')} (was {before!r}): {d['reason']}"
+            name = d["display_name"]
+            how = format_html(
+                "reset by {} (was {}): {}", actor_html(e.metadata.get("actor")), repr(before), d["reason"]
+            )
         elif e.type in ("AccountCreated", "DisplayNameChanged"):
             name = personal.unseal(d, account_id=d["account_id"], field="display_name") or personal.ERASED_NAME
             how = "chosen by the player" if e.type == "DisplayNameChanged" else "at sign-up"
         else:
             name = d["name"]
-            how = "founded" if e.type == "ClubFounded" else f"renamed by {e.metadata.get('actor')}: {d['reason']}"
-        rows.append((e.recorded_at.strftime("%Y-%m-%d %H:%M"), name, how))
+            how = (
+                "founded"
+                if e.type == "ClubFounded"
+                else format_html("renamed by {}: {}", actor_html(e.metadata.get("actor")), d["reason"])
+            )
+        rows.append((when(e.recorded_at), name, how))
     return rows[::-1]
 
 
 @admin.register(Report)
-class ReportAdmin(PlayerSearchMixin, admin.ModelAdmin):
+class ReportAdmin(ObjectActionsMixin, PlayerSearchMixin, admin.ModelAdmin):
     list_display = ("filed_at", "reason", "status", "subject_link", "subject_name", "reporter_link", "open_on_subject")
     list_filter = ("status", "reason", "action")
     search_fields = ("=subject", "reporter__display_name")
@@ -174,7 +211,7 @@ class ReportAdmin(PlayerSearchMixin, admin.ModelAdmin):
         "action",
         "filed_at",
         "reporter_link",
-        "reviewed_by",
+        "reviewer",
         "reviewed_at",
         "review_note",
         "name_history",
@@ -182,10 +219,28 @@ class ReportAdmin(PlayerSearchMixin, admin.ModelAdmin):
         "other_reports",
     )
     readonly_fields = fields
+    object_actions = (
+        ("dismiss", "Dismiss…"),
+        ("uphold", "Uphold…"),
+        ("reset_display_name", "Reset the display name…"),
+        ("rename_club", "Rename the club…"),
+    )
 
-    def get_queryset(self, request):
+    def object_action_shown(self, obj, name: str) -> bool:
+        if obj.status != "open":
+            return False
+        if name == "reset_display_name":
+            return bool(obj.subject_player_id)
+        return name != "rename_club" or bool(obj.subject_club_id)
+
+    @admin.display(description="reviewed by")
+    def reviewer(self, obj: Report):
+        return actor_html(obj.reviewed_by) if obj.reviewed_by else "—"
+
+    def get_ordering(self, request):
+        """The review queue: open first (then the newest), whatever the statuses' spelling."""
         open_first = Case(When(status="open", then=Value(0)), default=Value(1), output_field=IntegerField())
-        return super().get_queryset(request).annotate(open_first=open_first).order_by("open_first", "-filed_at")
+        return [open_first.asc(), "-filed_at"]
 
     def get_actions(self, request):
         return {

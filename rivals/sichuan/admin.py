@@ -2,18 +2,14 @@ from django.contrib import admin
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.http import urlencode
 
 from rivals.admin import ReadOnlyAdmin
 from rivals.admin_base import register_player_streams, stream_ids
+from rivals.admin_display import clock, stream_link
 from rivals.models import Event
 from rivals.sichuan.models import SichuanTable
 
 EVENTS_SHOWN = 400  # a deal has ~90–170 events
-
-
-def _events_url(table: SichuanTable) -> str:
-    return reverse("admin:rivals_event_changelist") + "?" + urlencode({"q": table.stream_id})
 
 
 @admin.register(SichuanTable)
@@ -46,28 +42,31 @@ class SichuanTableAdmin(ReadOnlyAdmin):
 
     @admin.display(description="events")
     def events_link(self, obj: SichuanTable):
-        return format_html('<a href="{}">{}</a>', _events_url(obj), obj.stream_id)
+        return stream_link(obj.stream_id)
 
     @admin.display(description="event stream")
     def event_list(self, obj: SichuanTable):
         rows = (
             Event.objects.filter(stream_id=obj.stream_id)
             .order_by("version")
-            .values_list("position", "version", "type", "data")[:EVENTS_SHOWN]
+            .values_list("position", "version", "type", "data", "recorded_at")[:EVENTS_SHOWN]
         )
         body = format_html_join(
             "",
-            '<tr><td><a href="{}">{}</a></td><td>{}</td><td><code>{}</code></td></tr>',
+            '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>',
             (
-                (reverse("admin:rivals_event_change", args=[pos]), version, type_, _short(data))
-                for pos, version, type_, data in rows
+                (reverse("admin:rivals_event_change", args=[pos]), version, type_, clock(at), _short(data))
+                for pos, version, type_, data, at in rows
             ),
         )
-        return format_html("<table><tr><th>version</th><th>type</th><th>data</th></tr>{}</table>", body)
+        return format_html(
+            "<table><tr><th>version</th><th>type</th><th>Romanian time</th><th>data</th></tr>{}</table>", body
+        )
 
 
 def _short(data, limit: int = 160) -> str:
-    text = str(data)
+    """An engine event's data on one line: ``seat 2, by discard, tile 17 …``."""
+    text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in data.items()) if isinstance(data, dict) else str(data)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

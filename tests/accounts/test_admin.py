@@ -10,15 +10,9 @@ import pytest
 from django.urls import reverse
 
 from rivals.models import Account, Event, Game
+from tests.admin_pages import messages_of
 from tests.games.helpers import plan_of
 from tests.matches.helpers import CODE
-
-
-@pytest.fixture
-def operator(client, django_user_model):
-    user = django_user_model.objects.create_superuser("operator", "op-password-1")
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
@@ -132,3 +126,130 @@ def test_the_game_page_replays_the_board(operator, player):
     assert "replay-previous" in third and "replay-next" in third
     last = operator.get(url).content.decode()
     assert 'data-version="4"' in last and 'data-tiles="30"' in last and "replay-next" not in last
+
+
+# --- issue 22: a game-operator page, every change an event ----------------------------------------
+
+
+def test_the_player_page_shows_the_player_and_no_permission_widgets(operator, player):
+    from rivals.clubs.services import club_found
+
+    account, _ = player
+    club_found(account=account, name="Crane Club")
+    page = operator.get(reverse("admin:rivals_account_change", args=[account.pk])).content.decode()
+    for widget in ('name="is_staff"', 'name="is_superuser"', 'name="groups"', 'name="user_permissions"', "password/"):
+        assert widget not in page, widget
+    assert 'name="username"' not in page and 'name="_save"' not in page  # nothing is edited in place
+    figures = (
+        "points and places",
+        "365 days (AMR)",
+        "jokers",
+        "trophies",
+        "Crane Club</a> (owner)",
+        " games (",
+        "last seen",
+    )
+    for figure in figures:
+        assert figure in page, figure
+    assert "fair-play flags" in page and "0 open" in page
+    for action in ("grant_jokers", "suspend", "close_account"):
+        assert f'value="{action}"' in page  # the actions are buttons on the page
+    assert 'value="lift_suspension"' not in page and 'value="correct_jokers"' not in page  # nothing to lift or take
+
+
+def test_a_post_to_the_player_page_changes_nothing(operator, player):
+    from rivals.fairplay.services import account_suspend
+
+    account, _ = player
+    account_suspend(account=account, reason="test", actor="operator:1")
+    events = Event.objects.count()
+    url = reverse("admin:rivals_account_change", args=[account.pk])
+    res = operator.post(url, {"username": "hacked", "is_staff": "on", "is_superuser": "on", "display_name": "X"})
+    assert res.status_code == 403
+    account.refresh_from_db()
+    assert (account.is_staff, account.is_superuser, account.display_name) == (False, False, "Golden Crane")
+    assert Event.objects.count() == events
+
+
+def test_add_makes_an_operator_through_the_services(operator):
+    res = operator.post(
+        reverse("admin:rivals_account_add"),
+        {"username": "night-shift", "password1": "a-long-pass-phrase-1", "password2": "a-long-pass-phrase-1"},
+    )
+    assert res.status_code == 302, res.content.decode()[:2000]
+    made = Account.objects.get(username="night-shift")
+    assert made.is_staff and made.is_superuser and made.check_password("a-long-pass-phrase-1")
+    created = Event.objects.get(stream_id=made.stream_id, type="OperatorCreated")
+    assert created.metadata["actor"].startswith("operator:") and created.data["display_name"] == "night-shift"
+    page = operator.get(reverse("admin:rivals_account_change", args=[made.pk])).content.decode()
+    assert "not a player" in page and 'value="suspend"' not in page
+    form = operator.get(reverse("admin:rivals_account_add")).content.decode()
+    assert 'name="is_staff"' not in form and 'name="groups"' not in form
+
+
+def test_the_list_filters_suspended_players_and_operators(operator, player):
+    from rivals.fairplay.services import account_suspend
+    from tests.factories import AccountFactory
+
+    account, _ = player
+    other = AccountFactory.create(device_id="hub-other", display_name="Silver Fox")
+    account_suspend(account=account, reason="test", actor="operator:1")
+    url = reverse("admin:rivals_account_changelist")
+
+    def listed(query: str) -> str:
+        page = operator.get(url + query).content.decode()
+        return page[page.index('id="result_list"') : page.index("</table>", page.index('id="result_list"'))]
+
+    suspended = listed("?state=suspended")
+    assert "Golden Crane" in suspended and "Silver Fox" not in suspended
+    active = listed("?state=active&role=player")
+    assert "Silver Fox" in active and "Golden Crane" not in active and "operator" not in active
+    assert f">{other.pk}<" in active
+    assert "player" not in listed("?role=operator") and "operator (superuser)" in listed("?role=operator")
+
+
+def test_a_mistaken_grant_is_corrected_with_a_compensating_event(operator, player):
+    from tests.projections import assert_live_equals_rebuild
+
+    account, _ = player
+    url = reverse("admin:rivals_account_changelist")
+    grant = {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "5", "reason": "oops"}
+    operator.post(url, grant)
+    page = operator.post(url, {"action": "correct_jokers", "_selected_action": [account.pk]}).content.decode()
+    assert "has 5 joker(s)" in page and "never goes below 0" in page
+    res = operator.post(
+        url,
+        {"action": "correct_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "4", "reason": "typo"},
+        follow=True,  # the list shows the messages: the next request starts with none
+    )
+    assert Account.objects.get(pk=account.pk).jokers == 1
+    correction = Event.objects.filter(type="JokersChanged").latest("position")
+    assert (correction.data["delta"], correction.data["reason"], correction.data["note"]) == (
+        -4,
+        "operator_correction",
+        "typo",
+    )
+    assert correction.metadata["actor"].startswith("operator:")
+    assert [level for level, text in messages_of(res)] == ["success"]
+    too_many = operator.post(
+        url,
+        {"action": "correct_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2", "reason": "x"},
+    )
+    said = messages_of(too_many)
+    assert ("warning", "Correct jokers: nothing done") in said and not [m for m in said if m[0] == "success"]
+    assert any("spent jokers cannot be taken back" in text for _, text in said)
+    assert Account.objects.get(pk=account.pk).jokers == 1
+    assert_live_equals_rebuild()
+
+
+def test_closing_shows_its_consequences_and_erasure_is_not_pre_ticked(operator, player):
+    account, _ = player
+    url = reverse("admin:rivals_account_changelist")
+    page = operator.post(url, {"action": "close_account", "_selected_action": [account.pk]}).content.decode()
+    erase = re.search(r'<input[^>]*name="erase"[^>]*>', page).group(0)
+    assert "checked" not in erase
+    assert "can no longer sign in" in page and "its games, rounds and points stay" in page
+    operator.post(url, {"action": "close_account", "_selected_action": [account.pk], "apply": "1", "reason": "asked"})
+    closed = Account.objects.get(pk=account.pk)
+    assert closed.closed_at is not None and closed.display_name == "Golden Crane"  # closed, not erased
+    assert Event.objects.get(type="AccountClosed").data["erased"] is False

@@ -1,7 +1,14 @@
-"""The admin in a real headless browser (Debian's chromium driven by Playwright): an operator
-logs in, finds a player by name, opens a flagged game from the account page and steps through
-three events of the board replay, checking what is drawn. Screenshots are kept as artifacts in
-``.artifacts/browser/`` (git-ignored; ``RIVALS_ARTIFACTS`` to put them elsewhere)."""
+"""The admin in a real headless browser (Debian's chromium driven by Playwright), as an operator
+uses it: find a player by name, open a flagged game from the player page and step through its board
+replay; and each operator action from its button (issue 22) — grant and correct jokers, suspend
+and lift, close, confirm-and-suspend a flag, dismiss a report, cancel a running tournament,
+deactivate and retire a recurring schedule, pause a job, add an operator. Every test asserts the
+action's effect (the account suspended, the tournament cancelled with its reason, the flag
+reviewed: in the database and on the page after it), not only its banner.
+
+One served instance (pytest-django's ``live_server``) and one browser serve every test of the
+module. Screenshots are kept as artifacts in ``.artifacts/browser/`` (git-ignored;
+``RIVALS_ARTIFACTS`` to put them elsewhere)."""
 
 from __future__ import annotations
 
@@ -23,6 +30,7 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+PASSWORD = "op-password-1"
 
 if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
     pytest.skip(
@@ -30,7 +38,8 @@ if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
     )
 
 
-def _artifacts() -> Path:
+@pytest.fixture(scope="module")
+def shots() -> Path:
     root = Path(os.environ.get("RIVALS_ARTIFACTS", Path(__file__).resolve().parents[2] / ".artifacts"))
     folder = root / "browser"
     shutil.rmtree(folder, ignore_errors=True)
@@ -38,16 +47,65 @@ def _artifacts() -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """One chromium for the module. Playwright's loop shares this thread with the ORM calls of
+    the tests (hence DJANGO_ALLOW_ASYNC_UNSAFE while it runs)."""
+    from playwright.sync_api import sync_playwright
+
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
 @pytest.fixture
-def flagged_player(transactional_db, django_user_model):
-    """An operator, and a player whose classic game was played at bot speed through the API."""
+def admin_page(browser, live_server, transactional_db, django_user_model):
+    """A signed-in operator's page (a fresh context: no cookies from another test)."""
+    operator = django_user_model.objects.create_superuser("operator", PASSWORD)
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.base = live_server.url
+    page.operator = operator
+    page.goto(f"{live_server.url}/admin/login/")
+    page.fill("#id_username", "operator")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+    yield page
+    context.close()
+
+
+def _confirm(page, button: str, *, fill: dict | None = None, tick: tuple[str, ...] = ()) -> str:
+    """Press an object's action button, fill its confirmation page, submit; the messages' text."""
+    page.click(f"button.object-action-{button}")
+    page.wait_for_selector("form.confirm-action")
+    for name, value in (fill or {}).items():
+        page.fill(f"form.confirm-action [name={name}]", str(value))
+    for name in tick:
+        page.check(f"form.confirm-action [name={name}]")
+    page.click("form.confirm-action input[type=submit]")
+    page.wait_for_selector("ul.messagelist")
+    return page.locator("ul.messagelist").inner_text()
+
+
+@pytest.fixture
+def flagged_player(transactional_db):
+    """A player whose classic game was played at bot speed through the API."""
     from rest_framework.test import APIClient
 
     from rivals.models import Game
     from tests.games.helpers import plan_of
     from tests.matches.helpers import CODE
 
-    django_user_model.objects.create_superuser("operator", "op-password-1")
     client = APIClient()
     signin = client.post("/api/v1/auth/guest", {"device_id": "browser-bot-0123456789abcdef"}, format="json").json()
     client.credentials(HTTP_AUTHORIZATION=f"Token {signin['token']}")
@@ -62,59 +120,49 @@ def flagged_player(transactional_db, django_user_model):
     return {"account_id": signin["account_id"], "game_id": game_id, "pairs": plan[:4]}
 
 
-def test_operator_finds_a_player_and_replays_the_flagged_game(live_server, flagged_player, monkeypatch):
-    from playwright.sync_api import sync_playwright
-
+def test_operator_finds_a_player_and_replays_the_flagged_game(admin_page, flagged_player, shots):
     from rivals import engine
     from rivals.fairplay.models import FairPlayFlag
     from rivals.models import Game
 
+    page = admin_page
     assert FairPlayFlag.objects.filter(account_id=flagged_player["account_id"], kind="fast_pairs").exists()
     faces = Game.objects.get(pk=flagged_player["game_id"]).initial_faces
     size = engine.get_layout("L08").size
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop shares this thread
-    shots = _artifacts()
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.goto(f"{live_server.url}/admin/login/")
-        page.fill("#id_username", "operator")
-        page.fill("#id_password", "op-password-1")
-        page.click("input[type=submit]")
-        page.wait_for_selector("#site-name")
-        page.screenshot(path=shots / "01-admin-home.png")
+    page.goto(f"{page.base}/admin/")
+    page.screenshot(path=shots / "01-admin-home.png")
 
-        page.goto(f"{live_server.url}/admin/rivals/account/")
-        page.fill("#searchbar", "jade")
-        page.press("#searchbar", "Enter")
-        page.wait_for_selector("#result_list")
-        assert page.locator("#result_list tbody tr").count() == 1
-        page.screenshot(path=shots / "02-player-found-by-name.png")
-        page.click("#result_list tbody tr a:text('Jade Tiger')")
-        page.wait_for_selector("ul.player-hub")
-        assert "Pairs faster than a human" in page.content() or "pairs faster than a human" in page.content()
-        page.screenshot(path=shots / "03-account-hub.png", full_page=True)
+    page.goto(f"{page.base}/admin/rivals/account/")
+    page.fill("#searchbar", "jade")
+    page.press("#searchbar", "Enter")
+    page.wait_for_selector("#result_list")
+    assert page.locator("#result_list tbody tr").count() == 1
+    page.screenshot(path=shots / "02-player-found-by-name.png")
+    page.click("#result_list tbody tr a:text('Jade Tiger')")
+    page.wait_for_selector("ul.player-hub")
+    assert "pairs faster than a human" in page.content().lower()
+    assert page.locator("table.key-figures").count() == 1
+    page.screenshot(path=shots / "03-account-hub.png", full_page=True)
 
-        page.click("a.flagged-game")
-        page.wait_for_selector("svg.board-replay")
-        page.click("table.replay-events a:text-is('1')")  # the deal
-        page.wait_for_selector("svg.board-replay[data-version='1']")
-        assert page.locator("svg.board-replay g.tile").count() == size
-        page.screenshot(path=shots / "04-replay-event-1-the-deal.png", full_page=True)
-        for step, pair in enumerate(flagged_player["pairs"][:3], start=2):
-            page.click("a.replay-next")
-            page.wait_for_selector(f"svg.board-replay[data-version='{step}']")
-            svg = page.locator("svg.board-replay")
-            assert svg.locator("g.tile").count() == size - 2 * (step - 1)  # two tiles fewer per pair
-            removed = svg.locator("g.removed")
-            assert sorted(int(removed.nth(i).get_attribute("data-tile")) for i in range(2)) == sorted(pair)
-            assert sorted(removed.nth(i).get_attribute("data-face") for i in range(2)) == sorted(faces[t] for t in pair)
-            for t in pair:  # the pair is no longer drawn as a tile
-                assert svg.locator(f"g.tile[data-tile='{t}']").count() == 0
-            assert page.locator("table.replay-events tr.current td").first.inner_text() == str(step)
-            page.screenshot(path=shots / f"0{step + 3}-replay-event-{step}.png", full_page=True)
-        browser.close()
-    assert sorted(x.name for x in shots.iterdir()) == [
+    page.click("a.flagged-game")
+    page.wait_for_selector("svg.board-replay")
+    page.click("table.replay-events a:text-is('1')")  # the deal
+    page.wait_for_selector("svg.board-replay[data-version='1']")
+    assert page.locator("svg.board-replay g.tile").count() == size
+    page.screenshot(path=shots / "04-replay-event-1-the-deal.png", full_page=True)
+    for step, pair in enumerate(flagged_player["pairs"][:3], start=2):
+        page.click("a.replay-next")
+        page.wait_for_selector(f"svg.board-replay[data-version='{step}']")
+        svg = page.locator("svg.board-replay")
+        assert svg.locator("g.tile").count() == size - 2 * (step - 1)  # two tiles fewer per pair
+        removed = svg.locator("g.removed")
+        assert sorted(int(removed.nth(i).get_attribute("data-tile")) for i in range(2)) == sorted(pair)
+        assert sorted(removed.nth(i).get_attribute("data-face") for i in range(2)) == sorted(faces[t] for t in pair)
+        for t in pair:  # the pair is no longer drawn as a tile
+            assert svg.locator(f"g.tile[data-tile='{t}']").count() == 0
+        assert page.locator("table.replay-events tr.current td").first.inner_text() == str(step)
+        page.screenshot(path=shots / f"0{step + 3}-replay-event-{step}.png", full_page=True)
+    assert {
         "01-admin-home.png",
         "02-player-found-by-name.png",
         "03-account-hub.png",
@@ -122,4 +170,175 @@ def test_operator_finds_a_player_and_replays_the_flagged_game(live_server, flagg
         "05-replay-event-2.png",
         "06-replay-event-3.png",
         "07-replay-event-4.png",
-    ]
+    } <= {x.name for x in shots.iterdir()}
+
+
+def _player_page_actions(page, pk: int, shots: Path) -> None:
+    """Grant and correct jokers, suspend, lift, close — from the player page's buttons."""
+    from rivals.models import Account, Event
+
+    player = f"{page.base}/admin/rivals/account/{pk}/change/"
+    page.goto(player)
+    said = _confirm(page, "grant_jokers", fill={"amount": 5, "reason": "sorry for the outage"})
+    assert "Grant jokers: 1 done" in said and Account.objects.get(pk=pk).jokers == 5
+    assert page.url.endswith(f"/admin/rivals/account/{pk}/change/")  # back on the player's page
+    assert "<b>5</b>" in page.inner_html("table.key-figures")
+    said = _confirm(page, "correct_jokers", fill={"amount": 3, "reason": "granted 3 too many"})
+    assert "now 2 joker(s)" in said and Account.objects.get(pk=pk).jokers == 2
+    correction = Event.objects.filter(type="JokersChanged").latest("position")
+    assert (correction.data["delta"], correction.data["note"]) == (-3, "granted 3 too many")
+
+    page.click("button.object-action-suspend")
+    page.wait_for_selector("form.confirm-action")
+    assert "leaves every ranking" in page.inner_text("ul.action-rows")
+    page.screenshot(path=shots / "10-suspend-asks-for-a-reason.png", full_page=True)
+    page.fill("form.confirm-action [name=reason]", "bot speed on a classic board")
+    page.click("form.confirm-action input[type=submit]")
+    page.wait_for_selector("ul.messagelist")
+    account = Account.objects.get(pk=pk)
+    assert account.suspended_at is not None and account.suspension_reason == "bot speed on a classic board"
+    assert (
+        "suspended" in page.inner_text("table.key-figures")
+        and page.locator("button.object-action-suspend").count() == 0
+    )
+    page.screenshot(path=shots / "11-player-suspended.png", full_page=True)
+    _confirm(page, "lift_suspension", fill={"reason": "appeal upheld"})
+    assert Account.objects.get(pk=pk).suspended_at is None
+
+    page.click("button.object-action-close_account")
+    page.wait_for_selector("form.confirm-action")
+    assert not page.is_checked("form.confirm-action [name=erase]")  # nothing irreversible is pre-ticked
+    page.fill("form.confirm-action [name=reason]", "the player asked")
+    page.click("form.confirm-action input[type=submit]")
+    page.wait_for_selector("ul.messagelist")
+    closed = Account.objects.get(pk=pk)
+    assert closed.closed_at is not None and closed.display_name == "Jade Tiger"  # closed, not erased
+    assert "closed" in page.inner_text("table.key-figures")
+
+
+def _flag_and_report(page, pk: int, shots: Path) -> None:
+    """Confirm and suspend the player's flag from its page, then dismiss a report on the player."""
+    from rivals.fairplay.models import FairPlayFlag
+    from rivals.models import Account
+    from rivals.reports.services import report_file
+    from tests.factories import AccountFactory
+
+    flag = FairPlayFlag.objects.get(account_id=pk)
+    page.goto(f"{page.base}/admin/fairplay/fairplayflag/")
+    assert page.locator("#result_list tbody tr").first.inner_text().count("open") >= 1  # open first
+    page.goto(f"{page.base}/admin/fairplay/fairplayflag/{flag.pk}/change/")
+    said = _confirm(page, "confirm_and_suspend", fill={"reason": "four pairs in under a second"})
+    assert "confirmed; account suspended" in said
+    flag.refresh_from_db()
+    assert (flag.status, flag.review_note) == ("confirmed", "four pairs in under a second")
+    assert "four pairs in under a second" in Account.objects.get(pk=pk).suspension_reason
+    assert (
+        "confirmed" in page.inner_text("fieldset")
+        and page.locator("button.object-action-review_dismissed").count() == 0
+    )
+    page.screenshot(path=shots / "12-flag-confirmed-account-suspended.png", full_page=True)
+
+    report = report_file(
+        reporter=AccountFactory.create(device_id="browser-reporter"), subject=f"player:{pk}", reason="name"
+    )
+    page.goto(f"{page.base}/admin/reports/report/{report.pk}/change/")
+    said = _confirm(page, "dismiss", fill={"reason": "the name is fine"})
+    assert "Dismiss reports: 1 done" in said
+    report.refresh_from_db()
+    assert (report.status, report.review_note) == ("dismissed", "the name is fine")
+
+
+def _cancel_a_running_tournament(page, shots: Path) -> None:
+    from rivals.matches.models import Round
+    from tests.factories import AccountFactory
+    from tests.tournaments.helpers import running_tournament
+    from tournaments.models import Table, Tournament
+
+    players = [AccountFactory.create(device_id=f"browser-cup-{i}") for i in range(3)]
+    t = running_tournament(players, title="Evening Cup", prize_table=[100, 50])
+    page.goto(f"{page.base}/admin/tournaments/tournament/{t.pk}/change/")
+    page.click("button.object-action-cancel_tournaments")
+    page.wait_for_selector("form.confirm-action")
+    consequences = page.inner_text("ul.action-rows")
+    assert "3 player(s) seated at 1 table(s) now" in consequences and "100 + 50 points" in consequences
+    page.screenshot(path=shots / "13-cancel-tournament-consequences.png", full_page=True)
+    page.fill("form.confirm-action [name=reason]", "the deal generator misbehaved")
+    page.click("form.confirm-action input[type=submit]")
+    page.wait_for_selector("ul.messagelist")
+    t = Tournament.objects.get(pk=t.pk)
+    assert (t.status, t.cancel_note) == ("cancelled", "the deal generator misbehaved")
+    rounds = Round.objects.filter(pk__in=Table.objects.filter(tournament=t).values("round_id"))
+    assert {r.status for r in rounds} == {"ended"}
+    page.goto(f"{page.base}/admin/tournaments/tournament/{t.pk}/change/")
+    assert "the deal generator misbehaved" in page.content()
+    page.screenshot(path=shots / "14-tournament-cancelled.png", full_page=True)
+
+
+def _schedule_job_and_operator(page, shots: Path) -> None:
+    """Retire a schedule cancelling its instances, pause a job, add an operator."""
+    from django.core.management import call_command
+    from django_celery_beat.models import PeriodicTask
+
+    from rivals.models import Account, Event
+    from tests.tournaments.helpers import SCHEDULE_FORM
+    from tournaments.models import RecurringSchedule, Tournament
+
+    page.goto(f"{page.base}/admin/tournaments/recurringschedule/add/")
+    for name, value in SCHEDULE_FORM.items():
+        if name != "kind":  # a select, left at its default (regular)
+            page.fill(f"[name={name}]", value)
+    page.click("input[name=_save]")
+    page.wait_for_selector("ul.messagelist")
+    schedule = RecurringSchedule.objects.get()
+    upcoming = list(Tournament.objects.filter(schedule=schedule, status="scheduled"))
+    assert upcoming
+    page.goto(f"{page.base}/admin/tournaments/recurringschedule/{schedule.pk}/change/")
+    page.click("button.object-action-retire_schedules")
+    page.wait_for_selector("form.confirm-action")
+    assert not page.is_checked("form.confirm-action [name=cancel_upcoming]")
+    assert upcoming[0].title in page.inner_text("ul.action-rows")
+    page.fill("form.confirm-action [name=reason]", "the format ends")
+    page.check("form.confirm-action [name=cancel_upcoming]")
+    page.click("form.confirm-action input[type=submit]")
+    page.wait_for_selector("ul.messagelist")
+    schedule.refresh_from_db()
+    assert schedule.retired_at is not None
+    assert set(Tournament.objects.filter(schedule=schedule).values_list("status", flat=True)) == {"cancelled"}
+    page.screenshot(path=shots / "15-schedule-retired.png", full_page=True)
+
+    call_command("setup_periodic_tasks", verbosity=0)
+    job = PeriodicTask.objects.get(name="matches-sweep")
+    page.goto(f"{page.base}/admin/django_celery_beat/periodictask/{job.pk}/change/")
+    said = _confirm(page, "pause_jobs", fill={"reason": "investigating a stuck round"})
+    assert "Pause jobs: 1 done" in said and PeriodicTask.objects.get(pk=job.pk).enabled is False
+    call_command("setup_periodic_tasks", verbosity=0)  # the next make run
+    assert PeriodicTask.objects.get(pk=job.pk).enabled is False
+    page.goto(f"{page.base}/admin/django_celery_beat/periodictask/")
+    assert "investigating a stuck round" in page.inner_text("#result_list")
+    page.screenshot(path=shots / "16-job-paused.png", full_page=True)
+
+    page.goto(f"{page.base}/admin/rivals/account/add/")
+    page.fill("[name=username]", "night-shift")
+    page.fill("[name=password1]", "a-long-pass-phrase-1")
+    page.fill("[name=password2]", "a-long-pass-phrase-1")
+    page.click("input[name=_save]")
+    page.wait_for_selector("ul.messagelist")
+    made = Account.objects.get(username="night-shift")
+    assert made.is_staff and Event.objects.filter(stream_id=made.stream_id, type="OperatorCreated").exists()
+    assert "not a player" in page.content()
+
+
+# One test per group of actions (not per action): each test pays a database flush and a sign-in.
+
+
+def test_a_flag_a_report_and_the_player_pages_actions_do_what_they_say(admin_page, flagged_player, shots):
+    pk = flagged_player["account_id"]
+    _flag_and_report(admin_page, pk, shots)
+    admin_page.goto(f"{admin_page.base}/admin/rivals/account/{pk}/change/")
+    _confirm(admin_page, "lift_suspension", fill={"reason": "a first offence"})
+    _player_page_actions(admin_page, pk, shots)
+
+
+def test_a_tournament_a_schedule_a_job_and_a_new_operator(admin_page, shots):
+    _cancel_a_running_tournament(admin_page, shots)
+    _schedule_job_and_operator(admin_page, shots)

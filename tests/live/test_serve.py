@@ -1,5 +1,7 @@
 """``make run`` (``manage.py serve``) serves the live socket beside the HTTP API on one address,
-with the embedded defaults' channel layer (PostgreSQL LISTEN/NOTIFY), and Ctrl-C stops it all."""
+with the embedded defaults' channel layer (PostgreSQL LISTEN/NOTIFY), and Ctrl-C stops it all.
+Its terminal (issue 22): the admin's sign-in is said last once everything answers, the routine
+jobs' lines stay at DEBUG, an admin 403 is one line and nothing prints a traceback."""
 
 from __future__ import annotations
 
@@ -33,9 +35,10 @@ def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     env.pop("RIVALS_LIVE_LAYER_URL", None)
+    env["RIVALS_ADMIN_PASSWORD"] = "serve-admin-password-7"
     log = tmp_path / "serve.log"
     serve = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}", "--no-superuser"],
+        [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=log.open("wb"),
@@ -58,6 +61,14 @@ def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
         with connect(ticket["url"]) as ws:
             send(ws, op="subscribe", topic="account")
             assert recv(ws, timeout=30)["op"] == "subscribed"
+        admin = requests.Session()
+        root = f"http://127.0.0.1:{port}/admin"
+        admin.get(f"{root}/login/", timeout=10)
+        signin = {"username": "admin", "password": env["RIVALS_ADMIN_PASSWORD"], "next": "/admin/"}
+        admin.post(f"{root}/login/", {**signin, "csrfmiddlewaretoken": admin.cookies["csrftoken"]}, timeout=10)
+        assert admin.get(f"{root}/rivals/event/add/", timeout=10).status_code == 403  # read-only for everyone
+        while "matches.sweep" not in _job_runs() and time.monotonic() < deadline:
+            time.sleep(0.5)  # the 2-second sweeper has run at least once
     finally:
         children = subprocess.run(["pgrep", "-P", str(serve.pid)], capture_output=True, text=True).stdout.split()
         os.killpg(serve.pid, signal.SIGINT)  # Ctrl-C
@@ -66,6 +77,18 @@ def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
         except subprocess.TimeoutExpired:
             os.killpg(serve.pid, signal.SIGKILL)
             serve.wait(timeout=10)
-    assert "==> stopped" in log.read_text(errors="replace")
+    text = log.read_text(errors="replace")
+    assert "==> stopped" in text
+    ready = text.index("==> ready on")
+    assert "==> admin sign-in: admin / serve-admin-password-7" in text[ready:]
+    assert "Sending due task matches-sweep" not in text and "matches.sweep[" not in text, text[-3000:]
+    assert "Forbidden (Permission denied): /admin/rivals/event/add/" in text
+    assert "Traceback" not in text, text[-3000:]
     assert len(children) == 3  # web (uvicorn), worker, beat
     assert not [pid for pid in children if os.path.exists(f"/proc/{pid}")], "serve left processes running"
+
+
+def _job_runs() -> set[str]:
+    from rivals.models import JobRun
+
+    return set(JobRun.objects.filter(runs__gt=0).values_list("task", flat=True))

@@ -38,7 +38,10 @@ def test_operator_ends_a_round_now_as_an_event_with_the_operator_as_actor(admin_
     a, b = accounts(2)
     rnd = first_round(match("quick", [a, b], start_s=0))
     url = "/admin/matches/round/"
-    res = admin_client.post(url, {"action": "end_round_now", "_selected_action": [rnd.pk]}, follow=True)
+    page = admin_client.post(url, {"action": "end_round_now", "_selected_action": [rnd.pk]}).content.decode()
+    assert "cannot be resumed" in page and Round.objects.get(pk=rnd.pk).status == "running"  # it asks first
+    end = {"action": "end_round_now", "_selected_action": [rnd.pk], "apply": "1"}
+    res = admin_client.post(url, end, follow=True)
     assert res.status_code == 200
     rnd.refresh_from_db()
     # the match was created at a fixed instant in the past: the clock had already ended it — the
@@ -46,13 +49,14 @@ def test_operator_ends_a_round_now_as_an_event_with_the_operator_as_actor(admin_
     assert rnd.status == "ended"
     (a2, b2) = accounts(2, prefix="live")
     live = first_round(svc.match_create(mode="quick", account_ids=[a2.pk, b2.pk]))
-    admin_client.post(url, {"action": "end_round_now", "_selected_action": [live.pk]}, follow=True)
+    admin_client.post(url, {"action": "end_round_now", "_selected_action": [live.pk], "apply": "1"}, follow=True)
     live.refresh_from_db()
     assert (live.status, live.end_reason) == ("ended", "operator")
     ended = Event.objects.get(stream_id=live.stream_id, type="RoundEnded")
     assert ended.metadata["actor"] == f"operator:{admin_user.pk}"
-    res = admin_client.post(url, {"action": "end_round_now", "_selected_action": [live.pk]}, follow=True)
+    res = admin_client.post(url, {"action": "end_round_now", "_selected_action": [live.pk], "apply": "1"}, follow=True)
     assert Event.objects.filter(stream_id=live.stream_id, type="RoundEnded").count() == 1
+    assert "skipped" in res.content.decode() and "already ended" in res.content.decode()
 
 
 def _snapshot():

@@ -26,6 +26,7 @@ ROOMS = tuple(
         "statistics",
         "reports",
         "purchases",
+        "periodic",
     )
 )
 LONG_MODULES = {

@@ -20,12 +20,25 @@ from rivals.points import events as points
 from rivals.purchases import events as purchases
 from rivals.reports import events as reports
 from rivals.sichuan import events as sichuan
+from tournaments import events as tournaments
 
 AT = datetime(2026, 6, 1, 9, 0, 0, 250000, tzinfo=UTC)
 ID = UUID("00000000-0000-4000-8000-000000000001")
 OTHER = UUID("00000000-0000-4000-8000-000000000002")
 
 PINNED = [
+    pytest.param(
+        tournaments.tournament_cancelled(reason="operator", registered=4, minimum=2, at=AT, note="a bug in the deal"),
+        ("TournamentCancelled", 2),
+        {
+            "reason": "operator",
+            "registered": 4,
+            "minimum": 2,
+            "cancelled_at": "2026-06-01T09:00:00.250000+00:00",
+            "note": "a bug in the deal",
+        },
+        id="tournaments: TournamentCancelled by an operator (version 2: the operator's note)",
+    ),
     pytest.param(
         games.pair_removed(
             tiles=[4, 9],
@@ -173,6 +186,12 @@ PINNED = [
         ("AccountCreated", 2),
         {"account_id": 7, "display_name": "Player 7"},
         id="accounts: AccountCreated (version 2)",
+    ),
+    pytest.param(
+        accounts.operator_created(account_id=41, display_name="night-shift", superuser=True),
+        ("OperatorCreated", 1),
+        {"account_id": 41, "display_name": "night-shift", "superuser": True},
+        id="accounts: OperatorCreated",
     ),
     pytest.param(
         accounts.display_name_changed(account_id=7, display_name_sealed="gAAAA…"),

@@ -42,7 +42,7 @@ from tests.factories import AccountFactory, device_id_for
 from tests.games.helpers import at, board_of, intent, new_game, plan_of, play_to_win
 from tests.matches.helpers import complete, first_round, match
 from tests.sichuan.test_api_table import choose
-from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
+from tournaments.events import POT_EVENTS, SCHEDULE_EVENTS, TOURNAMENT_EVENTS
 
 FEATURES = {
     "accounts",
@@ -52,6 +52,7 @@ FEATURES = {
     "games",
     "live",
     "matches",
+    "periodic",
     "points",
     "purchases",
     "reports",
@@ -69,6 +70,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
     from rivals.games.events import GAME_EVENTS
     from rivals.live.events import LIVE_EVENTS
     from rivals.matches.events import MATCH_EVENTS
+    from rivals.periodic.events import JOB_EVENTS
     from rivals.points.events import POINTS_EVENTS
     from rivals.purchases.events import PURCHASE_EVENTS
     from rivals.reports.events import REPORT_EVENTS
@@ -82,11 +84,12 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "games": GAME_EVENTS,
         "live": LIVE_EVENTS,
         "matches": MATCH_EVENTS,
+        "periodic": JOB_EVENTS,
         "points": POINTS_EVENTS,
         "purchases": PURCHASE_EVENTS,
         "reports": REPORT_EVENTS,
         "sichuan": SICHUAN_EVENTS,
-        "tournaments": TOURNAMENT_EVENTS | POT_EVENTS,  # its constructors: tournaments/events.py
+        "tournaments": TOURNAMENT_EVENTS | POT_EVENTS | SCHEDULE_EVENTS,  # its constructors: tournaments/events.py
     }
 
 
@@ -278,5 +281,6 @@ def test_every_event_type_a_play_through_writes_has_exactly_one_registered_const
     assert {event_types.event_type(t).feature for t, _ in written} == FEATURES - {
         "tournaments",
         "live",
-    }  # tests/tournaments, tests/live
+        "periodic",
+    }  # tests/tournaments, tests/live, tests/periodic
     assert len(written) >= 60  # most of the vocabulary, not a corner of it

@@ -70,3 +70,47 @@ def score_tables(t, wave: int, scores: dict[int, int], completed: set[int] = fro
                 {"account_id": a, "score": scores.get(a, 0), "completed": a in completed} for a in seat_ids(table)
             ],
         )
+
+
+def running_tournament(accounts, *, title: str = "Running", prize_table=(10,), now=None):
+    """A tournament that started a moment ago with ``accounts`` registered and seated (its first
+    wave's tables opened), for the operators' pages."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.services.play import tournament_tick
+    from tournaments.services.registration import tournament_register
+
+    now = now or timezone.now()
+    t = tournament_create(
+        actor="operator:test",
+        kind="regular",
+        title=title,
+        starts_at=now + timedelta(seconds=1),
+        ends_at=now + timedelta(hours=1),
+        min_players=2,
+        prize_table=list(prize_table),
+        multipliers=[1],
+        now=now,
+    )
+    for acc in accounts:
+        tournament_register(tournament_id=t.pk, account=acc, now=now)
+    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))
+    t.refresh_from_db()
+    return t
+
+
+# the admin's recurring-schedule form, filled (tests/tournaments, the browser tests)
+SCHEDULE_FORM = {
+    "title": "Nightly",
+    "kind": "regular",
+    "local_time": "20:00",
+    "weekdays": "0123456",
+    "duration_minutes": "60",
+    "registration_hours_before": "24",
+    "min_players": "2",
+    "prize_table": "50,20",
+    "multipliers": "1,2",
+    "days_ahead": "2",
+}

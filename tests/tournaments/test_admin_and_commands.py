@@ -10,11 +10,8 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from rivals.models import Event
-from tests.tournaments.helpers import players
+from tests.tournaments.helpers import SCHEDULE_FORM, players, running_tournament
 from tournaments.models import Pot, RecurringSchedule, Tournament
-from tournaments.services.lifecycle import tournament_create
-from tournaments.services.play import tournament_tick
-from tournaments.services.registration import tournament_register
 
 pytestmark = pytest.mark.django_db
 
@@ -60,29 +57,21 @@ def test_r21_operator_creates_edits_and_cancels_in_the_admin_as_events(admin_cli
     assert edited.metadata["actor"] == f"operator:{admin_user.pk}"
     bad = admin_client.post("/admin/tournaments/tournament/add/", _form(multipliers="1,7"))
     assert bad.status_code == 200 and b"multipliers" in bad.content and Tournament.objects.count() == 1
-    admin_client.post("/admin/tournaments/tournament/", {"action": "cancel_tournaments", "_selected_action": [t.pk]})
+    cancel = {"action": "cancel_tournaments", "_selected_action": [t.pk]}
+    page = admin_client.post("/admin/tournaments/tournament/", cancel).content.decode()
     t.refresh_from_db()
-    assert t.status == "cancelled"
+    assert t.status == "scheduled" and 'name="reason"' in page  # one click asks first (issue 22)
+    assert "prizes not paid: 100 + 50 + 25 points to places 1–3" in page
+    admin_client.post("/admin/tournaments/tournament/", {**cancel, "apply": "1", "reason": "the venue is closed"})
+    t.refresh_from_db()
+    assert (t.status, t.cancel_reason, t.cancel_note) == ("cancelled", "operator", "the venue is closed")
     cancelled = Event.objects.get(stream_id=t.stream_id, type="TournamentCancelled")
-    assert cancelled.metadata["actor"] == f"operator:{admin_user.pk}"
+    assert cancelled.metadata["actor"] == f"operator:{admin_user.pk}" and cancelled.schema_version == 2
+    assert cancelled.data["note"] == "the venue is closed"
 
 
 def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
-    now = timezone.now()
-    t = tournament_create(
-        actor="operator:1",
-        kind="regular",
-        title="Running",
-        starts_at=now + timedelta(seconds=1),
-        ends_at=now + timedelta(hours=1),
-        min_players=2,
-        prize_table=[10],
-        multipliers=[1],
-        now=now,
-    )
-    for acc in players(2):
-        tournament_register(tournament_id=t.pk, account=acc, now=now)
-    tournament_tick(tournament_id=t.pk, now=now + timedelta(seconds=2))  # seated, its table opened
+    t = running_tournament(players(2))  # seated, its table opened
     page = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/")
     assert page.status_code == 200
     assert b"/admin/matches/round/" in page.content  # the table links to its round
@@ -96,23 +85,39 @@ def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
     assert admin_client.get("/admin/tournaments/trophy/add/").status_code == 403
 
 
-def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
+def test_cancelling_a_running_tournament_says_who_is_seated_and_ends_their_rounds(admin_client, admin_user):
+    from rivals.matches.models import Round
+    from tests.factories import AccountFactory
+    from tests.projections import assert_live_equals_rebuild
+    from tournaments.models import Table
+
+    # accounts with their events: the rebuild below checks them too
+    t = running_tournament([AccountFactory.create(device_id=f"seated-{i}") for i in range(4)], prize_table=[10, 5])
+    assert t.status == "running" and Table.objects.filter(tournament=t, status="playing").count() == 1  # 4 at one
+    url = "/admin/tournaments/tournament/"
+    page = admin_client.post(url, {"action": "cancel_tournaments", "_selected_action": [t.pk]}).content.decode()
+    assert "4 player(s) seated at 1 table(s) now" in page and "4 registered player(s)" in page
+    assert "prizes not paid: 10 + 5 points to places 1–2, and the winner&#x27;s cup" in page
+    page = admin_client.get(f"{url}{t.pk}/change/").content.decode()
+    assert 'value="cancel_tournaments"' in page  # the action is a button on the tournament's page
     res = admin_client.post(
-        "/admin/tournaments/recurringschedule/add/",
-        {
-            "title": "Nightly",
-            "kind": "regular",
-            "local_time": "20:00",
-            "weekdays": "0123456",
-            "duration_minutes": "60",
-            "registration_hours_before": "24",
-            "min_players": "2",
-            "prize_table": "50,20",
-            "multipliers": "1,2",
-            "days_ahead": "2",
-            "active": "on",
-        },
+        url,
+        {"action": "cancel_tournaments", "_selected_action": [t.pk], "apply": "1", "reason": "a bug in the deal"},
+        follow=True,
     )
+    assert "cancelled, 1 round(s) ended" in res.content.decode()
+    t.refresh_from_db()
+    assert (t.status, t.cancel_note) == ("cancelled", "a bug in the deal")
+    rounds = Round.objects.filter(pk__in=Table.objects.filter(tournament=t).values("round_id"))
+    assert {r.status for r in rounds} == {"ended"} and {r.end_reason for r in rounds} == {"operator"}
+    assert not Event.objects.filter(stream_id=t.stream_id, type="TableScored").exists()  # no TP
+    again = admin_client.post(url, {"action": "cancel_tournaments", "_selected_action": [t.pk]}).content.decode()
+    assert "will be skipped: already cancelled" in again
+    assert_live_equals_rebuild()
+
+
+def test_r21_a_schedule_saved_in_the_admin_creates_its_instances(admin_client):
+    res = admin_client.post("/admin/tournaments/recurringschedule/add/", {**SCHEDULE_FORM, "active": "on"})
     assert res.status_code == 302, res.content.decode()[:2000]
     s = RecurringSchedule.objects.get()
     assert s.multipliers == [1, 2] and Tournament.objects.filter(schedule=s).count() in (2, 3)

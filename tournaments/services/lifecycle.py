@@ -13,8 +13,9 @@ from django.utils import timezone
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import event_append
 from rivals.romanian_time import week_bounds_utc
+from rivals.text import clean_text
 from tournaments import events as ev
-from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Tournament
+from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Table, Tournament
 from tournaments.services.common import STREAM_TYPE, task_on_commit, tournament_append, tournament_locked
 
 MAX_PRIZE_PLACES = 1000
@@ -144,17 +145,35 @@ def tournament_edit(*, tournament_id, actor: str, now: datetime | None = None, *
 
 @transaction.atomic
 def tournament_cancel(
-    *, tournament_id, actor: str, reason: str = "operator", now: datetime | None = None
+    *, tournament_id, actor: str, reason: str = "operator", note: str = "", now: datetime | None = None
 ) -> Tournament:
-    """An operator cancels an upcoming or running tournament: no prizes, no trophy."""
+    """An operator cancels an upcoming or running tournament: no prizes, no trophy. ``note``: the
+    operator's reason in words, kept in the event (at most 300 characters)."""
     now = now or timezone.now()
     t = tournament_locked(tournament_id)
     if t.status in ("finished", "cancelled"):
         raise NotAllowed(f"the tournament is already {t.status}", details={"status": t.status})
-    tournament_append(
-        t,
-        [ev.tournament_cancelled(reason=reason, registered=t.registered, minimum=t.minimum, at=now)],
-        actor=actor,
-        now=now,
-    )
+    note = clean_text(note, field="note", max_length=300, min_length=0) if note else ""
+    cancelled = ev.tournament_cancelled(reason=reason, registered=t.registered, minimum=t.minimum, at=now, note=note)
+    tournament_append(t, [cancelled], actor=actor, now=now)
     return t
+
+
+def tournament_cancel_now(
+    *, tournament_id, actor: str, note: str, now: datetime | None = None
+) -> tuple[Tournament, int]:
+    """The admin's cancellation (issue 22): ``TournamentCancelled`` with the operator's reason,
+    then the rounds its tables are playing end now (``RoundEnded`` with the operator as actor,
+    scoring no TP: the tournament is cancelled) — seated players do not play on for nothing.
+    Each round ends in its own transaction after the cancellation's (a round's end takes the
+    round's lock before the tournament's). Returns the tournament and the rounds ended."""
+    from rivals.matches.services import round_end_now
+
+    with transaction.atomic():
+        t = tournament_cancel(tournament_id=tournament_id, actor=actor, note=note, now=now)
+    playing = Table.objects.filter(tournament=t, status="playing", round_id__isnull=False).order_by("pk")
+    ended = 0
+    for round_id in list(playing.values_list("round_id", flat=True)):
+        with transaction.atomic():
+            ended += round_end_now(round_id=round_id, actor=actor, now=now)
+    return t, ended

@@ -9,9 +9,10 @@ three processes and stops them all on Ctrl-C. Without ``DATABASE_URL`` the embed
 
 from __future__ import annotations
 
+import io
 import os
-import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -21,7 +22,6 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from config.embedded import DATA_DIR, release_embedded_database
-from rivals.models import Account
 
 
 class Command(BaseCommand):
@@ -44,8 +44,13 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         self._step("declaring the periodic tasks")
         call_command("setup_periodic_tasks", verbosity=0)
+        signin = ""
         if not opts["no_superuser"]:
-            self._dev_superuser()
+            self._step("the development superuser")
+            out = io.StringIO()
+            call_command("dev_operator", stdout=out)  # rivals.accounts: an operator's creation is an event
+            signin = out.getvalue().strip()
+            self.stdout.write(signin)  # said again once everything answers, below the processes' start-up
         env = {**os.environ, "DATABASE_URL": settings.DATABASE_URL, "DJANGO_SETTINGS_MODULE": "config.settings"}
         env.setdefault("DJANGO_DEBUG", "0")
         py = sys.executable
@@ -53,6 +58,8 @@ class Command(BaseCommand):
         data.mkdir(parents=True, exist_ok=True)
         host, _, port = opts["bind"].rpartition(":")
         self._step("starting web (uvicorn: HTTP API + live WebSocket), worker and beat")
+        # --quiet: no start-up banners (the routine jobs' lines are DEBUG: config/logfilters.py)
+        celery = [py, "-m", "celery", "-A", "config", "--quiet"]
         procs = {
             # config.asgi: the HTTP API and the live WebSocket (/api/v1/live) on one address;
             # each worker's hub takes the log's ranges over the channel layer (PostgreSQL's
@@ -73,28 +80,11 @@ class Command(BaseCommand):
                 "--timeout-graceful-shutdown",
                 "10",
             ],
-            "worker": [py, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO", "--concurrency", "2"],
-            "beat": [
-                py,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "beat",
-                "--loglevel",
-                "INFO",
-                "-s",
-                str(data / "celerybeat-schedule"),
-            ],
+            "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            "beat": [*celery, "beat", "--loglevel", "INFO", "-s", str(data / "celerybeat-schedule")],
         }
         running = {name: subprocess.Popen(cmd, env=env, start_new_session=True) for name, cmd in procs.items()}
-        host = opts["bind"]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"==> serving on http://{host}/  — live socket ws://{host}/api/v1/live  API docs http://{host}/api/docs/  admin http://{host}/admin/  "
-                f"health http://{host}/healthz  (Ctrl-C stops)"
-            )
-        )
+        started, announced = time.monotonic(), False
         stopping = False
 
         def stop(*_):
@@ -105,6 +95,9 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, stop)
         try:
             while not stopping:
+                if not announced and (_answers(host, int(port)) or time.monotonic() - started > 60):
+                    self._ready(opts["bind"], signin)
+                    announced = True
                 for name, proc in running.items():
                     if proc.poll() is not None:
                         self.stderr.write(f"{name} exited with {proc.returncode}; stopping the others")
@@ -127,11 +120,24 @@ class Command(BaseCommand):
                 release_embedded_database()
             self.stdout.write("==> stopped")
 
-    def _dev_superuser(self) -> None:
-        username = os.environ.get("RIVALS_ADMIN_USER", "admin")
-        if Account.objects.filter(username=username).exists():
-            self.stdout.write(f"dev superuser: {username} (exists; password unchanged)")
-            return
-        password = os.environ.get("RIVALS_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
-        Account.objects.create_superuser(username, password)
-        self.stdout.write(self.style.WARNING(f"dev superuser created: {username} / {password}"))
+    def _ready(self, bind: str, signin: str) -> None:
+        """The lines a newcomer needs, last on the screen once the web answers: where everything
+        is, and how to sign in to the admin (issue 22)."""
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"==> ready on http://{bind}/  — API docs http://{bind}/api/docs/  admin http://{bind}/admin/  "
+                f"health http://{bind}/healthz  live socket ws://{bind}/api/v1/live"
+            )
+        )
+        if signin:
+            self.stdout.write(self.style.WARNING(f"==> {signin}"))
+        self.stdout.write("==> Ctrl-C stops web, worker and beat")
+        self.stdout.flush()
+
+
+def _answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host or "127.0.0.1", port), timeout=0.2):
+            return True
+    except OSError:
+        return False

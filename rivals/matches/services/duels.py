@@ -49,7 +49,7 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
     if opponent == account.pk:
         raise NotAllowed("you cannot challenge yourself", details={"opponent": ["another account"]})
     now = now or timezone.now()
-    other = Account.objects.filter(pk=opponent, is_active=True).first()
+    other = Account.objects.filter(pk=opponent, is_active=True, is_staff=False).first()  # operators do not play
     if other is None:
         raise NotFound("no such player")
     if other.suspended_at is not None:  # R-38

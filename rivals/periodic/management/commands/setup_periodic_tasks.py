@@ -1,21 +1,27 @@
+"""``manage.py setup_periodic_tasks`` (``make run`` runs it at every start): beat's schedule is what
+``config/periodic.py`` declares — a schedule changed by hand in beat's tables is put back — and a
+job an operator paused stays paused (its last ``JobPaused`` / ``JobResumed``, issue 22)."""
+
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
 
 from config.periodic import PERIODIC_TASKS
+from rivals.periodic.services import jobs_paused
 
 
 class Command(BaseCommand):
-    help = "Create or update the periodic tasks declared in config/periodic.py (idempotent)."
+    help = "Create or update the periodic tasks declared in config/periodic.py (idempotent; pauses kept)."
 
     @transaction.atomic
     def handle(self, *args, **options):
         names = set()
+        paused = jobs_paused()
         for spec in PERIODIC_TASKS:
             names.add(spec["name"])
             fields = {
                 "task": spec["task"],
-                "enabled": True,
+                "enabled": spec["name"] not in paused,
                 "interval": None,
                 "crontab": None,
                 "kwargs": spec.get("kwargs_json", "{}"),
@@ -39,4 +45,7 @@ class Command(BaseCommand):
         stale = PeriodicTask.objects.exclude(name__in=names).exclude(name__startswith="celery.")
         stale.update(enabled=False)
         if options["verbosity"]:
-            self.stdout.write(f"{len(names)} periodic tasks set up")
+            kept = (
+                f" ({len(paused & names)} paused by an operator: {', '.join(sorted(paused & names))})" if paused else ""
+            )
+            self.stdout.write(f"{len(names)} periodic tasks set up{kept}")

@@ -1,0 +1,22 @@
+"""The events of periodic jobs (issue 22): an operator pauses or resumes a job declared in
+``config/periodic.py`` — one typed constructor each (schema version 1).
+
+Stream ``job-<name>`` (stream type ``job``; ``name`` as declared, e.g. ``matches-sweep``). The
+last of them says whether the job is paused; ``manage.py setup_periodic_tasks`` reads it at
+every start, so a pause survives a restart.
+"""
+
+from __future__ import annotations
+
+from rivals.eventstore import NewEvent
+
+JOB_EVENTS = frozenset({"JobPaused", "JobResumed"})
+
+
+def job_paused(*, job: str, task: str, reason: str) -> NewEvent:
+    """Beat stops sending ``task`` for ``job`` until it is resumed."""
+    return NewEvent("JobPaused", {"job": job, "task": task, "reason": reason})
+
+
+def job_resumed(*, job: str, task: str, reason: str) -> NewEvent:
+    return NewEvent("JobResumed", {"job": job, "task": task, "reason": reason})
