@@ -327,6 +327,9 @@ class RoundIntentResult:
     game: Game
     events: list = field(default_factory=list)
     boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
+    # the caller's board before the intent (the compact answer names what changed: rivals.api.prefer)
+    present_before: int = 0
+    faces_before: list = field(default_factory=list)
     # set when the intent came after the end: the end is recorded (committed), the intent refused
     refused: NotAllowed | None = None
 
@@ -372,7 +375,14 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
         _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
     elif game.status == "stuck" and _nobody_can_play(rnd, boards):
         _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
-    return RoundIntentResult(round=rnd, game=game, events=result.events, boards=boards)
+    return RoundIntentResult(
+        round=rnd,
+        game=game,
+        events=result.events,
+        boards=boards,
+        present_before=result.present_before,
+        faces_before=result.faces_before,
+    )
 
 
 def rounds_end_due(*, now: datetime | None = None) -> int:
