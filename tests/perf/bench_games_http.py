@@ -1,7 +1,7 @@
 """Benchmark: accepted ``remove_pair`` intents per second through HTTP + PostgreSQL.
 
 Starts gunicorn (2 workers by default) on a loopback port against a throw-away database
-``rivals_bench`` on the server of ``DATABASE_URL`` (else the embedded PostgreSQL), signs in
+``rivals_bench_<pid>`` (a name of its own: two runs never share it) on the server of ``DATABASE_URL`` (else the embedded PostgreSQL), signs in
 guest accounts, starts games and plays them along the server's winning plan (read from the
 database, as a perfect player would), then measures:
 
@@ -32,7 +32,10 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-PORT = 8399
+from tests.perf.stack import free_port  # noqa: E402
+
+PORT = free_port()  # a port of its own: another engineer's run may serve beside this one
+DB_NAME = f"rivals_bench_{os.getpid()}"
 
 
 def pct(values, q):
@@ -49,7 +52,7 @@ def bench_db_url() -> str:
 
         base = embedded_database_url()
     parts = urlsplit(base)
-    return base, urlunsplit(parts._replace(path="/rivals_bench"))
+    return base, urlunsplit(parts._replace(path=f"/{DB_NAME}"))
 
 
 def psql(url: str, sql: str) -> None:
@@ -204,8 +207,8 @@ def main() -> None:
         args.seconds = 5
 
     base, url = bench_db_url()
-    psql(base, "DROP DATABASE IF EXISTS rivals_bench")
-    psql(base, "CREATE DATABASE rivals_bench")
+    psql(base, f"DROP DATABASE IF EXISTS {DB_NAME}")
+    psql(base, f"CREATE DATABASE {DB_NAME}")
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -267,7 +270,7 @@ def main() -> None:
         web.wait(timeout=20)
         for p in locals().get("players", []):
             p.db.close()
-        psql(base, "DROP DATABASE IF EXISTS rivals_bench WITH (FORCE)")
+        psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 if __name__ == "__main__":

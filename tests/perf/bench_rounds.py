@@ -15,10 +15,11 @@ round hot path.
 
     .venv/bin/python tests/perf/bench_rounds.py [--quick] [--rounds 120] [--seconds 10]
 
-The broker is ``CELERY_BROKER_URL``, else Redis on 127.0.0.1:6379 (db 15) if it answers, else the
-filesystem transport in a temporary folder. A throw-away database ``rivals_bench_rounds`` is made
-on the server of ``DATABASE_URL`` (else the embedded PostgreSQL) and dropped at the end, with
-every process this script started.
+The broker is ``CELERY_BROKER_URL``, else an empty database of the machine's Redis that this run
+claims (``stack.free_redis_dbs``, flushed at the end) if Redis answers, else the filesystem
+transport in a temporary folder. A throw-away database ``rivals_bench_rounds_<pid>`` (a name of
+its own: two runs never share it) is made on the server of ``DATABASE_URL`` (else the embedded
+PostgreSQL) and dropped at the end, with every process this script started.
 """
 
 from __future__ import annotations
@@ -37,21 +38,19 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.perf import bench_games_http as solo  # noqa: E402
-from tests.perf.stack import spawn, stop  # noqa: E402
+from tests.perf.stack import free_redis_dbs, spawn, stop  # noqa: E402
 
-DB_NAME = "rivals_bench_rounds"
+DB_NAME = f"rivals_bench_rounds_{os.getpid()}"
+CLAIMED: list[str] = []  # the Redis databases this run claimed (flushed at the end)
 
 
 def broker_url(tmp: Path) -> str:
     if os.environ.get("CELERY_BROKER_URL"):
         return os.environ["CELERY_BROKER_URL"]
     try:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=6379, db=15, socket_timeout=1)
-        client.flushdb()
-        return "redis://127.0.0.1:6379/15"
-    except Exception:  # noqa: BLE001 — no Redis here: the broker that needs no server
+        CLAIMED.extend(free_redis_dbs(1))
+        return CLAIMED[0]
+    except Exception:  # noqa: BLE001 — no Redis here (or none free): the broker that needs no server
         os.environ["RIVALS_DATA_DIR"] = str(tmp)
         return "filesystem://"
 
@@ -363,6 +362,10 @@ def main() -> None:
 
         connections.close_all()
         solo.psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        import redis
+
+        for url in CLAIMED:
+            redis.Redis.from_url(url).flushdb()
 
 
 if __name__ == "__main__":

@@ -54,17 +54,27 @@ def stop(proc: subprocess.Popen | None, sig=signal.SIGTERM) -> None:
         pass
 
 
+CLAIM_KEY = "rivals:bench:claimed-by"
+
+
 def free_redis_dbs(count: int, base: str = MACHINE_REDIS) -> list[str]:
     """``count`` empty databases of the machine's Redis (highest numbers first), as URLs: a run of
-    our own beside whatever else uses that server. Raises if Redis does not answer."""
+    our own beside whatever else uses that server. Each is claimed with ``SET NX`` of a key naming
+    this process, so that two runs starting at once never share one (an empty database is only a
+    candidate; the claim decides); flushing it at the end releases it. Raises if Redis does not
+    answer or too few are free."""
     import redis
 
     found = []
+    owner = f"{socket.gethostname()}:{os.getpid()}"
     for db in range(15, 0, -1):
-        if redis.Redis.from_url(f"{base}/{db}", socket_timeout=2).dbsize() == 0:
+        client = redis.Redis.from_url(f"{base}/{db}", socket_timeout=2)
+        if client.dbsize() == 0 and client.set(CLAIM_KEY, owner, nx=True):
             found.append(f"{base}/{db}")
             if len(found) == count:
                 return found
+    for url in found:  # not enough: give back what was claimed
+        redis.Redis.from_url(url, socket_timeout=2).delete(CLAIM_KEY)
     raise RuntimeError(f"no {count} empty Redis databases on {base}")
 
 
