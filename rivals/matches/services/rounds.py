@@ -37,7 +37,7 @@ from rivals.intents import intent_envelope
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.models import Account, Game
-from rivals.rawsql import models_from_rows
+from rivals.rawsql import execute_prepared, models_from_rows, select_list
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "round"
@@ -157,27 +157,33 @@ def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
     return [boards[a] for a in rnd.players if a in boards]
 
 
+def _round_sql(lock: bool) -> str:
+    return f"SELECT {select_list(Round)} FROM matches_round WHERE id = %s AND players @> %s::jsonb" + (
+        " FOR UPDATE" if lock else ""
+    )
+
+
+def _boards_sql(lock: bool) -> str:
+    return (
+        f"SELECT {select_list(Game, 'g')}, a.display_name AS player_name FROM rivals_game g "
+        "JOIN rivals_account a ON a.id = g.account_id WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
+    )
+
+
 def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
-    """The round the account plays and every board of it, in one round trip (two statements:
-    the round first — locked if asked — then its boards, read after that lock with a fresh
-    snapshot). 404 for a round the account does not play."""
+    """The round the account plays and every board of it: the round first — locked if asked —
+    then its boards, read after that lock with a fresh snapshot. 404 for a round the account does
+    not play. Two prepared statements (``rivals.rawsql.execute_prepared``: the server neither
+    parses nor plans them again; every round intent reads them), with their columns named."""
     if not is_uuid(round_id):
         raise NotFound("no such round")
-    member = f"[{int(account.pk)}]"
-    lock_round, lock_boards = (" FOR UPDATE", " FOR UPDATE OF g") if lock else ("", "")
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT * FROM matches_round WHERE id = %s AND players @> %s::jsonb{lock_round}; "
-            "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
-            "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
-            f"{lock_boards}",
-            [str(round_id), member, str(round_id), str(round_id), member],
-        )
+    with connection.cursor() as django_cursor:
+        cur = execute_prepared(django_cursor, _round_sql(lock), [str(round_id), f"[{int(account.pk)}]"])
         rounds = models_from_rows(Round, cur, cur.fetchall())
-        cur.nextset()
+        if not rounds:
+            raise NotFound("no such round")
+        cur = execute_prepared(django_cursor, _boards_sql(lock), [str(round_id)])
         games = models_from_rows(Game, cur, cur.fetchall())
-    if not rounds:
-        raise NotFound("no such round")
     rnd = rounds[0]
     boards = {g.account_id: g for g in games}
     return rnd, [boards[a] for a in rnd.players if a in boards]
