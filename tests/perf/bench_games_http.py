@@ -68,14 +68,18 @@ class Api:
     # (tests/perf/load.py, tests/perf/faults.py)
     observer = None
 
-    def __init__(self):
+    def __init__(self, prefer: str | None = None):
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         self.token = None
+        self.prefer = prefer  # a Prefer header for the intents (``return=minimal``: the compact answer)
+        self.last_size = 0  # bytes of the last answer's body (tests/perf/load.py reports them)
 
     def call(self, method, path, body=None):
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
+        if self.prefer and path.endswith("/intents"):
+            headers["Prefer"] = self.prefer
         payload = json.dumps(body) if body is not None else None
         for _attempt in range(3):
             t = time.perf_counter()
@@ -92,6 +96,7 @@ class Api:
         else:
             raise RuntimeError("server unreachable")
         answer = json.loads(data) if data else None
+        self.last_size = len(data)
         if self.observer is not None:
             self.observer(self, method, path, body, res.status, answer, time.perf_counter() - t)
         return res.status, answer
@@ -100,10 +105,10 @@ class Api:
 class Player:
     """One account playing one game at a time along the server's plan."""
 
-    def __init__(self, name: str, mode: str, db_url: str):
+    def __init__(self, name: str, mode: str, db_url: str, prefer: str | None = None):
         import psycopg
 
-        self.api = Api()
+        self.api = Api(prefer)
         self.mode = mode
         self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)

@@ -94,6 +94,7 @@ class Stack:
     ):
         self.folder = folder
         self.port = free_port()
+        self.live_port = free_port()  # the live WebSocket's uvicorn (start_live), as deploy/ runs it
         self.web_workers, self.threads = web_workers, threads
         self.env = {
             **os.environ,
@@ -105,10 +106,11 @@ class Stack:
             "THROTTLE_USER": "1000000/minute",
             "THROTTLE_ANON": "1000000/minute",
             "LOG_LEVEL": "WARNING",
+            "RIVALS_LIVE_URL": f"ws://127.0.0.1:{self.live_port}/api/v1/live",
             **extra,
         }
         self.env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-        self.web = self.worker = self.beat = None
+        self.web = self.worker = self.beat = self.live = None
 
     def manage(self, *args: str) -> None:
         subprocess.run(
@@ -144,6 +146,40 @@ class Stack:
             self.folder / "web.log",
         )
         self.wait_healthy()
+
+    def start_live(self) -> None:
+        """The live WebSocket on its own uvicorn (config.asgi; deploy/'s ``live`` service), one
+        worker: its hub, and the relay (the embedded channel layer: PostgreSQL's LISTEN/NOTIFY)."""
+        self.live = spawn(
+            [
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.live_port),
+                "--workers",
+                "1",
+                "--ws",
+                "websockets-sansio",
+                "--log-level",
+                "warning",
+            ],
+            self.env,
+            self.folder / "live.log",
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.live_port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline or self.live.poll() is not None:
+                    raise RuntimeError(
+                        "uvicorn did not answer: " + (self.folder / "live.log").read_text()[-2000:]
+                    ) from None
+                time.sleep(0.2)
 
     def start_worker(self, name: str = "load") -> None:
         self.worker = spawn(
@@ -203,7 +239,7 @@ class Stack:
         return [int(p) for p in out.split()]
 
     def stop(self) -> None:
-        for proc in (self.web, self.worker, self.beat):
+        for proc in (self.web, self.live, self.worker, self.beat):
             stop(proc)
 
 
