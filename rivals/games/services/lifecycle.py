@@ -117,6 +117,10 @@ def game_start(
     stream_id, started = new_board(
         account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms
     )
+    # the games projection folds GameStarted onto this instance and inserts it (one INSERT, the
+    # instance is the row: nothing read back); the winning plan rides in it — a cache for hints
+    # (T-10), not a projection (the rebuild leaves it out)
+    game = Game(id=uuid.UUID(started.data["game_id"]), plan=[list(p) for p in deal.plan] if plan else None)
     event_append(
         stream_id=stream_id,
         stream_type="game",
@@ -124,11 +128,9 @@ def game_start(
         now=now,
         actor=f"account:{account.pk}",
         events=[started],
+        live={"game": game},
     )
-    game_id = started.data["game_id"]
-    if plan:  # the winning plan is a cache for hints (T-10)
-        Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
-    return Game.objects.get(pk=game_id)
+    return game
 
 
 def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
