@@ -372,6 +372,8 @@ def main() -> int:
     ap.add_argument("--rate", type=float, default=0, help="the mixed open loop's rate (default: half the floor's)")
     ap.add_argument("--mixed-seconds", type=float, default=30)
     ap.add_argument("--poll", action="store_true", help="round players poll the queue instead of the live socket")
+    ap.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (the worker model)")
+    ap.add_argument("--threads", type=int, default=4, help="gthread threads per gunicorn worker")
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--profile-intents", type=int, default=400)
     args = ap.parse_args()
@@ -402,6 +404,8 @@ def main() -> int:
             broker_url=broker,
             cache_url=cache,
             folder=folder,
+            web_workers=args.web_workers,
+            threads=args.threads,
             RIVALS_BENCH_FLOOR="1",
             RIVALS_ROUND_LAYOUTS="L08",
             DATABASE_CONN_MAX_AGE="900",
