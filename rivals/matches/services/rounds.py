@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
@@ -32,12 +32,11 @@ from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
 from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
-from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
+from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account, Game
-from rivals.rawsql import execute_prepared, models_from_rows, select_list
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "round"
@@ -126,69 +125,6 @@ def round_schedule(
     return Round.objects.get(pk=rnd.pk)
 
 
-# --- reads used by writes -------------------------------------------------------------------------
-
-
-def _round_row(round_id, *, account: Account | None = None, lock: bool = False) -> Round:
-    """The round (locked if asked); a round the account does not play is 404, not 403."""
-    rnd = None
-    if is_uuid(round_id):
-        sql = "SELECT * FROM matches_round WHERE id = %s"
-        params: list = [str(round_id)]
-        if account is not None:
-            sql += " AND players @> %s::jsonb"
-            params.append(f"[{int(account.pk)}]")
-        rnd = next(iter(Round.objects.raw(sql + (" FOR UPDATE" if lock else ""), params)), None)
-    if rnd is None:
-        raise NotFound("no such round")
-    return rnd
-
-
-def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
-    """The players' boards in seat order, each with its player's ``display_name`` (one query).
-
-    Locking them is safe from deadlocks: every path that locks boards of a round holds the
-    round's row lock first (the solo game path locks one board and never the round)."""
-    sql = (
-        "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
-        "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
-    )
-    boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
-    return [boards[a] for a in rnd.players if a in boards]
-
-
-def _round_sql(lock: bool) -> str:
-    return f"SELECT {select_list(Round)} FROM matches_round WHERE id = %s AND players @> %s::jsonb" + (
-        " FOR UPDATE" if lock else ""
-    )
-
-
-def _boards_sql(lock: bool) -> str:
-    return (
-        f"SELECT {select_list(Game, 'g')}, a.display_name AS player_name FROM rivals_game g "
-        "JOIN rivals_account a ON a.id = g.account_id WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
-    )
-
-
-def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
-    """The round the account plays and every board of it: the round first — locked if asked —
-    then its boards, read after that lock with a fresh snapshot. 404 for a round the account does
-    not play. Two prepared statements (``rivals.rawsql.execute_prepared``: the server neither
-    parses nor plans them again; every round intent reads them), with their columns named."""
-    if not is_uuid(round_id):
-        raise NotFound("no such round")
-    with connection.cursor() as django_cursor:
-        cur = execute_prepared(django_cursor, _round_sql(lock), [str(round_id), f"[{int(account.pk)}]"])
-        rounds = models_from_rows(Round, cur, cur.fetchall())
-        if not rounds:
-            raise NotFound("no such round")
-        cur = execute_prepared(django_cursor, _boards_sql(lock), [str(round_id)])
-        games = models_from_rows(Game, cur, cur.fetchall())
-    rnd = rounds[0]
-    boards = {g.account_id: g for g in games}
-    return rnd, [boards[a] for a in rnd.players if a in boards]
-
-
 def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
     """A round and its boards as its player reads them — an end that is due is applied first
     (R-17: a client never sees a round that should be over)."""
@@ -211,7 +147,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
     never changes the result, which depends only on the boards at the deadline."""
     now = now or timezone.now()
     try:
-        rnd = _round_row(round_id, lock=True)
+        rnd = round_row(round_id, lock=True)
     except NotFound:
         return False
     if rnd.status != "running" or now < rnd.ends_at:
@@ -225,7 +161,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
 def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     """An operator's "end this round now": the result as it stands, with the operator as actor."""
     now = now or timezone.now()
-    rnd = _round_row(round_id, lock=True)
+    rnd = round_row(round_id, lock=True)
     if rnd.status != "running":
         return False
     if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
@@ -400,5 +336,5 @@ def rounds_end_due(*, now: datetime | None = None) -> int:
 
 def round_board_of(*, account: Account, round_id) -> Game:
     """The caller's board of a round (404 for a round the account does not play)."""
-    rnd = _round_row(round_id, account=account)
+    rnd = round_row(round_id, account=account)
     return Game.objects.get(round_id=rnd.pk, account=account)
