@@ -8,7 +8,9 @@ hostile body included, as a sanitised copy — as a ``RejectedIntent`` (R-38) be
 the API's error format. Raising inside ``apply`` is caught inside the request's transaction: what
 the service committed on purpose before refusing (P-4: the time-up end of a game) stays. Then it
 tells whoever listens what happened (``rivals.signals.intent_accepted`` / ``intent_refused``: the
-fair-play checks of ``rivals.fairplay``): the accepted events, or the refusal.
+fair-play checks of ``rivals.fairplay``): the accepted events, or the refusal. An accepted
+intent's answer is the whole game, or the compact one ``Prefer: return=minimal`` asks for
+(``rivals.api.prefer``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rivals.api.errors import error_response
 from rivals.api.idempotency import idempotent
 from rivals.api.parsers import RefusedJSON
 from rivals.api.permissions import NotSuspended
+from rivals.api.prefer import APPLIED, MINIMAL
 from rivals.errors import DomainError, Invalid
 from rivals.intents import rejected_intent_record
 from rivals.signals import intent_accepted, intent_refused
@@ -33,16 +36,19 @@ from rivals.text import unsafe_character
 
 @dataclass
 class Accepted:
-    """What an accepted intent appended (for the fair-play checks) and the answer's body."""
+    """What an accepted intent appended (for the fair-play checks) and the answer's body;
+    ``minimal`` when the body is the compact one ``Prefer: return=minimal`` asked for."""
 
     events: list
     body: dict[str, Any]
+    minimal: bool = False
 
 
 class IntentEndpoint(APIView):
     target_kwarg: str = ""  # the URL argument naming the target (``game_id``, ``table_id``)
     target_prefix: str = ""  # how the fair-play record names the target's kind (``sichuan:``)
     checks_own_url = True  # rivals.api.middleware leaves the target id to this view
+    honours_prefer = False  # answers Prefer: return=minimal (rivals.api.prefer): says Vary: Prefer
     permission_classes = [IsAuthenticated, NotSuspended]
 
     def apply(self, request, target: str, intent: Any) -> Accepted:
@@ -71,4 +77,7 @@ class IntentEndpoint(APIView):
             intent_refused.send(sender=type(self), account=request.user, exc=exc)
             return error_response(exc.code, exc.message, exc.status_code, exc.details)
         intent_accepted.send(sender=type(self), account=request.user, events=accepted.events)
-        return Response(accepted.body)
+        response = Response(accepted.body, headers={"Vary": "Prefer"} if self.honours_prefer else None)
+        if accepted.minimal:  # RFC 7240 (rivals.api.prefer)
+            response[APPLIED] = MINIMAL
+        return response

@@ -103,6 +103,10 @@ class AutoSchema(SpectacularAutoSchema):
         for code in ("429", "503"):
             if code in responses:
                 responses[code].setdefault("headers", {}).update(_RETRY_AFTER)
+        if getattr(self.view, "honours_prefer", False) and "200" in responses:  # rivals.api.prefer
+            from rivals.api.prefer import APPLIED_HEADER
+
+            responses["200"].setdefault("headers", {}).update(APPLIED_HEADER)
         return responses
 
     def get_tags(self) -> list[str]:

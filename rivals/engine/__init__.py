@@ -15,7 +15,7 @@ from .assist import (
     shuffle,
     winning_plan,
 )
-from .board import Board
+from .board import Board, free_mask_of
 from .codes import CodeError, format_code, parse_code
 from .deals import Deal, deal_from_code, random_code
 from .layouts import Layout, LayoutError, all_layouts, get_layout
@@ -55,6 +55,7 @@ __all__ = [
     "deal_from_code",
     "random_code",
     "Board",
+    "free_mask_of",
     "SolveResult",
     "solve",
     "hint",

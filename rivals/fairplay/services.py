@@ -117,20 +117,25 @@ def _board_fast_pairs(
 
 def fairplay_intent_accepted(*, account: Account, events) -> None:
     """Look at an accepted intent's events: pairs faster than the human minimum (R-38)."""
-    threshold = _rules()["FAIRPLAY_FAST_PAIR_MS"]
+    threshold, needed = _rules()["FAIRPLAY_FAST_PAIR_MS"], _rules()["FAIRPLAY_FAST_PAIRS"]
     if not threshold:
         return
     for event in events:
         if event.type != "PairRemoved":
             continue
         interval = event.data.get("interval_ms")
-        if interval is not None and interval < threshold:
-            _board_fast_pairs(
-                account_id=account.pk,
-                stream_id=event.stream_id,
-                round_id=event.data.get("round_id"),
-                now=event.recorded_at,
-            )  # flagged at the instant of the pair
+        if interval is None or interval >= threshold:
+            continue
+        # a board that has accepted fewer intents than the flag needs fast pairs cannot have them
+        # yet: no need to read its events (a fast player's first pairs of every board)
+        if event.data.get("seq", needed) < needed:
+            continue
+        _board_fast_pairs(
+            account_id=account.pk,
+            stream_id=event.stream_id,
+            round_id=event.data.get("round_id"),
+            now=event.recorded_at,
+        )  # flagged at the instant of the pair
 
 
 def fairplay_intent_refused(*, account: Account | None, exc: DomainError, now: datetime | None = None) -> None:

@@ -10,6 +10,8 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
+from rivals.api.prefer import PARAMETER as PREFER
+from rivals.api.prefer import wants_minimal
 from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut, EventOut
 from rivals.errors import Invalid
@@ -17,9 +19,9 @@ from rivals.games import selectors as sel
 from rivals.games import services as svc
 from rivals.games.serializers import (
     GAME_CREATE,
+    INTENT_ACCEPTED,
     GameCreateIn,
     GameOut,
-    IntentAcceptedOut,
     LayoutOut,
     LeaderboardRowOut,
     LevelOut,
@@ -60,19 +62,37 @@ class GameView(APIView):
 @extend_schema_view(
     post=extend_schema(
         operation_id="game_intent_send",
-        parameters=[GAME_ID],
+        parameters=[GAME_ID, PREFER],
         request=intent_union("GameIntent", INTENT_TYPES),
-        responses={200: IntentAcceptedOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+        responses={200: INTENT_ACCEPTED, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
 )
 class GameIntentsView(IntentEndpoint):
     target_kwarg = "game_id"
+    honours_prefer = True
 
     def apply(self, request, game_id, intent):
         result = svc.game_intent_apply(account=request.user, game_id=game_id, intent=intent)
         if result.refused:  # P-4: the time ran out — the end is recorded (committed), the intent refused
             raise result.refused
         events = [sel.event_view(e) for e in result.events]
+        if wants_minimal(request):  # RFC 7240: only what the intent changed (rivals.api.prefer)
+            game = result.game
+            return Accepted(
+                result.events,
+                {
+                    "accepted": True,
+                    "events": events,
+                    "seq": game.seq,
+                    "score": game.score,
+                    "status": game.status,
+                    **sel.board_delta(
+                        game=game, present_before=result.present_before, faces_before=result.faces_before
+                    ),
+                    "awarded": sel.awarded_view(result.awarded),
+                },
+                minimal=True,
+            )
         return Accepted(
             result.events,
             {

@@ -54,6 +54,35 @@ def game_view(*, game: Game, now=None) -> dict[str, Any]:
     return view
 
 
+def _tile(game: Game, positions, i: int, free: int) -> dict[str, Any]:
+    x, y, z = positions[i]
+    return {"id": i, "x": x, "y": y, "z": z, "face": game.faces[i], "free": bool(free >> i & 1)}
+
+
+def board_delta(*, game: Game, present_before: int, faces_before: list[str]) -> dict[str, Any]:
+    """What an intent changed on the board (``Prefer: return=minimal``, rivals.api.prefer): the
+    tiles on the board now that were not before or whose ``free`` or face changed (as ``game_view``
+    shows a tile), and the ids of the tiles that left it. Applied to the board a client holds, it
+    gives ``game_view``'s ``tiles``."""
+    layout = engine.get_layout(game.layout)
+    after = game.present_mask
+    free = engine.free_mask_of(layout, after)
+    changed = (after & ~present_before) | (after & (free ^ engine.free_mask_of(layout, present_before)))
+    if faces_before is not game.faces and faces_before != game.faces:  # a shuffle, a restart
+        changed |= after & sum(1 << i for i, (a, b) in enumerate(zip(faces_before, game.faces, strict=True)) if a != b)
+    tiles = []
+    while changed:
+        low = changed & -changed
+        tiles.append(_tile(game, layout.positions, low.bit_length() - 1, free))
+        changed ^= low
+    gone, removed = present_before & ~after, []
+    while gone:
+        low = gone & -gone
+        removed.append(low.bit_length() - 1)
+        gone ^= low
+    return {"tiles": tiles, "removed": removed, "tiles_left": after.bit_count()}
+
+
 def event_view(event: Event) -> dict[str, Any]:
     return {"version": event.version, "type": event.type, "data": event.data, "recorded_at": event.recorded_at}
 

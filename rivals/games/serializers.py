@@ -117,6 +117,32 @@ class IntentAcceptedOut(serializers.Serializer):
     awarded = AwardedOut()
 
 
+class IntentAcceptedMinimalOut(serializers.Serializer):
+    """The answer to ``Prefer: return=minimal`` (RFC 7240, rivals.api.prefer): what the intent
+    changed. Applied to the board the client holds — drop ``removed``, put ``tiles`` in place — it
+    gives the full answer's ``game.tiles``."""
+
+    accepted = serializers.BooleanField()
+    events = EventOut(many=True)
+    seq = serializers.IntegerField(help_text="intents accepted so far: the next intent's seq")
+    score = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    tiles_left = serializers.IntegerField()
+    tiles = TileOut(many=True, help_text="the tiles on the board that appeared or whose free (or face) changed")
+    removed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the ids of the tiles that left the board"
+    )
+    awarded = AwardedOut()
+
+
+# the answer of an accepted game intent: the whole game, or what changed (Prefer: return=minimal)
+INTENT_ACCEPTED = PolymorphicProxySerializer(
+    component_name="GameIntentAnswer",
+    serializers=[IntentAcceptedOut, IntentAcceptedMinimalOut],
+    resource_type_field_name=None,
+)
+
+
 def _intent(name: str, kind: str, **fields) -> type[serializers.Serializer]:
     attrs = {
         "seq": serializers.IntegerField(min_value=0, help_text="intents already accepted in this game"),

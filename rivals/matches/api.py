@@ -11,6 +11,8 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.intents import Accepted, IntentEndpoint
 from rivals.api.permissions import NotSuspended
+from rivals.api.prefer import PARAMETER as PREFER
+from rivals.api.prefer import wants_minimal
 from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut, EventOut
 from rivals.errors import Invalid, NotFound
@@ -21,6 +23,7 @@ from rivals.matches import selectors as sel
 from rivals.matches import services as svc
 from rivals.matches.models import Match
 from rivals.matches.serializers import (
+    ROUND_INTENT_ACCEPTED,
     DuelChallengeIn,
     DuelOut,
     DuelPageIn,
@@ -28,7 +31,6 @@ from rivals.matches.serializers import (
     MatchOut,
     MatchPageOut,
     QueueJoinIn,
-    RoundIntentAcceptedOut,
     RoundOut,
     TicketOut,
 )
@@ -168,10 +170,10 @@ class RoundView(APIView):
 @extend_schema_view(
     post=extend_schema(
         operation_id="round_intent_send",
-        parameters=[ROUND_ID],
+        parameters=[ROUND_ID, PREFER],
         # rounds take remove_pair, click_blocked and (not in Quick Match, R-9) joker; others are 422
         request=intent_union("RoundIntent", ("remove_pair", "click_blocked", "joker")),
-        responses={200: RoundIntentAcceptedOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+        responses={200: ROUND_INTENT_ACCEPTED, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     )
 )
 class RoundIntentsView(IntentEndpoint):
@@ -179,12 +181,21 @@ class RoundIntentsView(IntentEndpoint):
 
     target_kwarg = "round_id"
     target_prefix = "round:"
+    honours_prefer = True
 
     def apply(self, request, round_id, intent):
         result = svc.round_intent_apply(account=request.user, round_id=round_id, intent=intent)
         if result.refused:  # the deadline had passed: the end is recorded (committed), the intent refused
             raise result.refused
         events = [event_view(e) for e in result.events]
+        if wants_minimal(request):  # RFC 7240: only what the intent changed (rivals.api.prefer)
+            delta = sel.round_delta_view(
+                rnd=result.round,
+                game=result.game,
+                present_before=result.present_before,
+                faces_before=result.faces_before,
+            )
+            return Accepted(result.events, {"accepted": True, "events": events, **delta}, minimal=True)
         return Accepted(
             result.events,
             {

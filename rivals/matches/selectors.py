@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
-from rivals.games.selectors import game_view
+from rivals.games.selectors import board_delta, game_view
 from rivals.matches.models import Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
 from rivals.models import Account, Game
@@ -60,6 +60,24 @@ def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None
     )
     view["started_at"] = iso_z(rnd.starts_at)
     return view
+
+
+def round_delta_view(*, rnd: Round, game: Game, present_before: int, faces_before: list, now=None) -> dict[str, Any]:
+    """The compact answer of a round intent (``Prefer: return=minimal``, rivals.api.prefer): the
+    caller's ``seq``, score and board status, the round's status and deadline, and what changed on
+    the board. The opponents' figures are the round's read and the live socket's to tell."""
+    now = now or timezone.now()
+    return {
+        "seq": game.seq,
+        "score": game.score,
+        "board_status": game.status,
+        "status": rnd.shown_status(now),
+        "ends_at": iso_z(rnd.ended_at if rnd.status == "ended" else rnd.ends_at),
+        "time_left_ms": None
+        if rnd.status == "ended"
+        else max(0, int((rnd.ends_at - max(now, rnd.starts_at)).total_seconds() * 1000)),
+        **board_delta(game=game, present_before=present_before, faces_before=faces_before),
+    }
 
 
 def _result_view(result: dict) -> dict[str, Any]:

@@ -2,11 +2,12 @@
 and rounds. A round is the caller's board as a game, plus the round; an opponent is a summary that
 never carries tiles."""
 
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import EventOut, PageIn
-from rivals.games.serializers import GameOut
+from rivals.games.serializers import GAME_STATUSES, GameOut, TileOut
 from rivals.matches.services.queue import GROUP as QUEUE_GROUP
 
 MATCH_MODES = ["arena", "duel", "quick", "tournament"]
@@ -141,3 +142,31 @@ class RoundIntentAcceptedOut(serializers.Serializer):
     event = EventOut()
     events = EventOut(many=True)
     game = RoundOut()
+
+
+class RoundIntentAcceptedMinimalOut(serializers.Serializer):
+    """The answer to ``Prefer: return=minimal`` (RFC 7240, rivals.api.prefer): what the intent
+    changed on the caller's board, and the round's status and deadline (the opponents' figures
+    come with the round's read and over the live socket)."""
+
+    accepted = serializers.BooleanField()
+    events = EventOut(many=True)
+    seq = serializers.IntegerField(help_text="intents accepted so far on the caller's board: the next intent's seq")
+    score = serializers.IntegerField()
+    board_status = serializers.ChoiceField(choices=GAME_STATUSES)
+    status = serializers.ChoiceField(choices=ROUND_STATUSES)
+    ends_at = serializers.DateTimeField(help_text="the current deadline; the end once ended")
+    time_left_ms = serializers.IntegerField(allow_null=True)
+    tiles_left = serializers.IntegerField()
+    tiles = TileOut(many=True, help_text="the tiles on the board that appeared or whose free changed")
+    removed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the ids of the tiles that left the board"
+    )
+
+
+# the answer of an accepted round intent: the caller's board and the round, or what changed
+ROUND_INTENT_ACCEPTED = PolymorphicProxySerializer(
+    component_name="RoundIntentAnswer",
+    serializers=[RoundIntentAcceptedOut, RoundIntentAcceptedMinimalOut],
+    resource_type_field_name=None,
+)

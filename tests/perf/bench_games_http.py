@@ -1,7 +1,7 @@
 """Benchmark: accepted ``remove_pair`` intents per second through HTTP + PostgreSQL.
 
 Starts gunicorn (2 workers by default) on a loopback port against a throw-away database
-``rivals_bench`` on the server of ``DATABASE_URL`` (else the embedded PostgreSQL), signs in
+``rivals_bench_<pid>`` (a name of its own: two runs never share it) on the server of ``DATABASE_URL`` (else the embedded PostgreSQL), signs in
 guest accounts, starts games and plays them along the server's winning plan (read from the
 database, as a perfect player would), then measures:
 
@@ -32,7 +32,10 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-PORT = 8399
+from tests.perf.stack import free_port  # noqa: E402
+
+PORT = free_port()  # a port of its own: another engineer's run may serve beside this one
+DB_NAME = f"rivals_bench_{os.getpid()}"
 
 
 def pct(values, q):
@@ -49,7 +52,7 @@ def bench_db_url() -> str:
 
         base = embedded_database_url()
     parts = urlsplit(base)
-    return base, urlunsplit(parts._replace(path="/rivals_bench"))
+    return base, urlunsplit(parts._replace(path=f"/{DB_NAME}"))
 
 
 def psql(url: str, sql: str) -> None:
@@ -65,14 +68,18 @@ class Api:
     # (tests/perf/load.py, tests/perf/faults.py)
     observer = None
 
-    def __init__(self):
+    def __init__(self, prefer: str | None = None):
         self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
         self.token = None
+        self.prefer = prefer  # a Prefer header for the intents (``return=minimal``: the compact answer)
+        self.last_size = 0  # bytes of the last answer's body (tests/perf/load.py reports them)
 
     def call(self, method, path, body=None):
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
+        if self.prefer and path.endswith("/intents"):
+            headers["Prefer"] = self.prefer
         payload = json.dumps(body) if body is not None else None
         for _attempt in range(3):
             t = time.perf_counter()
@@ -89,6 +96,7 @@ class Api:
         else:
             raise RuntimeError("server unreachable")
         answer = json.loads(data) if data else None
+        self.last_size = len(data)
         if self.observer is not None:
             self.observer(self, method, path, body, res.status, answer, time.perf_counter() - t)
         return res.status, answer
@@ -97,10 +105,10 @@ class Api:
 class Player:
     """One account playing one game at a time along the server's plan."""
 
-    def __init__(self, name: str, mode: str, db_url: str):
+    def __init__(self, name: str, mode: str, db_url: str, prefer: str | None = None):
         import psycopg
 
-        self.api = Api()
+        self.api = Api(prefer)
         self.mode = mode
         self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)
@@ -204,8 +212,8 @@ def main() -> None:
         args.seconds = 5
 
     base, url = bench_db_url()
-    psql(base, "DROP DATABASE IF EXISTS rivals_bench")
-    psql(base, "CREATE DATABASE rivals_bench")
+    psql(base, f"DROP DATABASE IF EXISTS {DB_NAME}")
+    psql(base, f"CREATE DATABASE {DB_NAME}")
     env = {
         **os.environ,
         "DATABASE_URL": url,
@@ -267,7 +275,7 @@ def main() -> None:
         web.wait(timeout=20)
         for p in locals().get("players", []):
             p.db.close()
-        psql(base, "DROP DATABASE IF EXISTS rivals_bench WITH (FORCE)")
+        psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
 
 
 if __name__ == "__main__":

@@ -15,10 +15,11 @@ round hot path.
 
     .venv/bin/python tests/perf/bench_rounds.py [--quick] [--rounds 120] [--seconds 10]
 
-The broker is ``CELERY_BROKER_URL``, else Redis on 127.0.0.1:6379 (db 15) if it answers, else the
-filesystem transport in a temporary folder. A throw-away database ``rivals_bench_rounds`` is made
-on the server of ``DATABASE_URL`` (else the embedded PostgreSQL) and dropped at the end, with
-every process this script started.
+The broker is ``CELERY_BROKER_URL``, else an empty database of the machine's Redis that this run
+claims (``stack.free_redis_dbs``, flushed at the end) if Redis answers, else the filesystem
+transport in a temporary folder. A throw-away database ``rivals_bench_rounds_<pid>`` (a name of
+its own: two runs never share it) is made on the server of ``DATABASE_URL`` (else the embedded
+PostgreSQL) and dropped at the end, with every process this script started.
 """
 
 from __future__ import annotations
@@ -37,21 +38,19 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.perf import bench_games_http as solo  # noqa: E402
-from tests.perf.stack import spawn, stop  # noqa: E402
+from tests.perf.stack import free_redis_dbs, spawn, stop  # noqa: E402
 
-DB_NAME = "rivals_bench_rounds"
+DB_NAME = f"rivals_bench_rounds_{os.getpid()}"
+CLAIMED: list[str] = []  # the Redis databases this run claimed (flushed at the end)
 
 
 def broker_url(tmp: Path) -> str:
     if os.environ.get("CELERY_BROKER_URL"):
         return os.environ["CELERY_BROKER_URL"]
     try:
-        import redis
-
-        client = redis.Redis(host="127.0.0.1", port=6379, db=15, socket_timeout=1)
-        client.flushdb()
-        return "redis://127.0.0.1:6379/15"
-    except Exception:  # noqa: BLE001 — no Redis here: the broker that needs no server
+        CLAIMED.extend(free_redis_dbs(1))
+        return CLAIMED[0]
+    except Exception:  # noqa: BLE001 — no Redis here (or none free): the broker that needs no server
         os.environ["RIVALS_DATA_DIR"] = str(tmp)
         return "filesystem://"
 
@@ -111,23 +110,74 @@ class RoundPlayer:
     along a winning plan of the deal; when a round is over (it completed, or an opponent did) it
     plays the match's next round once it starts (an arena's break), else queues again."""
 
-    def __init__(self, name: str, mode: str = "quick"):
+    PATIENCE = 3.0  # seconds in the queue before leaving it
+
+    def __init__(self, name: str, mode: str = "quick", prefer: str | None = None, live: bool = False):
         from rivals import engine
 
         self.engine = engine
         self.mode = mode
-        self.api = solo.Api()
+        self.api = solo.Api(prefer)
         status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
         assert status in (200, 201), body
         self.api.token, self.account_id = body["token"], body["account_id"]
         self.round_id = self.match_id = None
         self.plan: list = []
         self.seq = 0
+        # live: the player hears of its rounds on the live socket (its account's round_started
+        # notifications) instead of polling the queue and reading the match (a Quick Match)
+        self.ws = self._socket() if live else None
+        self.started: list[dict] = []  # round_started notifications not yet played
+
+    def _socket(self):
+        import json
+
+        from websockets.sync.client import connect
+
+        status, ticket = self.api.call("POST", "/api/v1/live/ticket", {})
+        assert status == 201, ticket
+        ws = connect(ticket["url"], open_timeout=30, max_size=None)  # the url carries the ticket
+        ws.send(json.dumps({"op": "subscribe", "topic": "account"}))
+        while json.loads(ws.recv(timeout=30)).get("op") != "subscribed":
+            pass
+        return ws
+
+    def _round_started(self, timeout: float = 60.0) -> dict:
+        """The next round_started notification of the socket (those already read first)."""
+        import json
+
+        deadline = time.monotonic() + timeout
+        while not self.started:
+            msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            data = msg.get("data") or {}
+            if msg.get("op") == "event" and "round_started" in (msg.get("type"), data.get("type")):
+                self.started.append(data.get("data", data) if "round_id" not in data else data)
+        return self.started.pop(0)
 
     def queue(self) -> None:
+        """Join the queue and wait for the match; a player nobody joins within ``PATIENCE`` s
+        leaves the queue (a closed loop's last player must not wait for a partner who stopped):
+        its plan stays empty."""
         status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": self.mode})
         assert status in (200, 201), ticket
+        deadline = time.monotonic() + self.PATIENCE
+        if self.ws is not None and self.mode == "quick":  # one round: the socket tells which
+            while True:
+                try:
+                    started = self._round_started(timeout=max(0.05, deadline - time.monotonic()))
+                    break
+                except TimeoutError:
+                    if self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")[0] == 200:
+                        return  # left: nobody came
+                    deadline = time.monotonic() + 30  # matched meanwhile: its round is on its way
+            self.match_id = None  # a Quick Match has one round: the next is a new match
+            return self.join(started["round_id"])
         while ticket["status"] == "waiting":
+            if time.monotonic() > deadline:
+                status, left = self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")
+                if status == 200:
+                    return  # left: nobody came
+                deadline = time.monotonic() + 30
             time.sleep(0.05)  # a client's poll (not every 5 ms: the polls would outnumber the intents)
             status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
         self.match_id = ticket["match"]
@@ -156,8 +206,10 @@ class RoundPlayer:
             self.plan = []
 
     def step(self) -> tuple[bool, float]:
-        while not self.plan:
+        if not self.plan:
             self.next_round()
+            if not self.plan:  # no round to play now (the queue found nobody, a round already over)
+                return False, 0.0
         t = time.perf_counter()
         status, body = self.api.call(
             "POST",
@@ -168,7 +220,7 @@ class RoundPlayer:
         if status == 200:
             self.seq += 1
             self.plan = self.plan[1:]
-            if body["game"]["status"] == "ended":
+            if (body.get("game") or body)["status"] == "ended":  # the full answer, or the compact one
                 self.plan = []
             return True, elapsed
         if status == 422 and body["error"]["code"] == "not_allowed":  # the opponent completed first
@@ -186,7 +238,8 @@ def closed_loop(clients, seconds):
         while time.perf_counter() < stop_at:
             good, elapsed = c.step()
             ok += good
-            local.append(elapsed)
+            if elapsed:  # a step with no request (no round to play yet) has no latency
+                local.append(elapsed)
         with lock:
             accepted[0] += ok
             lat.extend(local)
@@ -363,6 +416,10 @@ def main() -> None:
 
         connections.close_all()
         solo.psql(base, f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        import redis
+
+        for url in CLAIMED:
+            redis.Redis.from_url(url).flushdb()
 
 
 if __name__ == "__main__":

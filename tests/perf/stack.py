@@ -54,17 +54,27 @@ def stop(proc: subprocess.Popen | None, sig=signal.SIGTERM) -> None:
         pass
 
 
+CLAIM_KEY = "rivals:bench:claimed-by"
+
+
 def free_redis_dbs(count: int, base: str = MACHINE_REDIS) -> list[str]:
     """``count`` empty databases of the machine's Redis (highest numbers first), as URLs: a run of
-    our own beside whatever else uses that server. Raises if Redis does not answer."""
+    our own beside whatever else uses that server. Each is claimed with ``SET NX`` of a key naming
+    this process, so that two runs starting at once never share one (an empty database is only a
+    candidate; the claim decides); flushing it at the end releases it. Raises if Redis does not
+    answer or too few are free."""
     import redis
 
     found = []
+    owner = f"{socket.gethostname()}:{os.getpid()}"
     for db in range(15, 0, -1):
-        if redis.Redis.from_url(f"{base}/{db}", socket_timeout=2).dbsize() == 0:
+        client = redis.Redis.from_url(f"{base}/{db}", socket_timeout=2)
+        if client.dbsize() == 0 and client.set(CLAIM_KEY, owner, nx=True):
             found.append(f"{base}/{db}")
             if len(found) == count:
                 return found
+    for url in found:  # not enough: give back what was claimed
+        redis.Redis.from_url(url, socket_timeout=2).delete(CLAIM_KEY)
     raise RuntimeError(f"no {count} empty Redis databases on {base}")
 
 
@@ -84,6 +94,7 @@ class Stack:
     ):
         self.folder = folder
         self.port = free_port()
+        self.live_port = free_port()  # the live WebSocket's uvicorn (start_live), as deploy/ runs it
         self.web_workers, self.threads = web_workers, threads
         self.env = {
             **os.environ,
@@ -95,10 +106,11 @@ class Stack:
             "THROTTLE_USER": "1000000/minute",
             "THROTTLE_ANON": "1000000/minute",
             "LOG_LEVEL": "WARNING",
+            "RIVALS_LIVE_URL": f"ws://127.0.0.1:{self.live_port}/api/v1/live",
             **extra,
         }
         self.env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-        self.web = self.worker = self.beat = None
+        self.web = self.worker = self.beat = self.live = None
 
     def manage(self, *args: str) -> None:
         subprocess.run(
@@ -134,6 +146,40 @@ class Stack:
             self.folder / "web.log",
         )
         self.wait_healthy()
+
+    def start_live(self) -> None:
+        """The live WebSocket on its own uvicorn (config.asgi; deploy/'s ``live`` service), one
+        worker: its hub, and the relay (the embedded channel layer: PostgreSQL's LISTEN/NOTIFY)."""
+        self.live = spawn(
+            [
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.live_port),
+                "--workers",
+                "1",
+                "--ws",
+                "websockets-sansio",
+                "--log-level",
+                "warning",
+            ],
+            self.env,
+            self.folder / "live.log",
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.live_port), timeout=1):
+                    return
+            except OSError:
+                if time.monotonic() > deadline or self.live.poll() is not None:
+                    raise RuntimeError(
+                        "uvicorn did not answer: " + (self.folder / "live.log").read_text()[-2000:]
+                    ) from None
+                time.sleep(0.2)
 
     def start_worker(self, name: str = "load") -> None:
         self.worker = spawn(
@@ -193,7 +239,7 @@ class Stack:
         return [int(p) for p in out.split()]
 
     def stop(self) -> None:
-        for proc in (self.web, self.worker, self.beat):
+        for proc in (self.web, self.live, self.worker, self.beat):
             stop(proc)
 
 

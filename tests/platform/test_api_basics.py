@@ -230,3 +230,33 @@ def test_the_landing_page_says_what_this_is_and_links_docs_admin_and_health(clie
         assert link in page
     admin = admin_client.get("/admin/").content.decode()
     assert 'href="/"' in admin  # "View site" leads to the landing page
+
+
+def test_the_fixed_window_on_redis_counts_with_one_script_and_always_expires(tmp_path, settings):
+    """The production path of the rate limit (``CACHE_URL`` on Redis): one script per hit —
+    counts per bucket, the window's key expires (set on its first hit), and a Redis that lost
+    its scripts (a restart, ``SCRIPT FLUSH``) is sent the script again."""
+    import redis
+    from django.core.cache import caches
+
+    from rivals.api.throttling import window_hit
+    from tests.perf.stack import OwnRedis
+
+    try:
+        server = OwnRedis(tmp_path)
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    url = "unix://" + server.url.removeprefix("redis+socket://")
+    try:
+        # the setting's change makes Django's caches anew (its test signals)
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}}
+        assert type(caches["default"]).__name__ == "RedisCache"
+        assert [window_hit("throttle_user_7:1", 61) for _ in range(3)] == [1, 2, 3]
+        assert window_hit("throttle_user_8:1", 61) == 1
+        direct = redis.Redis.from_url(url)
+        (key,) = [k for k in direct.keys() if k.endswith(b"throttle_user_7:1")]
+        assert 0 < direct.ttl(key) <= 61
+        direct.script_flush()
+        assert window_hit("throttle_user_7:1", 61) == 4
+    finally:
+        server.stop()

@@ -57,6 +57,9 @@ class IntentResult:
     refused: NotAllowed | None = None
     # points ledger entries this intent awarded (R-3/R-5 when a single player level is won)
     awarded: list = field(default_factory=list)
+    # the board before the intent (the compact answer names what changed: rivals.api.prefer)
+    present_before: int = 0
+    faces_before: list = field(default_factory=list)
 
 
 @transaction.atomic
@@ -105,6 +108,7 @@ def game_intent_run(
     if game.status == "paused" and kind not in ("resume", "end"):
         raise NotAllowed("the game is paused: resume it first", details={"status": "paused"})
     handler = _HANDLERS[kind]
+    present_before, faces_before = game.present_mask, game.faces
     ctx = IntentContext(
         game=game, account=account, board=game_board(game), now=now, at_ms=play_ms(game, now), seq=game.seq + 1
     )
@@ -119,7 +123,9 @@ def game_intent_run(
         live={**(live or {}), "game": game},
     )
     awarded = (after(game, stored) or []) if after else []
-    return IntentResult(game=game, events=stored, awarded=awarded)
+    return IntentResult(
+        game=game, events=stored, awarded=awarded, present_before=present_before, faces_before=faces_before
+    )
 
 
 def _intent_remove_pair(ctx: IntentContext, intent):

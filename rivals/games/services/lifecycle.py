@@ -117,6 +117,10 @@ def game_start(
     stream_id, started = new_board(
         account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms
     )
+    # the games projection folds GameStarted onto this instance and inserts it (one INSERT, the
+    # instance is the row: nothing read back); the winning plan rides in it — a cache for hints
+    # (T-10), not a projection (the rebuild leaves it out)
+    game = Game(id=uuid.UUID(started.data["game_id"]), plan=[list(p) for p in deal.plan] if plan else None)
     event_append(
         stream_id=stream_id,
         stream_type="game",
@@ -124,11 +128,9 @@ def game_start(
         now=now,
         actor=f"account:{account.pk}",
         events=[started],
+        live={"game": game},
     )
-    game_id = started.data["game_id"]
-    if plan:  # the winning plan is a cache for hints (T-10)
-        Game.objects.filter(pk=game_id).update(plan=[list(p) for p in deal.plan])
-    return Game.objects.get(pk=game_id)
+    return game
 
 
 def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
@@ -136,14 +138,15 @@ def game_for_account(*, account: Account, game_id, lock: bool = False) -> Game:
     games = []
     if is_uuid(game_id):
         # a raw SELECT: this runs on every intent, and the ORM would compile it each time (and
-        # RawQuerySet costs more CPU than the row's own conversion)
-        sql = f"SELECT {select_list(Game)} FROM rivals_game WHERE id = %s AND account_id = %s" + (
-            " FOR UPDATE" if lock else ""
-        )
+        # RawQuerySet costs more CPU than the row's own conversion). By the primary key alone:
+        # the prepared statement's generic plan, made once per connection, could otherwise pick
+        # the account's index and filter through every game of the account on every intent (it
+        # did, planned while the tables were small); the owner is checked here
+        sql = f"SELECT {select_list(Game)} FROM rivals_game WHERE id = %s" + (" FOR UPDATE" if lock else "")
         with connection.cursor() as django_cursor:
-            cur = execute_prepared(django_cursor, sql, [str(game_id), account.pk])
+            cur = execute_prepared(django_cursor, sql, [str(game_id)])
             games = models_from_rows(Game, cur, cur.fetchall())
-    if not games:
+    if not games or games[0].account_id != account.pk:
         raise NotFound("no such game")
     return games[0]
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
@@ -32,12 +32,11 @@ from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
 from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
-from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
+from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account, Game
-from rivals.rawsql import models_from_rows
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "round"
@@ -126,63 +125,6 @@ def round_schedule(
     return Round.objects.get(pk=rnd.pk)
 
 
-# --- reads used by writes -------------------------------------------------------------------------
-
-
-def _round_row(round_id, *, account: Account | None = None, lock: bool = False) -> Round:
-    """The round (locked if asked); a round the account does not play is 404, not 403."""
-    rnd = None
-    if is_uuid(round_id):
-        sql = "SELECT * FROM matches_round WHERE id = %s"
-        params: list = [str(round_id)]
-        if account is not None:
-            sql += " AND players @> %s::jsonb"
-            params.append(f"[{int(account.pk)}]")
-        rnd = next(iter(Round.objects.raw(sql + (" FOR UPDATE" if lock else ""), params)), None)
-    if rnd is None:
-        raise NotFound("no such round")
-    return rnd
-
-
-def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
-    """The players' boards in seat order, each with its player's ``display_name`` (one query).
-
-    Locking them is safe from deadlocks: every path that locks boards of a round holds the
-    round's row lock first (the solo game path locks one board and never the round)."""
-    sql = (
-        "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
-        "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
-    )
-    boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
-    return [boards[a] for a in rnd.players if a in boards]
-
-
-def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
-    """The round the account plays and every board of it, in one round trip (two statements:
-    the round first — locked if asked — then its boards, read after that lock with a fresh
-    snapshot). 404 for a round the account does not play."""
-    if not is_uuid(round_id):
-        raise NotFound("no such round")
-    member = f"[{int(account.pk)}]"
-    lock_round, lock_boards = (" FOR UPDATE", " FOR UPDATE OF g") if lock else ("", "")
-    with connection.cursor() as cur:
-        cur.execute(
-            f"SELECT * FROM matches_round WHERE id = %s AND players @> %s::jsonb{lock_round}; "
-            "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
-            "WHERE g.round_id = %s AND EXISTS (SELECT 1 FROM matches_round r WHERE r.id = %s AND r.players @> %s::jsonb)"
-            f"{lock_boards}",
-            [str(round_id), member, str(round_id), str(round_id), member],
-        )
-        rounds = models_from_rows(Round, cur, cur.fetchall())
-        cur.nextset()
-        games = models_from_rows(Game, cur, cur.fetchall())
-    if not rounds:
-        raise NotFound("no such round")
-    rnd = rounds[0]
-    boards = {g.account_id: g for g in games}
-    return rnd, [boards[a] for a in rnd.players if a in boards]
-
-
 def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
     """A round and its boards as its player reads them — an end that is due is applied first
     (R-17: a client never sees a round that should be over)."""
@@ -205,7 +147,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
     never changes the result, which depends only on the boards at the deadline."""
     now = now or timezone.now()
     try:
-        rnd = _round_row(round_id, lock=True)
+        rnd = round_row(round_id, lock=True)
     except NotFound:
         return False
     if rnd.status != "running" or now < rnd.ends_at:
@@ -219,7 +161,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
 def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     """An operator's "end this round now": the result as it stands, with the operator as actor."""
     now = now or timezone.now()
-    rnd = _round_row(round_id, lock=True)
+    rnd = round_row(round_id, lock=True)
     if rnd.status != "running":
         return False
     if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
@@ -327,6 +269,9 @@ class RoundIntentResult:
     game: Game
     events: list = field(default_factory=list)
     boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
+    # the caller's board before the intent (the compact answer names what changed: rivals.api.prefer)
+    present_before: int = 0
+    faces_before: list = field(default_factory=list)
     # set when the intent came after the end: the end is recorded (committed), the intent refused
     refused: NotAllowed | None = None
 
@@ -372,7 +317,14 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
         _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
     elif game.status == "stuck" and _nobody_can_play(rnd, boards):
         _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
-    return RoundIntentResult(round=rnd, game=game, events=result.events, boards=boards)
+    return RoundIntentResult(
+        round=rnd,
+        game=game,
+        events=result.events,
+        boards=boards,
+        present_before=result.present_before,
+        faces_before=result.faces_before,
+    )
 
 
 def rounds_end_due(*, now: datetime | None = None) -> int:
@@ -384,5 +336,5 @@ def rounds_end_due(*, now: datetime | None = None) -> int:
 
 def round_board_of(*, account: Account, round_id) -> Game:
     """The caller's board of a round (404 for a round the account does not play)."""
-    rnd = _round_row(round_id, account=account)
+    rnd = round_row(round_id, account=account)
     return Game.objects.get(round_id=rnd.pk, account=account)

@@ -1,0 +1,72 @@
+"""The reads of a round that its writes start from (``rivals.matches.services.rounds``): the
+round, locked or not, and its players' boards — the hot path of every round intent."""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from rivals.errors import NotFound
+from rivals.ids import is_uuid
+from rivals.matches.models import Round
+from rivals.models import Account, Game
+from rivals.rawsql import execute_prepared, models_from_rows, select_list
+
+
+def round_row(round_id, *, account: Account | None = None, lock: bool = False) -> Round:
+    """The round (locked if asked); a round the account does not play is 404, not 403."""
+    rnd = None
+    if is_uuid(round_id):
+        sql = "SELECT * FROM matches_round WHERE id = %s"
+        params: list = [str(round_id)]
+        if account is not None:
+            sql += " AND players @> %s::jsonb"
+            params.append(f"[{int(account.pk)}]")
+        rnd = next(iter(Round.objects.raw(sql + (" FOR UPDATE" if lock else ""), params)), None)
+    if rnd is None:
+        raise NotFound("no such round")
+    return rnd
+
+
+def round_boards(rnd: Round, *, lock: bool = False) -> list[Game]:
+    """The players' boards in seat order, each with its player's ``display_name`` (one query).
+
+    Locking them is safe from deadlocks: every path that locks boards of a round holds the
+    round's row lock first (the solo game path locks one board and never the round)."""
+    sql = (
+        "SELECT g.*, a.display_name AS player_name FROM rivals_game g JOIN rivals_account a ON a.id = g.account_id "
+        "WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
+    )
+    boards = {g.account_id: g for g in Game.objects.raw(sql, [str(rnd.pk)])}
+    return [boards[a] for a in rnd.players if a in boards]
+
+
+def _round_sql(lock: bool) -> str:
+    return f"SELECT {select_list(Round)} FROM matches_round WHERE id = %s AND players @> %s::jsonb" + (
+        " FOR UPDATE" if lock else ""
+    )
+
+
+def _boards_sql(lock: bool) -> str:
+    return (
+        f"SELECT {select_list(Game, 'g')}, a.display_name AS player_name FROM rivals_game g "
+        "JOIN rivals_account a ON a.id = g.account_id WHERE g.round_id = %s" + (" FOR UPDATE OF g" if lock else "")
+    )
+
+
+def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tuple[Round, list[Game]]:
+    """The round the account plays and every board of it: the round first — locked if asked —
+    then its boards, read after that lock with a fresh snapshot. 404 for a round the account does
+    not play. Two prepared statements (``rivals.rawsql.execute_prepared``: the server neither
+    parses nor plans them again; every round intent reads them), with their columns named."""
+    if not is_uuid(round_id):
+        raise NotFound("no such round")
+    with connection.cursor() as django_cursor:
+        cur = execute_prepared(django_cursor, _round_sql(lock), [str(round_id), f"[{int(account.pk)}]"])
+        rounds = models_from_rows(Round, cur, cur.fetchall())
+        if not rounds:
+            raise NotFound("no such round")
+        cur = execute_prepared(django_cursor, _boards_sql(lock), [str(round_id)])
+        games = models_from_rows(Game, cur, cur.fetchall())
+    rnd = rounds[0]
+    boards = {g.account_id: g for g in games}
+    return rnd, [boards[a] for a in rnd.players if a in boards]
