@@ -12,7 +12,9 @@ and database that does the least an intent must.
    beside it, and so are its CPU per intent in the web workers and in the database's backends.
    Round players hear of their rounds on the live socket (``--poll``: they poll the queue).
    1s. What the database ran per accepted intent (``pg_stat_statements``, when the server has it
-   in ``shared_preload_libraries``: statements, server time, WAL, each statement's calls); 1b. the
+   in ``shared_preload_libraries``: statements, server time, WAL, each statement's calls); 1t. the
+   rows written per table per accepted intent and the share of UPDATEs that were HOT
+   (``pg_stat_user_tables``, tests/perf/load_tables.py), the server's WAL per intent; 1b. the
    bytes per answer.
 2. **Mixed open loop** at ``--rate`` intents/s (default: half the floor's rate) for
    ``--mixed-seconds``: solo single player, solo classic and Quick Match players with compact
@@ -54,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 from tests.perf import bench_games_http as solo  # noqa: E402
 from tests.perf import bench_rounds as rounds  # noqa: E402
 from tests.perf.benchdb import bench_database  # noqa: E402
+from tests.perf.load_tables import Tables, tables_report  # noqa: E402
 from tests.perf.stack import MACHINE_POSTGRES, Stack, free_redis_dbs  # noqa: E402
 
 # issue 25's targets: accepted intents/s against the floor (solo, round), the database's CPU per
@@ -223,10 +226,19 @@ class Statements:
         }
 
 
-def measured(players, seconds: float, pids: list[int], url: str | None = None, statements: Statements | None = None):
+def measured(
+    players,
+    seconds: float,
+    pids: list[int],
+    url: str | None = None,
+    statements: Statements | None = None,
+    tables: Tables | None = None,
+):
     """A closed loop: accepted/s, latencies, the CPU ms per accepted intent of the web workers
     and of the database's backends — figures the other load on the machine moves far less than
-    throughput — and what the database ran per accepted intent (``Statements``)."""
+    throughput —, what the database ran per accepted intent (``Statements``) and the rows it
+    wrote per table (``Tables``, appended to ``tables.runs``)."""
+    rows0 = tables.begin() if tables else None
     backends = {pid: cpu_seconds([pid]) for pid in (database_backends(url) if url else [])}
     snap = statements.snapshot() if statements else None
     web0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
@@ -238,28 +250,36 @@ def measured(players, seconds: float, pids: list[int], url: str | None = None, s
     db_ms = (cpu_seconds(list(alive)) - sum(alive.values())) * 1000 / done
     web_ms = (cpu_seconds(pids) - web0) * 1000 / done
     stmts = Statements.per_intent(snap, statements.snapshot() if statements else None, done)
+    if tables:
+        tables.runs.append(Tables.per_intent(rows0, tables.end(), done))
     return rate, lat, web_ms, db_ms, stmts
 
 
-def interleaved(recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int], url: str, statements):
+def interleaved(
+    recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int], url: str, statements, tables
+):
     """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
-    the floor runs on either side of it, in throughput and in CPU per intent (web, database)."""
+    the floor runs on either side of it, in throughput and in CPU per intent (web, database); the
+    rows written per table of each run by kind (``tables.by_kind``)."""
     ratios: dict[str, list[float]] = defaultdict(list)
     rates: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
     stmts: dict[str, list[dict]] = defaultdict(list)
     recorder.phase = "closed floor"
-    before, _, before_web, before_db, floor_stmts = measured(floor, seconds, pids, url, statements)
+    before, _, before_web, before_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
     stmts["floor"].append(floor_stmts)
+    tables.by_kind["floor"].append(tables.runs[-1])
     print(f"1. floor {before:.0f}/s; CPU per intent: web {before_web:.2f} ms, database {before_db:.2f} ms", flush=True)
     for r in range(repeats):
         for kind, players in real.items():
             recorder.phase = f"closed {kind}"
-            rate, lat, web, db, run_stmts = measured(players, seconds, pids, url, statements)
+            rate, lat, web, db, run_stmts = measured(players, seconds, pids, url, statements, tables)
             stmts[kind].append(run_stmts)
+            tables.by_kind[kind].append(tables.runs[-1])
             recorder.phase = "closed floor"
-            after, _, after_web, after_db, floor_stmts = measured(floor, seconds, pids, url, statements)
+            after, _, after_web, after_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
             stmts["floor"].append(floor_stmts)
+            tables.by_kind["floor"].append(tables.runs[-1])
             ratio = rate / ((before + after) / 2)
             ratios[kind].append(ratio)
             rates[kind].append(rate)
@@ -374,6 +394,12 @@ def main() -> int:
     ap.add_argument("--poll", action="store_true", help="round players poll the queue instead of the live socket")
     ap.add_argument("--web-workers", type=int, default=2, help="gunicorn workers (the worker model)")
     ap.add_argument("--threads", type=int, default=4, help="gthread threads per gunicorn worker")
+    ap.add_argument(
+        "--stats-settle",
+        type=float,
+        default=10.5,
+        help="seconds waited after each closed-loop run before reading pg_stat_user_tables (load_tables.py)",
+    )
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--profile-intents", type=int, default=400)
     args = ap.parse_args()
@@ -440,6 +466,7 @@ def main() -> int:
             arena = [Guarded(rounds.RoundPlayer(f"arena-{i}", mode="arena", prefer=MINIMAL), errors) for i in range(4)]
             # warm-up; pairs form in the queue
             parallel(lambda p: p.step(), floor + singles + singles_min + classics + quick + quick_min)
+            tables = Tables(url, args.stats_settle)
             ratios, rates, cpu, stmts = interleaved(
                 recorder,
                 floor,
@@ -454,8 +481,10 @@ def main() -> int:
                 stack.web_worker_pids(),
                 url,
                 statements,
+                tables,
             )
             statements_report(stmts)
+            tables_report(tables.by_kind)
             print(
                 "1b. bytes per answer (closed loops): "
                 + ", ".join(
