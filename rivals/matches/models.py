@@ -100,8 +100,10 @@ class Round(models.Model):
         ordering = ["match", "index"]
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="round_match_index")]
         indexes = [
-            # the sweeper's query: running rounds whose deadline has passed
-            models.Index(fields=["ends_at"], name="round_running_deadline", condition=models.Q(status="running")),
+            # the sweeper's query (running rounds whose deadline has passed) reads the running rounds
+            # and filters their deadline: an index holding ``ends_at``, which every pair moves,
+            # would make every pair's UPDATE of the round write a new index entry (never HOT)
+            models.Index(fields=["starts_at"], name="round_running", condition=models.Q(status="running")),
         ]
 
     def __str__(self) -> str:
