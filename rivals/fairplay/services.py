@@ -32,6 +32,7 @@ from rivals.fairplay.events import (
 )
 from rivals.fairplay.models import FairPlayFlag
 from rivals.models import Account, RejectedIntent
+from rivals.rawsql import execute_prepared
 from rivals.signals import account_restricted
 from rivals.text import clean_text
 
@@ -79,9 +80,16 @@ def fairplay_flag(
 _FLAGGED_BOARDS: OrderedDict[str, None] = OrderedDict()  # per process: boards known to be flagged
 _FLAGGED_BOARDS_MAX = 10_000
 
+# A prepared statement (``execute_prepared``: parsed and planned once per connection), bounded by
+# the stream head's ``first_at`` (``rivals.eventstore.stream_filter``'s bound, in the same round
+# trip): the executor prunes the log's monthly partitions older than the board (migration 0011)
+# instead of probing every one. The type is tested as ``IS TRUE`` so that no plan reads the
+# (type, position) index — every PairRemoved of the month — beside the stream's few events (the
+# plan is made once per connection, on whatever statistics the tables had then).
 _FAST_PAIRS_SQL = (
-    "SELECT (data->>'interval_ms')::bigint FROM rivals_event WHERE stream_id = %s AND type = 'PairRemoved' "
-    "AND (data->>'interval_ms')::bigint < %s ORDER BY version"
+    "SELECT (data->>'interval_ms')::bigint FROM rivals_event WHERE stream_id = %s "
+    "AND recorded_at >= coalesce((SELECT first_at FROM rivals_stream WHERE id = %s), '-infinity') "
+    "AND (type = 'PairRemoved') IS TRUE AND (data->>'interval_ms')::bigint < %s ORDER BY version"
 )
 
 
@@ -91,8 +99,8 @@ def _board_fast_pairs(
     if stream_id in _FLAGGED_BOARDS:
         return
     threshold, needed = _rules()["FAIRPLAY_FAST_PAIR_MS"], _rules()["FAIRPLAY_FAST_PAIRS"]
-    with connection.cursor() as cur:
-        cur.execute(_FAST_PAIRS_SQL, [stream_id, threshold])
+    with connection.cursor() as django_cursor:
+        cur = execute_prepared(django_cursor, _FAST_PAIRS_SQL, [stream_id, stream_id, threshold])
         intervals = [row[0] for row in cur.fetchall()]
     if len(intervals) + extra < needed:
         return

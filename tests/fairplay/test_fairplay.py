@@ -3,14 +3,16 @@ takes the account out of rankings and leaderboards until lifted — all events."
 
 from __future__ import annotations
 
+import re
 import time
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from rivals.fairplay.models import FairPlayFlag
-from rivals.fairplay.services import account_suspend, account_suspension_lift
+from rivals.fairplay.services import _FAST_PAIRS_SQL, account_suspend, account_suspension_lift
 from rivals.models import Account, Event, Game, RejectedIntent
 from tests.games.helpers import plan_of
 from tests.matches.helpers import CODE  # a fixed 36-tile deal
@@ -56,6 +58,26 @@ def test_r38_a_bot_speed_game_is_flagged_and_a_human_speed_game_is_not(guest):
     event = Event.objects.get(type="FairPlayFlagged")
     assert event.stream_id == f"account-{bot_id}" and event.data["flag_id"] == str(flag.pk)
     assert not FairPlayFlag.objects.filter(account_id=human_id).exists()
+
+
+@pytest.mark.django_db
+def test_r38_the_fast_pair_read_prunes_the_log_months_before_the_board(guest):
+    """The read of a board's fast pairs is bounded by its stream head's ``first_at``: the log's
+    partitions of earlier months are never scanned, and only the (stream, version) index is read."""
+    bot, _ = guest("bot")
+    game_id = _game(bot)
+    _play(bot, game_id, 2)
+    stream = f"game-{game_id}"
+    with connection.cursor() as cur:
+        cur.execute(f"EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) {_FAST_PAIRS_SQL}", [stream, stream, 250])
+        plan = "\n".join(row[0] for row in cur.fetchall())
+        cur.execute("SELECT first_at FROM rivals_stream WHERE id = %s", [stream])
+        first_at = cur.fetchone()[0]
+    before = re.search(r"on rivals_event_before \S+ \((\S+)", plan)
+    assert before and before.group(1) == "never", plan
+    month = f"rivals_event_{first_at.astimezone(UTC):%Y_%m}"
+    assert f"{month}_stream_version" in plan, plan
+    assert "type_position" not in plan, plan
 
 
 @pytest.mark.django_db

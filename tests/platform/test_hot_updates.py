@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 
 from tests.games.helpers import account, at, intent, new_game, non_decisive_pair
+from tests.matches import helpers as m
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +46,14 @@ def test_a_solo_pair_updates_its_board_and_stream_head_hot():
     for t in (1, 2, 3):
         intent(game, acc, "remove_pair", now=at(t), tiles=list(non_decisive_pair(game)))
     assert _delta(before, _updates()) == {"rivals_game": (3, 3), "rivals_stream": (3, 3), "matches_round": (0, 0)}
+
+
+def test_a_round_pair_updates_its_board_stream_head_and_round_hot():
+    a, b = m.accounts(2)
+    rnd = m.first_round(m.match("quick", [a, b]))
+    before = _updates()
+    m.steady(rnd, a, 2, start_s=1)
+    m.steady(rnd, b, 1, start_s=2)
+    # each pair: the board, the board's stream head and the round (its deadline, R-17: a projection
+    # of the board's PairRemoved, not an event of the round's stream)
+    assert _delta(before, _updates()) == {"rivals_game": (3, 3), "rivals_stream": (3, 3), "matches_round": (3, 3)}
