@@ -109,9 +109,12 @@ class LeaderScheduler(DatabaseScheduler):
             super().sync()
 
     def close(self):
+        """Called by beat's service at its stop (and again at exit): the count once, the lock freed."""
+        if getattr(self, "_closed", False):
+            return
         try:
             super().close()
         finally:
             log.warning("beat: stopping; sent %d tasks (%s)", self.sent, "leader" if self.leading else "standby")
             self._drop_connection()
-            self.leading = False
+            self.leading, self._closed = False, True
