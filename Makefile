@@ -4,6 +4,7 @@
 #   make lint   — ruff: the linter and the formatter's check (.ci/run runs it before the tests)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
+#   make topology — issue 26's topology on this machine: PgBouncer, HAProxy, 2 web + 2 worker nodes, 2 beats; a node killed (tests/perf/topology.py)
 #   make security-probe — issue 19's findings against a production-shaped stack (tests/perf/security_probe.py)
 #   make fuzz   — the input fuzz tests at a larger, time-bounded size with fresh seeds
 #   make demo   — a demo world in the database (manage.py simulate: 200 bots × 14 days), then make run
@@ -12,7 +13,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench faults security-probe fuzz demo venv
+.PHONY: run test lint bench faults topology security-probe fuzz demo venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -41,6 +42,10 @@ bench: $(STAMP)
 
 faults: $(STAMP)
 	$(BIN)/python tests/perf/faults.py $(FAULT_ARGS)
+
+# TOPOLOGY_ARGS: e.g. --quick (about 4 minutes)
+topology: $(STAMP)
+	$(BIN)/python tests/perf/topology.py $(TOPOLOGY_ARGS)
 
 security-probe: $(STAMP)
 	$(BIN)/python tests/perf/security_probe.py

@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded, periodic, replica
+from config import embedded, periodic, pooler, replica
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -127,6 +127,10 @@ _prepare = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
 DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", None if _prepare == "off" else int(_prepare))
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# A pooler in transaction mode in front of the server (DATABASE_POOLER=transaction, PgBouncer): no
+# prepared statements nor server-side cursors through it, and what needs a session on
+# DATABASE_DIRECT_URL (config/pooler.py, rivals/direct.py)
+DATABASE_POOLER, DATABASE_DIRECT_URL = pooler.install(env, DATABASES)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Read replica (rivals/replica, README "Read replica"): a streaming replica of DATABASE_URL ---
@@ -305,7 +309,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_ENABLE_UTC = True
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# django-celery-beat's schedule, with one active beat at a time: a second beat started by mistake
+# waits as a standby on a session advisory lock and sends nothing (config/beat.py)
+CELERY_BEAT_SCHEDULER = "config.beat:LeaderScheduler"
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 DJANGO_CELERY_BEAT_TZ_AWARE = True

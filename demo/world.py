@@ -20,6 +20,7 @@ from unittest import mock
 from django.conf import settings
 from django.db import connection
 
+from rivals import direct
 from rivals.models import Account, Event
 
 # Wall-clock times of a simulated Romanian day (Europe/Bucharest)
@@ -234,8 +235,12 @@ def running(seed: int, layouts: list[str]):
 
     broker = app.conf.broker_url
     app.conf.broker_url = "memory://localhost/"
-    with connection.cursor() as cur:
-        cur.execute("SET synchronous_commit = off")
+    # a session's setting: not through a pooler in transaction mode, where it would stay on a
+    # server connection other clients get (config/pooler.py) — the simulation is slower there
+    session = not direct.pooled()
+    if session:
+        with connection.cursor() as cur:
+            cur.execute("SET synchronous_commit = off")
     try:
         with (
             mock.patch.object(uuid, "uuid4", uuid4),
@@ -244,8 +249,9 @@ def running(seed: int, layouts: list[str]):
         ):
             yield
     finally:
-        with connection.cursor() as cur:
-            cur.execute("SET synchronous_commit = DEFAULT")
+        if session:
+            with connection.cursor() as cur:
+                cur.execute("SET synchronous_commit = DEFAULT")
         app.conf.broker_url = broker
 
 

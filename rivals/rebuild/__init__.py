@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db import OperationalError, connection, transaction
 
+from rivals import direct
 from rivals.rebuild import copies
 from rivals.rebuild.copies import Difference, Table
 from rivals.rebuild.log import EventLog, LogEvent
@@ -152,10 +153,12 @@ def _nested(report: Report, projs, *, verify_only: bool, progress: bool) -> None
 
 
 def _beside_traffic(report: Report, projs, *, verify_only: bool, progress: bool, between) -> None:
-    with connection.cursor() as cur:
-        cur.execute("SELECT pg_try_advisory_lock(%s, %s)", list(REBUILD_LOCK))
-        if not cur.fetchone()[0]:
-            raise RebuildBusy("another rebuild is running")
+    # a session lock across the build's and the swap's transactions: on a direct connection of its
+    # own (rivals/direct.py), which a pooler in transaction mode would not keep; closing it frees it
+    lock = direct.connect(application_name="rivals-rebuild-lock")
+    if not lock.execute("SELECT pg_try_advisory_lock(%s, %s)", list(REBUILD_LOCK)).fetchone()[0]:
+        lock.close()
+        raise RebuildBusy("another rebuild is running")
     try:
         t0 = time.perf_counter()
         with transaction.atomic(), connection.cursor() as cur:
@@ -175,8 +178,7 @@ def _beside_traffic(report: Report, projs, *, verify_only: bool, progress: bool,
         try:
             copies.drop_copies()
         finally:
-            with connection.cursor() as cur:
-                cur.execute("SELECT pg_advisory_unlock(%s, %s)", list(REBUILD_LOCK))
+            lock.close()  # the lock goes with its session
 
 
 def _swap_with_retries(

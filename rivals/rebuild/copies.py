@@ -169,17 +169,20 @@ def _aborted() -> bool:
 
 @contextmanager
 def writing_copies():
-    """The projections' code, while inside, reads and writes the copies (``search_path``)."""
+    """The projections' code, while inside, reads and writes the copies (``search_path``).
+    Inside a transaction only, and set for it only (``SET LOCAL``): a session's setting would stay
+    on the server connection a pooler in transaction mode lends to the next client."""
+    assert connection.in_atomic_block, "writing_copies() belongs inside a transaction"
     with connection.cursor() as cur:
         cur.execute("SELECT current_setting('search_path')")
         old = cur.fetchone()[0]
-        cur.execute("SELECT set_config('search_path', %s, false)", [f"{SCHEMA}, {old}"])
+        cur.execute("SELECT set_config('search_path', %s, true)", [f"{SCHEMA}, {old}"])
     try:
         yield
     finally:
         if not _aborted():  # an aborted transaction takes the SET back with it
             with connection.cursor() as cur:
-                cur.execute("SELECT set_config('search_path', %s, false)", [old])
+                cur.execute("SELECT set_config('search_path', %s, true)", [old])
 
 
 def _row(alias: str, columns: list[str]) -> str:

@@ -280,3 +280,167 @@ class OwnRedis:
 
     def stop(self) -> None:
         stop(self.proc)
+
+
+# --- the topology's balancer and pooler (tests/perf/topology.py; deploy/topology/ for real hosts) ---
+
+TOPOLOGY = ROOT / "deploy" / "topology"
+
+
+def render(template: Path, target: Path, **values) -> Path:
+    """A deploy/topology/ template with its ``${NAME}`` placeholders filled."""
+    from string import Template
+
+    target.write_text(Template(template.read_text()).substitute({k: str(v) for k, v in values.items()}))
+    return target
+
+
+def _wait_port(port: int, proc: subprocess.Popen, what: str, log: Path, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                text = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                raise RuntimeError(f"{what} did not answer on {port}: {text}") from None
+            time.sleep(0.1)
+
+
+class PgBouncer:
+    """Debian's PgBouncer of the caller's own (deploy/topology/pgbouncer.ini rendered into
+    ``folder``) on a free port of 127.0.0.1, in transaction mode, in front of one database of the
+    server ``server_host:server_port`` (trust authentication: the machine's server). Its files
+    are in a temporary folder of its own (removed by ``stop``): PgBouncer refuses to run as root,
+    so then it runs as ``postgres`` (or ``nobody``), which must reach them."""
+
+    def __init__(self, *, server_host: str, server_port: int, dbname: str, pool_size: int = 5):
+        import pwd
+        import shutil
+        import tempfile
+
+        binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
+        if not os.path.exists(binary):
+            raise FileNotFoundError("pgbouncer is not installed (apt-get install pgbouncer)")
+        folder = Path(tempfile.mkdtemp(prefix="rivals-pgbouncer-"))
+        folder.chmod(0o755)
+        self.folder, self.dbname, self.port = folder, dbname, free_port()
+        (folder / "users.txt").write_text('"postgres" ""\n')
+        self.log = folder / "pgbouncer.log"
+        ini = render(
+            TOPOLOGY / "pgbouncer.ini",
+            folder / "pgbouncer.ini",
+            DB_NAME=dbname,
+            DB_HOST=server_host,
+            DB_PORT=server_port,
+            LISTEN_ADDR="127.0.0.1",
+            LISTEN_PORT=self.port,
+            LOG_FILE=self.log,
+            PID_FILE=folder / "pgbouncer.pid",
+            AUTH_TYPE="trust",
+            AUTH_FILE=folder / "users.txt",
+            ADMIN_USER="postgres",
+            POOL_SIZE=pool_size,
+            RESERVE_POOL_SIZE=0,
+            MAX_CLIENT_CONN=1000,
+        )
+        args = [binary]
+        if os.geteuid() == 0:
+            user = next((u for u in ("postgres", "nobody") if _user_exists(u)), None)
+            entry = pwd.getpwnam(user)
+            for path in (folder, *folder.iterdir()):
+                os.chown(path, entry.pw_uid, entry.pw_gid)
+            args += ["-u", user]
+        self.proc = subprocess.Popen(
+            [*args, str(ini)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        _wait_port(self.port, self.proc, "pgbouncer", self.log)
+
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{self.dbname}"
+
+    def admin(self, command: str) -> list[dict]:
+        """A command of the admin console (``SHOW POOLS``, ``SHOW STATS``): its rows as dicts.
+        The console speaks the simple query protocol only: a client-side-binding cursor."""
+        import psycopg
+
+        with psycopg.connect(
+            f"host=127.0.0.1 port={self.port} user=postgres dbname=pgbouncer",
+            autocommit=True,
+            cursor_factory=psycopg.ClientCursor,
+        ) as conn:
+            cur = conn.execute(command)
+            names = [c.name for c in cur.description]
+            return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+    def stop(self) -> None:
+        import shutil
+
+        stop(self.proc)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _user_exists(name: str) -> bool:
+    import pwd
+
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+class HAProxy:
+    """Debian's HAProxy of the caller's own (deploy/topology/haproxy.cfg rendered into ``folder``)
+    on a free port: ``web`` and ``live`` are the nodes' (name, port) pairs; health checks on
+    ``/healthz`` every second; its stats socket answers ``servers()``."""
+
+    def __init__(self, folder: Path, *, web: list[tuple[str, int]], live: list[tuple[str, int]]):
+        import shutil
+
+        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        if not os.path.exists(binary):
+            raise FileNotFoundError("haproxy is not installed (apt-get install haproxy)")
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port, self.socket, self.log = free_port(), folder / "haproxy.sock", folder / "haproxy.log"
+        cfg = render(
+            TOPOLOGY / "haproxy.cfg",
+            folder / "haproxy.cfg",
+            GLOBAL_EXTRA=f"    stats socket {self.socket} mode 600 level admin",
+            BIND=f"127.0.0.1:{self.port}",
+            NODE_MAXCONN=64,
+            WEB_SERVERS="\n".join(f"    server {n} 127.0.0.1:{p} check" for n, p in web),
+            LIVE_SERVERS="\n".join(f"    server {n} 127.0.0.1:{p} check" for n, p in live),
+        )
+        self.proc = subprocess.Popen(
+            [binary, "-db", "-f", str(cfg)],
+            stdout=self.log.open("ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        _wait_port(self.port, self.proc, "haproxy", self.log)
+
+    def command(self, line: str) -> str:
+        """One command of the stats socket (``disable server web/node2``, ``show stat``)."""
+        with socket.socket(socket.AF_UNIX) as s:
+            s.connect(str(self.socket))
+            s.sendall(line.encode() + b"\n")
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        return data.decode()
+
+    def servers(self) -> dict[str, str]:
+        """``backend/server`` → its state as the balancer sees it (UP, DOWN, …)."""
+        lines = self.command("show stat").splitlines()
+        header = lines[0].lstrip("# ").split(",")
+        out = {}
+        for line in lines[1:]:
+            row = dict(zip(header, line.split(","), strict=False))
+            if row.get("svname") not in ("FRONTEND", "BACKEND", None):
+                out[f"{row['pxname']}/{row['svname']}"] = row.get("status", "?")
+        return out
+
+    def stop(self) -> None:
+        stop(self.proc)
