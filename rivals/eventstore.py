@@ -339,5 +339,13 @@ def stream_filter(stream_id: str) -> dict[str, Any]:
     return {"stream_id": stream_id} | ({"recorded_at__gte": first_at} if first_at is not None else {})
 
 
+# ``stream_filter``'s bound in SQL, for a raw read that takes it in the same round trip (the head's
+# ``first_at`` read by a subquery, so a prepared plan prunes the partitions at run time): its two
+# parameters are the stream's id, twice
+STREAM_BOUND_SQL = (
+    "stream_id = %s AND recorded_at >= coalesce((SELECT first_at FROM rivals_stream WHERE id = %s), '-infinity')"
+)
+
+
 def stream_events(stream_id: str) -> list[Event]:
     return list(Event.objects.filter(**stream_filter(stream_id)).order_by("version"))

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from rivals.accounts.services import account_event
 from rivals.errors import DomainError, NotAllowed, OutsideRoundTime, TooFast
+from rivals.eventstore import STREAM_BOUND_SQL
 from rivals.fairplay.events import (
     account_suspended,
     account_suspension_lifted,
@@ -81,14 +82,13 @@ _FLAGGED_BOARDS: OrderedDict[str, None] = OrderedDict()  # per process: boards k
 _FLAGGED_BOARDS_MAX = 10_000
 
 # A prepared statement (``execute_prepared``: parsed and planned once per connection), bounded by
-# the stream head's ``first_at`` (``rivals.eventstore.stream_filter``'s bound, in the same round
-# trip): the executor prunes the log's monthly partitions older than the board (migration 0011)
-# instead of probing every one. The type is tested as ``IS TRUE`` so that no plan reads the
+# the stream head's ``first_at`` (``rivals.eventstore.STREAM_BOUND_SQL``: ``stream_filter``'s bound
+# in the same round trip): the executor prunes the log's monthly partitions older than the board
+# (migration 0011) instead of probing every one. The type is tested as ``IS TRUE`` so that no plan reads the
 # (type, position) index — every PairRemoved of the month — beside the stream's few events (the
 # plan is made once per connection, on whatever statistics the tables had then).
 _FAST_PAIRS_SQL = (
-    "SELECT (data->>'interval_ms')::bigint FROM rivals_event WHERE stream_id = %s "
-    "AND recorded_at >= coalesce((SELECT first_at FROM rivals_stream WHERE id = %s), '-infinity') "
+    f"SELECT (data->>'interval_ms')::bigint FROM rivals_event WHERE {STREAM_BOUND_SQL} "
     "AND (type = 'PairRemoved') IS TRUE AND (data->>'interval_ms')::bigint < %s ORDER BY version"
 )
 
