@@ -50,17 +50,9 @@ sys.path.insert(0, str(ROOT))
 from tests.perf import bench_games_http as solo  # noqa: E402
 from tests.perf import bench_rounds as rounds  # noqa: E402
 from tests.perf.benchdb import bench_database  # noqa: E402
-from tests.perf.faults import Ledger, accepted_lost  # noqa: E402
+from tests.perf.faults import RESULTS, Ledger, accepted_lost, verdict, wait_for  # noqa: E402
 from tests.perf.load import Guarded, Recorder  # noqa: E402
 from tests.perf.stack import MACHINE_POSTGRES, HAProxy, PgBouncer, Stack, free_redis_dbs, stop  # noqa: E402
-
-RESULTS: list[tuple[str, bool]] = []
-
-
-def verdict(name: str, ok: bool, figures: str) -> bool:
-    RESULTS.append((name, ok))
-    print(f"{'PASS' if ok else 'FAIL'} {name}: {figures}", flush=True)
-    return ok
 
 
 class Observers:
@@ -312,7 +304,7 @@ def run(args, folder: Path, dbname: str, redis_urls: list[str], procs: list) -> 
         victim = nodes[0]
         for proc in (victim.web, victim.live, victim.worker):
             stop(proc, signal.SIGKILL)
-        seen_down = wait_until(lambda: lb.servers().get("web/node1") not in (None, "UP"), 10)
+        seen_down = wait_for(lambda: lb.servers().get("web/node1") not in (None, "UP"), 10)
         states_down = lb.servers()
         time.sleep(3)
         victim.start_worker("worker1")
@@ -321,7 +313,7 @@ def run(args, folder: Path, dbname: str, redis_urls: list[str], procs: list) -> 
             t.start()
         for t in restarts:
             t.join()
-        seen_up = wait_until(lambda: lb.servers().get("web/node1") == "UP", 20)
+        seen_up = wait_for(lambda: lb.servers().get("web/node1") == "UP", 20)
         back = time.monotonic() - killed_at
         time.sleep(max(3.0, args.seconds / 2))
         kill_statuses = dict(sorted(obs.recorder.statuses["kill"].items()))
@@ -339,15 +331,6 @@ def run(args, folder: Path, dbname: str, redis_urls: list[str], procs: list) -> 
     if errors:
         print(f"   client failures ({len(errors)}): {failures.most_common(4)}", flush=True)
     return checks(args, nodes, bouncer, lb, obs, tournament, deadlocks0, direct_url, one, two, live_ok)
-
-
-def wait_until(predicate, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return bool(predicate())
 
 
 def live_through_balancer() -> bool:
@@ -384,7 +367,7 @@ def checks(args, nodes, bouncer, lb, obs, tournament, deadlocks0, url, one, two,
         return running == 0 and t.status in ("finished", "cancelled")
 
     waited = time.monotonic()
-    settled_ok = wait_until(settled, 150)
+    settled_ok = wait_for(settled, 150)
     waited = time.monotonic() - waited
     accepted, lost = accepted_lost(obs.ledger.accepted)
     verdict(
@@ -483,7 +466,7 @@ def checks(args, nodes, bouncer, lb, obs, tournament, deadlocks0, url, one, two,
     )
     out = (verify.stdout + verify.stderr).strip().splitlines()
     verdict("rebuild_projections --verify", verify.returncode == 0, out[-1] if out else f"exit {verify.returncode}")
-    failed = [n for n, ok in RESULTS if not ok]
+    failed = [n for n, ok, _ in RESULTS if not ok]
     print(f"{len(RESULTS) - len(failed)} passed, {len(failed)} failed" + (f": {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 
