@@ -396,9 +396,12 @@ RIVALS = {
     # where the links in emails point (the game's web page), and how long a code is valid
     "PUBLIC_URL": env.str("RIVALS_PUBLIC_URL", default="http://127.0.0.1:8000"),
     "EMAIL_TOKEN_MAX_AGE_S": env.int("RIVALS_EMAIL_TOKEN_MAX_AGE_S", default=86_400),
-    # Emails one address receives in any hour, whoever asks (rivals/emails.py); beyond, the API
-    # answers alike and sends nothing — the address got a code within the hour, still valid.
+    # The mail budgets of one mailbox (name+tag@ is name@, any case), whoever asks
+    # (rivals/emails.py); beyond, the API answers alike and sends nothing. Reset codes and
+    # verification codes: this many of each in any hour (the owner got a reset code within the
+    # hour, still valid); notices "this address already has an account": this many a day.
     "EMAILS_PER_ADDRESS_HOUR": env.int("RIVALS_EMAILS_PER_ADDRESS_HOUR", default=5),
+    "NOTICES_PER_ADDRESS_DAY": env.int("RIVALS_NOTICES_PER_ADDRESS_DAY", default=1),
     # R-38 fair-play signals (rivals/fairplay): they flag for an operator's review, they refuse
     # nothing. A board is flagged once FAIRPLAY_FAST_PAIRS of its pairs each came faster than
     # FAIRPLAY_FAST_PAIR_MS after the previous one (Decision: 3 pairs under 250 ms — a human

@@ -150,8 +150,11 @@ class _PerEmailAndIpThrottle(FixedWindowThrottle):
         email = data.get("email")
         if not isinstance(email, str) or not email.strip():
             return None
-        ident = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()[:32]
+        ident = hashlib.sha256(self.address_key(email).encode("utf-8", "replace")).hexdigest()[:32]
         return self.cache_format % {"scope": self.scope, "ident": f"{ident}:{self.get_ident(request)}"}
+
+    def address_key(self, email: str) -> str:
+        return email.strip().lower()
 
 
 class LoginAccountThrottle(_PerEmailAndIpThrottle):
@@ -162,8 +165,14 @@ class LoginAccountThrottle(_PerEmailAndIpThrottle):
 
 
 class EmailSendThrottle(_PerEmailAndIpThrottle):
-    """Requests that send an email to an address (verification, reset), per address and client
-    address. The address itself receives at most ``RIVALS_EMAILS_PER_ADDRESS_HOUR`` emails an
-    hour, whoever asks (``rivals.emails``): no mail bombing, and no answer that differs."""
+    """Requests that send an email (verification, reset), per *mailbox* and client address: the
+    tags of one mailbox (``name+tag@``) are one. The mailbox itself receives at most so many
+    emails of each kind, whoever asks (``rivals.emails``: its budgets): no mail bombing, and no
+    answer that differs."""
 
     scope = "email_send"
+
+    def address_key(self, email: str) -> str:
+        from rivals.emails import mailbox
+
+        return mailbox(email)
