@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded, periodic, pooler, replica
+from config import embedded, periodic, pooler, replica, serving
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -368,11 +368,15 @@ RIVALS = {
     "EVENT_CHAIN_KEY": _chain_key,
     # Live updates: how often the relay reads the commit-order horizon (ms), how often an idle relay
     # says where it stands (s), the messages a socket may have waiting before it is closed with
-    # 4408, the topics of one socket, and the public URL of the socket (default: the request's host)
+    # 4408, the topics of one socket, and the public URL of the socket (default: the request's host).
+    # A client's message is at most LIVE_MAX_FRAME_BYTES (a subscribe is ~100 bytes): a bigger one
+    # closes the socket with 1009 (RIVALS_LIVE_MAX_FRAME_BYTES, 4096: config/serving.py, which
+    # hands it to uvicorn as --ws-max-size)
     "LIVE_POLL_MS": env.int("RIVALS_LIVE_POLL_MS", default=10),
     "LIVE_HEARTBEAT_S": env.float("RIVALS_LIVE_HEARTBEAT_S", default=1.0),
     "LIVE_QUEUE": env.int("RIVALS_LIVE_QUEUE", default=1000),
     "LIVE_MAX_TOPICS": env.int("RIVALS_LIVE_MAX_TOPICS", default=32),
+    "LIVE_MAX_FRAME_BYTES": serving.LIVE_MAX_FRAME_BYTES,
     "LIVE_URL": env.str("RIVALS_LIVE_URL", default=""),
     # pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
