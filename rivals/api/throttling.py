@@ -9,8 +9,9 @@ On Redis (production: ``CACHE_URL``) a hit is one round trip and one command —
 (``INCR``, and ``EXPIRE`` on the window's first hit), sent by its SHA-1 once loaded — where Django's
 cache API would take three (``SET NX``, then ``incr``'s ``EXISTS`` and ``INCRBY``) and build a
 client object for each, and a pipeline of ``INCR`` + ``EXPIRE`` costs the client twice the work:
-on the hot path of every intent (measured by tests/perf/load.py). Other caches (the per-process
-default) use ``add`` + ``incr``.
+on the hot path of every intent (measured by tests/perf/load.py). Without ``CACHE_URL`` the cache
+is a table of the service's database (``rivals.cache``): a hit is one atomic upsert there, shared
+by every process (issue 31). Other caches use ``add`` + ``incr``.
 
 Keys an attacker cannot forge or use against someone else (issue 19):
 - the client's address is ``client_ip``: the connection's, or — only when that is one of the
@@ -84,6 +85,8 @@ def window_hit(bucket: str, ttl: int) -> int:
             client = backend._cache.get_client(key, write=True)
             script = backend._window_script = client.register_script(_HIT)
         return script(keys=[key], args=[ttl])
+    if hasattr(backend, "window_hit"):  # the database's (no CACHE_URL): one atomic statement
+        return backend.window_hit(bucket, ttl)
     cache.add(bucket, 0, timeout=ttl)
     try:
         return cache.incr(bucket)
