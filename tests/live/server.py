@@ -126,6 +126,19 @@ def until(ws, predicate, timeout: float = 30) -> list[dict]:
             return got
 
 
+def closed_with(ws, payload) -> int | None:
+    """Send ``payload`` and read until the server closes: the close code it sent (None: no close
+    frame)."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        ws.send(payload)
+        while True:
+            ws.recv(timeout=30)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
+
+
 def quiet(ws, seconds: float = 0.5) -> list[dict]:
     """Whatever arrives within ``seconds`` (nothing, usually)."""
     got = []

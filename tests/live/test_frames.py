@@ -12,9 +12,8 @@ import json
 
 import pytest
 from django.conf import settings
-from websockets.exceptions import ConnectionClosed
 
-from tests.live.server import Client, LiveServer, recv, send
+from tests.live.server import Client, LiveServer, closed_with, recv, send
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -40,16 +39,6 @@ def _subscribe_padded(size: int) -> str:
     """A subscribe to ``account`` of exactly ``size`` bytes (spaces are JSON's whitespace)."""
     text = json.dumps({"op": "subscribe", "topic": "account"})
     return text[:-1] + " " * (size - len(text)) + "}"
-
-
-def _closed_with(ws, payload) -> int | None:
-    """Send ``payload`` and read until the server closes: the close code it sent."""
-    try:
-        ws.send(payload)
-        while True:
-            ws.recv(timeout=30)
-    except ConnectionClosed as closed:
-        return closed.rcvd.code if closed.rcvd is not None else None
 
 
 def test_issue31_the_limit_is_4_kib_and_make_run_passes_it_to_uvicorn():
@@ -94,7 +83,7 @@ def test_issue31_a_message_over_4_kib_closes_the_socket_with_1009(server, reques
         assert recv(ws)["op"] == "subscribed"
     for size in (LIMIT + 1, MIB, 8 * MIB):
         with player.socket() as ws:
-            assert _closed_with(ws, _subscribe_padded(size)) == 1009, size
+            assert closed_with(ws, _subscribe_padded(size)) == 1009, size
     with player.socket() as ws:  # bytes count, not characters: 2,000 "é" are 4,000 bytes of UTF-8
-        assert _closed_with(ws, json.dumps({"op": "subscribe", "topic": "é" * 2100}, ensure_ascii=False)) == 1009
+        assert closed_with(ws, json.dumps({"op": "subscribe", "topic": "é" * 2100}, ensure_ascii=False)) == 1009
     assert "Exception in ASGI application" not in live.logs()

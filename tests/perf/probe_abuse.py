@@ -20,15 +20,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import sys
 import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.live.server import LiveServer, closed_with
 from tests.perf.faults import raw_call, verdict, wait_for
-from tests.perf.stack import free_port, spawn, stop
 
 MIB = 1024 * 1024
 SEPARATOR = "-" * 79  # between two emails of Django's console backend
@@ -114,34 +113,19 @@ def probe_mailbox_tags(port: int) -> None:
 
 
 @contextmanager
-def _make_run_servers(count: int, folder: Path):
+def _make_run_servers(count: int):
     """``count`` ASGI processes started as ``make run`` starts its web process (uvicorn on
     config.asgi with ``config.serving``'s WebSocket options), with the embedded default's cache
-    (no ``CACHE_URL``: the database's table), on the probe's database; their ports."""
-    from config.serving import uvicorn_ws_options
-
-    env = {k: v for k, v in os.environ.items() if k != "CACHE_URL"}
-    procs, ports = [], []
+    (no ``CACHE_URL``: the database's table), on the probe's database."""
+    servers = []
     try:
-        for i in range(count):
-            ports.append(free_port())
-            args = ["-m", "uvicorn", "config.asgi:application", "--port", str(ports[-1]), *uvicorn_ws_options()]
-            procs.append(spawn(args, env, folder / f"make-run-{i}.log"))
-        for port, proc in zip(ports, procs, strict=True):
-
-            def answers(port=port) -> bool:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    return True
-                except OSError:
-                    return False
-
-            if not wait_for(answers, 60) or proc.poll() is not None:
-                raise RuntimeError("uvicorn did not answer: " + (folder / "make-run-0.log").read_text()[-2000:])
-        yield ports
+        for _ in range(count):
+            folder = Path(os.environ["RIVALS_DATA_DIR"])
+            servers.append(LiveServer(database_url=os.environ["DATABASE_URL"], folder=folder, CACHE_URL=""))
+        yield servers
     finally:
-        for proc in procs:
-            stop(proc)
+        for server in servers:
+            server.stop()
 
 
 def _socket(port: int):
@@ -152,33 +136,23 @@ def _socket(port: int):
     return connect(f"ws://127.0.0.1:{port}/api/v1/live?ticket={ticket}", open_timeout=10)
 
 
-def _close_code(port: int, payload: str) -> int | None:
-    from websockets.exceptions import ConnectionClosed
-
+def _closed(port: int, payload: str) -> int | None:
     with _socket(port) as ws:
-        try:
-            ws.send(payload)
-            while True:
-                ws.recv(timeout=30)
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd is not None else None
-        except TimeoutError:
-            return None
+        return closed_with(ws, payload)
 
 
 def probe_live_frames(port: int) -> None:
-    folder = Path(os.environ["RIVALS_DATA_DIR"])
-    with _make_run_servers(1, folder) as (live,):
+    with _make_run_servers(1) as (server,):
+        live = server.port
         with _socket(live) as ws:
             ws.send("[" * 1000)
             brackets = json.loads(ws.recv(timeout=10))
             ws.send(json.dumps({"op": "subscribe", "topic": "account"}))
             after = json.loads(ws.recv(timeout=10))
         big = {
-            size: _close_code(live, '{"op": "subscribe", "topic": "' + "x" * size + '"}')
-            for size in (4097, MIB, 8 * MIB)
+            size: _closed(live, '{"op": "subscribe", "topic": "' + "x" * size + '"}') for size in (4097, MIB, 8 * MIB)
         }
-    log = (folder / "make-run-0.log").read_text(errors="replace")
+        log = server.log.read_text(errors="replace")
     ok = (
         brackets.get("code") == "invalid"
         and after.get("op") == "subscribed"
@@ -194,9 +168,9 @@ def probe_live_frames(port: int) -> None:
 
 
 def probe_shared_counters(port: int) -> None:
-    folder = Path(os.environ["RIVALS_DATA_DIR"])
     email = f"ghost-{uuid.uuid4().hex[:8]}@example.org"
-    with _make_run_servers(2, folder) as (a, b):
+    with _make_run_servers(2) as servers:
+        a, b = (server.port for server in servers)
         answers = [
             raw_call((a, b)[i % 2], "POST", "/api/v1/auth/login", {"email": email, "password": "wrong-pass-31"})[0]
             for i in range(20)
