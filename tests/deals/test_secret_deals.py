@@ -29,7 +29,7 @@ from tests.projections import assert_live_equals_rebuild
 from tests.tournaments.helpers import at, new_tournament, players, register_all, seat_ids, tables
 from tournaments.models import Pot, Wave
 from tournaments.services.play import tournament_tick
-from tournaments.services.pots import pot_create, pot_enter, pot_finalize
+from tournaments.services.pots import pot_create, pot_finalize
 
 pytestmark = pytest.mark.django_db
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -41,7 +41,7 @@ def _practice(client, code: str, mode: str = "classic"):
 
 
 def _quick_match(guest):
-    (alice, alice_id), (bob, bob_id) = guest("r40-alice"), guest("r40-bob")
+    (alice, _), (bob, _) = guest("r40-alice"), guest("r40-bob")
     alice.post("/api/v1/queue", {"mode": "quick"}, format="json")
     match_id = bob.post("/api/v1/queue", {"mode": "quick"}, format="json").json()["match"]
     (round_ref,) = alice.get(f"/api/v1/matches/{match_id}").json()["rounds"]
