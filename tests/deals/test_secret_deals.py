@@ -40,6 +40,20 @@ def _practice(client, code: str, mode: str = "classic"):
     return client.post("/api/v1/games", {"mode": mode, "code": code}, format="json")
 
 
+def _pot(code: str = "", starts_in: timedelta = timedelta(0)) -> Pot:
+    """A pot of 10 minutes starting ``starts_in`` from now (``code`` empty: a fresh deal)."""
+    now = timezone.now()
+    return pot_create(
+        actor="operator:1",
+        title="Friday pot",
+        code=code,
+        time_limit_s=300,
+        prize_split=[80, 40],
+        starts_at=now + starts_in,
+        ends_at=now + starts_in + timedelta(minutes=10),
+    )
+
+
 def _quick_match(guest):
     (alice, _), (bob, _) = guest("r40-alice"), guest("r40-bob")
     alice.post("/api/v1/queue", {"mode": "quick"}, format="json")
@@ -113,16 +127,7 @@ def test_r40_every_secret_code_gets_the_same_refusal(guest):
     """Nothing in the answer tells a round's deal from a pot's: the same code, message and details."""
     client, _ = guest("r40-prober")
     _, _, _, round_id = _quick_match(guest)
-    now = timezone.now()
-    pot = pot_create(
-        actor="operator:1",
-        title="Secret pot",
-        code="",
-        time_limit_s=300,
-        prize_split=[10],
-        starts_at=now + timedelta(hours=1),
-        ends_at=now + timedelta(hours=2),
-    )
+    pot = _pot(starts_in=timedelta(hours=1))
     answers = [_practice(client, c).json() for c in (Round.objects.get(pk=round_id).code, pot.code)]
     assert answers[0] == answers[1] == {"error": {**REFUSED, "details": {}}}
 
@@ -159,16 +164,7 @@ def test_r40_a_tournament_waves_deal_stays_secret_until_its_last_table_ends():
 
 
 def test_r40_a_pots_deal_stays_secret_until_it_closes(guest):
-    now = timezone.now()
-    pot = pot_create(
-        actor="operator:1",
-        title="Friday pot",
-        code="MJ1-L08-AAAAAAB",
-        time_limit_s=300,
-        prize_split=[80, 40],
-        starts_at=now - timedelta(minutes=1),
-        ends_at=now + timedelta(minutes=10),
-    )
+    pot = _pot("MJ1-L08-AAAAAAB", starts_in=timedelta(minutes=-1))
     created = Event.objects.get(stream_id=pot.stream_id, type="PotCreated")
     assert created.schema_version == 2 and created.data["commitment"] == deal_commitment(pot.code, pot.salt)
     client, account_id = guest("r40-pot")
@@ -188,16 +184,7 @@ def test_r40_a_pots_deal_stays_secret_until_it_closes(guest):
 
 
 def test_r40_a_pot_without_a_code_gets_a_fresh_secret_deal():
-    now = timezone.now()
-    pot = pot_create(
-        actor="operator:1",
-        title="Fresh pot",
-        code="",
-        time_limit_s=300,
-        prize_split=[10],
-        starts_at=now,
-        ends_at=now + timedelta(minutes=10),
-    )
+    pot = _pot()
     assert engine.deal_from_code(pot.code).code == pot.code and code_is_secret(pot.code)
 
 
