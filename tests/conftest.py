@@ -20,6 +20,45 @@ from config.celery import app as _celery_app  # noqa: E402
 
 _celery_app.conf.broker_url = "memory://"
 
+# --- issue 32: the two lanes ---------------------------------------------------------------------
+# A test is a *proof* (``make proof``; ``make fast`` leaves it out, ``make test`` runs both lanes)
+# when it starts something beside the suite's own process and database — a server, a Celery worker
+# or beat, uvicorn, a browser, a second PostgreSQL or Redis — or waits on the real clock. Known by
+# the fixtures it uses, and for the modules that start theirs in the test's body, by name.
+PROOF_FIXTURES = frozenset(
+    {
+        "live",  # uvicorn serving config.asgi (tests/live/conftest.py)
+        "live_server",  # pytest-django's threaded server (the admin's browser tests)
+        "browser",  # Debian's chromium through Playwright
+        "own_postgres",  # a PostgreSQL of the test's own, stopped and killed (tests/platform/test_outages.py)
+        "own_redis",  # a Redis of the test's own
+        "pair",  # a primary and its streaming replica (tests/platform/test_replica.py)
+    }
+)
+PROOF_MODULES = frozenset(
+    {
+        "tests.platform.test_celery_worker",  # beat and a real worker process
+        "tests.matches.test_clock_with_a_real_worker",  # beat and a real worker process
+        "tests.tournaments.test_worker",  # beat and a real worker process
+        "tests.live.test_serve",  # manage.py serve: web, worker, beat
+        "tests.tournaments.test_end_to_end",  # a tournament on the real clock (about 35 s)
+        "tests.platform.test_pooler_safety",  # two beats on the real clock; PgBouncer when installed
+        "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
+    }
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        module = getattr(item, "module", None)
+        if PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or (module and module.__name__ in PROOF_MODULES):
+            item.add_marker(pytest.mark.proof)
+            # the proofs run one after another on one worker (``--dist loadgroup``): each starts
+            # processes that want the machine's cores, and their clocks (timeouts, visibility
+            # windows, replica lag) assume they get them
+            item.add_marker(pytest.mark.xdist_group("proof"))
+
+
 _original_teardown = TransactionTestCase._fixture_teardown
 
 
@@ -36,6 +75,19 @@ def _fixture_teardown_ignoring_event_protection(self):
 
 
 TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment, django_db_blocker):
+    """Issue 32: the worker's own database, cloned from the run's migrated template
+    (``tests/testdb.py``) instead of migrated afresh; dropped at the end of the session."""
+    from tests import testdb
+
+    with django_db_blocker.unblock():
+        name = testdb.clone_for_worker(testdb.worker_id())
+    yield
+    with django_db_blocker.unblock():
+        testdb.drop(name)
 
 
 @pytest.hookimpl(trylast=True)
