@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "rivals",
     "rivals.accounts",
     "rivals.points",
+    "rivals.deals",
     "rivals.games",
     "rivals.daily_bonus",
     "rivals.sichuan",
