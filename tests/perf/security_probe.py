@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.perf import faults  # noqa: E402
+from tests.perf import faults, probe_tamper  # noqa: E402
 from tests.perf.faults import World, raw_call, verdict  # noqa: E402
 
 PRODUCTION = {
@@ -185,6 +185,7 @@ PROBES = [
     probe_club_races,
     probe_names,
     probe_log,
+    *probe_tamper.PROBES,
 ]
 
 

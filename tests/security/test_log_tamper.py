@@ -21,7 +21,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from rivals import eventanchor, eventchain
+from rivals import eventanchor
 from rivals.eventstore import NewEvent, event_append
 from rivals.models import Event
 
