@@ -153,20 +153,29 @@ def _tip(folder: Path, names: list[str]) -> dict | None:
 
 def anchors_load(directory: str | Path | None = None) -> Anchored:
     """The latest anchor and the heads it signed (its full anchor and the deltas since), each file
-    checked: signature, sequence without a gap, the previous file's digest, the state's digest."""
+    checked: signature, sequence without a gap, the previous file's digest, the state's digest.
+
+    Anchors before the latest full one may be archived away (the folder then starts later); the
+    full one and every delta after it must stay."""
     folder = anchor_dir(directory)
     names = _names(folder)
-    for i, name in enumerate(names, start=1):
-        if int(name[:10]) != i:
-            raise AnchorError(f"anchor {i} is missing (the next one present is {name})")
     if not names:
         return Anchored()
+    seqs = [int(name[:10]) for name in names]
+    for seq, after in zip(seqs, seqs[1:], strict=False):
+        if after != seq + 1:
+            raise AnchorError(f"anchor {seq + 1} is missing (the next one present is {after})")
     latest = _read(folder, names[-1])
     base = latest.body["base"]
+    if base < seqs[0]:
+        raise AnchorError(f"anchor {base}, the full anchor that anchor {latest.seq} builds on, is missing")
+    first = base - seqs[0]
+    previous = _tip(folder, names[:first]) if first else None
     heads: dict[str, Head] = {}
-    previous = _tip(folder, names[: base - 1])
-    for name in names[base - 1 :]:
+    for name in names[first:]:
         anchor = latest if name == latest.name else _read(folder, name)
+        if anchor.seq == base and previous is None:
+            previous = anchor.body["previous"]  # the anchor before it was archived: nothing to compare
         if anchor.body["previous"] != previous:
             raise AnchorError(f"anchor {name} does not follow the anchor before it ({previous and previous['name']})")
         if anchor.body["kind"] == "full":
@@ -297,7 +306,7 @@ def log_anchor_write(*, now: datetime | None = None, accept: str = "", directory
         raise AnchorRefused(breaks)
     accepted += [str(b) for b in breaks]
     signed = {s: h for s, h in heads.items() if h[1] is not None}  # a NULL head is a break: never signed
-    seq = len(names) + 1
+    seq = int(names[-1][:10]) + 1 if names else 1
     base = before.latest.body["base"] if before.latest is not None else seq
     full = before.latest is None or bool(accept) or seq - base >= settings.RIVALS["ANCHOR_FULL_EVERY"]
     listed = signed if full else {s: h for s, h in signed.items() if before.heads.get(s) != h}

@@ -277,6 +277,21 @@ def test_anchors_are_a_full_one_then_deltas_each_signed_and_linked(log, settings
     assert "against anchor 4 (delta" in verify()
 
 
+def test_anchors_before_the_latest_full_one_may_be_archived(log, settings):
+    settings.RIVALS = {**settings.RIVALS, "ANCHOR_FULL_EVERY": 2}
+    for _ in range(4):
+        append("tamper-b", 1)
+        anchor()
+    for seq in (1, 2):
+        (anchors_dir() / f"{seq:010d}.json").unlink()
+    assert "against anchor 4 (delta" in verify()
+    assert "anchor 5 (full)" in anchor()
+    (anchors_dir() / "0000000003.json").unlink()
+    assert "against anchor 5 (full" in verify()
+    (anchors_dir() / "0000000005.json").rename(anchors_dir() / "0000000007.json")
+    assert "anchor 5 is missing (the next one present is 7)" in verify_fails()
+
+
 def test_an_anchor_is_never_overwritten_and_a_second_run_gives_up(log):
     anchor()
     first = (anchors_dir() / "0000000001.json").read_bytes()
