@@ -71,7 +71,7 @@ class AnchorRefused(Exception):
 
 
 def anchor_key() -> bytes:
-    return eventchain._key(settings.RIVALS["ANCHOR_KEY"])
+    return eventchain.hmac_key(settings.RIVALS["ANCHOR_KEY"])
 
 
 def anchor_dir(directory: str | Path | None = None) -> Path:
@@ -121,7 +121,6 @@ class Anchored:
 
     latest: Anchor | None = None
     heads: dict[str, Head] = field(default_factory=dict)
-    files: int = 0
 
 
 def _names(folder: Path) -> list[str]:
@@ -186,7 +185,7 @@ def anchors_load(directory: str | Path | None = None) -> Anchored:
         previous = {"name": name, "sha256": anchor.sha256}
     if heads_digest(heads) != latest.body["digest"]:
         raise AnchorError(f"anchor {latest.name}: the heads of anchors {base}…{latest.seq} do not make its digest")
-    return Anchored(latest, heads, len(names))
+    return Anchored(latest, heads)
 
 
 def _write(folder: Path, body: dict) -> str | None:
@@ -269,7 +268,7 @@ def _since(anchored: dict[str, Head], heads: dict, seals: dict[str, Head]) -> li
             if any(b.stream_id == stream_id for b in breaks):
                 continue
             seal = (sealed, b"") if sealed is not None else None
-            breaks.append(Break(position, stream_id, version, eventchain._unlinked(None, seal, version)))
+            breaks.append(Break(position, stream_id, version, eventchain.unlinked_reason(None, seal, version)))
             start.pop(stream_id, None)  # named: its first unlinked event is where it broke
     if start:
         params = [list(start), [v for v, _ in start.values()]]

@@ -50,13 +50,13 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @cache
-def _key(secret: str) -> bytes:
+def hmac_key(secret: str) -> bytes:
     key = secret.encode()
     return hashlib.sha256(key).digest() if len(key) > 64 else key
 
 
 def chain_key() -> bytes:
-    return _key(settings.RIVALS["EVENT_CHAIN_KEY"])
+    return hmac_key(settings.RIVALS["EVENT_CHAIN_KEY"])
 
 
 def pads() -> tuple[bytes, bytes]:
@@ -188,7 +188,7 @@ def verify_chain(
         seal = seals.get(stream_id)
         if at_anchor:
             at_anchor = False
-            reason = _unlinked(stored, seal, version)
+            reason = unlinked_reason(stored, seal, version)
             if version != expected_version:
                 reason = f"the anchored event {stream_id}@{expected_version} is gone"
             elif reason is None and stored is not None and bytes(stored) != chain:
@@ -205,7 +205,7 @@ def verify_chain(
             continue
         chain = link(chain, version, content_digest(type_, schema, data, meta, recorded_at))
         kept = anchored.get(stream_id)
-        reason = _unlinked(stored, seal, version)
+        reason = unlinked_reason(stored, seal, version)
         if reason is None and stored is not None and bytes(stored) != chain:
             reason = "its hash does not match its content"
         if reason is None and seal is not None and seal[0] == version and seal[1] != chain:
@@ -232,7 +232,7 @@ def verify_chain(
     return report
 
 
-def _unlinked(stored: bytes | None, seal: Head | None, version: int) -> str | None:
+def unlinked_reason(stored: bytes | None, seal: Head | None, version: int) -> str | None:
     """Issue 31: only the history folded into a seal by migration 0008 has no link."""
     if stored is not None:
         return None
