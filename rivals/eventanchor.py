@@ -154,35 +154,37 @@ def anchors_load(directory: str | Path | None = None) -> Anchored:
     """The latest anchor and the heads it signed (its full anchor and the deltas since), each file
     checked: signature, sequence without a gap, the previous file's digest, the state's digest.
 
-    Anchors before the latest full one may be archived away (the folder then starts later); the
-    full one and every delta after it must stay."""
+    Anchors before the latest full one may be archived away; that one and every delta after it
+    must stay."""
     folder = anchor_dir(directory)
     names = _names(folder)
     if not names:
         return Anchored()
-    seqs = [int(name[:10]) for name in names]
-    for seq, after in zip(seqs, seqs[1:], strict=False):
-        if after != seq + 1:
-            raise AnchorError(f"anchor {seq + 1} is missing (the next one present is {after})")
     latest = _read(folder, names[-1])
     base = latest.body["base"]
-    if base < seqs[0]:
-        raise AnchorError(f"anchor {base}, the full anchor that anchor {latest.seq} builds on, is missing")
-    first = base - seqs[0]
-    previous = _tip(folder, names[:first]) if first else None
+    by_seq = {int(name[:10]): name for name in names}
+    for seq in range(base, latest.seq):
+        if seq not in by_seq:
+            later = min(s for s in by_seq if s > seq)
+            raise AnchorError(f"anchor {seq} is missing (the next one present is {later})")
+    previous = _tip(folder, [by_seq[base - 1]]) if base - 1 in by_seq else None
     heads: dict[str, Head] = {}
-    for name in names[first:]:
-        anchor = latest if name == latest.name else _read(folder, name)
-        if anchor.seq == base and previous is None:
+    for seq in range(base, latest.seq + 1):
+        anchor = latest if seq == latest.seq else _read(folder, by_seq[seq])
+        if seq == base and previous is None:
             previous = anchor.body["previous"]  # the anchor before it was archived: nothing to compare
         if anchor.body["previous"] != previous:
-            raise AnchorError(f"anchor {name} does not follow the anchor before it ({previous and previous['name']})")
-        if anchor.body["kind"] == "full":
-            if anchor.seq != base:
-                raise AnchorError(f"anchor {name} is full but anchor {latest.name} builds on {base}")
+            raise AnchorError(
+                f"anchor {anchor.name} does not follow the anchor before it ({previous and previous['name']})"
+            )
+        if (anchor.body["kind"] == "full") != (seq == base):
+            raise AnchorError(
+                f"anchor {anchor.name} is {anchor.body['kind']} but anchor {latest.name} builds on {base}"
+            )
+        if seq == base:
             heads = {}
         heads.update(anchor.heads())
-        previous = {"name": name, "sha256": anchor.sha256}
+        previous = {"name": anchor.name, "sha256": anchor.sha256}
     if heads_digest(heads) != latest.body["digest"]:
         raise AnchorError(f"anchor {latest.name}: the heads of anchors {base}…{latest.seq} do not make its digest")
     return Anchored(latest, heads)
@@ -297,10 +299,10 @@ def log_anchor_write(*, now: datetime | None = None, accept: str = "", directory
         with connection.cursor() as cur:
             cur.execute("SELECT max(position) FROM rivals_event")
             position = cur.fetchone()[0]
-        if before.latest is None and not accepted:  # the first anchor signs only a log that verifies
+        if before.latest is None:  # the first anchor (or one past unreadable anchors) verifies the whole log
             breaks = eventchain.verify_rows(ROWS_SQL, seals=seals, stream_heads=heads).breaks
         else:
-            breaks = _since(before.heads, heads, seals) if not accepted else []
+            breaks = _since(before.heads, heads, seals)
     if breaks and not accept:
         raise AnchorRefused(breaks)
     accepted += [str(b) for b in breaks]

@@ -15,17 +15,8 @@ import tempfile
 import uuid
 from contextlib import contextmanager
 
+from tests.log_tamper import ev, owner, seal
 from tests.perf.faults import verdict
-
-
-def _owner(sql: str, params=None) -> None:
-    """What the tables' owner can do: switch the triggers off and rewrite."""
-    from django.db import connection
-
-    with connection.cursor() as cur:
-        cur.execute("SET session_replication_role = replica")
-        cur.execute(sql, params)
-        cur.execute("SET session_replication_role = DEFAULT")
 
 
 def _stream(kind: str, events: int = 4) -> str:
@@ -39,24 +30,6 @@ def _stream(kind: str, events: int = 4) -> str:
     return stream_id
 
 
-def _event(stream_id: str, version: int):
-    from rivals.models import Event
-
-    return Event.objects.get(stream_id=stream_id, version=version)
-
-
-def _seal(stream_id: str, version: int) -> None:
-    """As migration 0008 left a stream older than the chain: its history unlinked, its chain sealed."""
-    from django.utils import timezone
-
-    sealed = bytes(_event(stream_id, version).chain)
-    _owner("UPDATE rivals_event SET chain = NULL WHERE stream_id = %s AND version <= %s", [stream_id, version])
-    _owner(
-        "INSERT INTO rivals_event_seal (stream_id, version, chain, sealed_at) VALUES (%s, %s, %s, %s)",
-        [stream_id, version, sealed, timezone.now()],
-    )
-
-
 @contextmanager
 def _anchors():
     """A folder of anchors whose first one accepts the log as it is (the earlier probes' tampers)."""
@@ -68,6 +41,11 @@ def _anchors():
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextmanager
+def _nothing():
+    yield None
 
 
 def _verify(folder: str | None) -> list[str]:
@@ -107,10 +85,10 @@ def probe_tamper_nulled_links(port: int) -> None:
     for anchored in (False, True):
         stream_id = _stream("nulled")
         with _anchors() if anchored else _nothing() as folder:
-            changed = _event(stream_id, 2)
-            _owner("UPDATE rivals_event SET data = '{\"n\": 99}' WHERE position = %s", [changed.position])
-            _owner("UPDATE rivals_event SET chain = NULL WHERE stream_id = %s AND version >= 2", [stream_id])
-            _owner("UPDATE rivals_stream SET chain = NULL WHERE id = %s", [stream_id])
+            changed = ev(stream_id, 2)
+            owner("UPDATE rivals_event SET data = '{\"n\": 99}' WHERE position = %s", [changed.position])
+            owner("UPDATE rivals_event SET chain = NULL WHERE stream_id = %s AND version >= 2", [stream_id])
+            owner("UPDATE rivals_stream SET chain = NULL WHERE id = %s", [stream_id])
             label = "with an anchor" if anchored else "without an anchor"
             what = "its link is missing (NULL)"
             seen[f"verify_log {label}"] = _named(_verify(folder), stream_id, 2, what, changed.position)
@@ -119,23 +97,18 @@ def probe_tamper_nulled_links(port: int) -> None:
     _check("issue-31 tamper: nulled links", seen)
 
 
-@contextmanager
-def _nothing():
-    yield None
-
-
 def probe_tamper_tail_removed(port: int) -> None:
     """The last event removed and the head rewound (an anchor sees it), or the head left (the chain does)."""
     seen = {}
     stream_id = _stream("tail")
-    last, before = _event(stream_id, 4), _event(stream_id, 3)
-    _owner("DELETE FROM rivals_event WHERE position = %s", [last.position])
+    last, before = ev(stream_id, 4), ev(stream_id, 3)
+    owner("DELETE FROM rivals_event WHERE position = %s", [last.position])
     seen["verify_log without an anchor"] = _named(_verify(None), stream_id, 4, "the log ends at 3")
     stream_id = _stream("rewound")
     with _anchors() as folder:
-        last, before, base = _event(stream_id, 4), _event(stream_id, 3), _event(stream_id, 2)
-        _owner("DELETE FROM rivals_event WHERE position = %s", [last.position])
-        _owner(
+        last, before, base = ev(stream_id, 4), ev(stream_id, 3), ev(stream_id, 2)
+        owner("DELETE FROM rivals_event WHERE position = %s", [last.position])
+        owner(
             "UPDATE rivals_stream SET version = 3, chain = %s, chain_base = %s WHERE id = %s",
             [bytes(before.chain), bytes(base.chain), stream_id],
         )
@@ -148,14 +121,14 @@ def probe_tamper_stream_removed(port: int) -> None:
     """A whole stream removed: a sealed one (the seal sees it), an anchored one (the anchor does)."""
     seen = {}
     sealed = _stream("sealed-gone")
-    _seal(sealed, 3)
-    _owner("DELETE FROM rivals_event WHERE stream_id = %s", [sealed])
-    _owner("DELETE FROM rivals_stream WHERE id = %s", [sealed])
+    seal(sealed, 3)
+    owner("DELETE FROM rivals_event WHERE stream_id = %s", [sealed])
+    owner("DELETE FROM rivals_stream WHERE id = %s", [sealed])
     seen["verify_log without an anchor"] = _named(_verify(None), sealed, 3, "a sealed stream is gone")
     stream_id = _stream("gone")
     with _anchors() as folder:
-        _owner("DELETE FROM rivals_event WHERE stream_id = %s", [stream_id])
-        _owner("DELETE FROM rivals_stream WHERE id = %s", [stream_id])
+        owner("DELETE FROM rivals_event WHERE stream_id = %s", [stream_id])
+        owner("DELETE FROM rivals_stream WHERE id = %s", [stream_id])
         seen["verify_log with an anchor"] = _named(_verify(folder), stream_id, 4, "an anchored stream is gone")
         seen["the next anchor"] = _named(_job(folder), stream_id, 4, "an anchored stream is gone")
     _check("issue-31 tamper: stream removed", seen)
@@ -166,11 +139,11 @@ def probe_tamper_sealed_data(port: int) -> None:
     seen = {}
     for anchored in (False, True):
         stream_id = _stream("swapped")
-        _seal(stream_id, 3)
+        seal(stream_id, 3)
         with _anchors() if anchored else _nothing() as folder:
-            one, two, sealed = _event(stream_id, 1), _event(stream_id, 2), _event(stream_id, 3)
-            _owner("UPDATE rivals_event SET data = '{\"n\": 1}' WHERE position = %s", [one.position])
-            _owner("UPDATE rivals_event SET data = '{\"n\": 0}' WHERE position = %s", [two.position])
+            one, two, sealed = ev(stream_id, 1), ev(stream_id, 2), ev(stream_id, 3)
+            owner("UPDATE rivals_event SET data = '{\"n\": 1}' WHERE position = %s", [one.position])
+            owner("UPDATE rivals_event SET data = '{\"n\": 0}' WHERE position = %s", [two.position])
             label = "with an anchor" if anchored else "without an anchor"
             what = "the sealed history (versions 1…3"
             seen[f"verify_log {label}"] = _named(_verify(folder), stream_id, 3, what, sealed.position)

@@ -19,25 +19,12 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import CommandError, call_command
 from django.db import connection
 from django.urls import reverse
-from django.utils import timezone
 
 from rivals import eventanchor
 from rivals.eventstore import NewEvent, event_append
-from rivals.models import Event
+from tests.log_tamper import ev, owner, seal
 
 pytestmark = pytest.mark.django_db
-
-
-def owner(sql: str, params=None) -> None:
-    """What the tables' owner can do: switch the triggers off and rewrite."""
-    with connection.cursor() as cur:
-        cur.execute("SET session_replication_role = replica")
-        cur.execute(sql, params)
-        cur.execute("SET session_replication_role = DEFAULT")
-
-
-def ev(stream_id: str, version: int) -> Event:
-    return Event.objects.get(stream_id=stream_id, version=version)
 
 
 def verify() -> str:
@@ -77,16 +64,6 @@ def append(stream_id: str, n: int) -> None:
         event_append(
             stream_id=stream_id, stream_type="tamper", events=[NewEvent("Moved", {"n": 1})], expected_version=None
         )
-
-
-def seal(stream_id: str, version: int) -> None:
-    """As migration 0008 left a stream older than the chain: its history unlinked, its chain sealed."""
-    sealed = bytes(ev(stream_id, version).chain)
-    owner("UPDATE rivals_event SET chain = NULL WHERE stream_id = %s AND version <= %s", [stream_id, version])
-    owner(
-        "INSERT INTO rivals_event_seal (stream_id, version, chain, sealed_at) VALUES (%s, %s, %s, %s)",
-        [stream_id, version, sealed, timezone.now()],
-    )
 
 
 @pytest.fixture
@@ -288,8 +265,12 @@ def test_anchors_before_the_latest_full_one_may_be_archived(log, settings):
     assert "anchor 5 (full)" in anchor()
     (anchors_dir() / "0000000003.json").unlink()
     assert "against anchor 5 (full" in verify()
-    (anchors_dir() / "0000000005.json").rename(anchors_dir() / "0000000007.json")
-    assert "anchor 5 is missing (the next one present is 7)" in verify_fails()
+    assert "anchor 6 (delta)" in anchor()
+    (anchors_dir() / "0000000005.json").unlink()  # the full one anchor 6 builds on
+    assert "anchor 5 is missing (the next one present is 6)" in verify_fails()
+    assert "anchor 5 is missing" in anchor_fails()
+    call_command("anchor_log", "--accept", "anchor 5 lost with a disk", stdout=io.StringIO())
+    assert "against anchor 7 (full" in verify()
 
 
 def test_an_anchor_is_never_overwritten_and_a_second_run_gives_up(log):
@@ -340,12 +321,22 @@ def test_the_anchor_key_is_its_own_and_never_in_the_database(log, settings):
     anchor()
     key = settings.RIVALS["ANCHOR_KEY"]
     assert key and key != settings.RIVALS["EVENT_CHAIN_KEY"]
-    with connection.cursor() as cur:  # no column of any table holds it (the dump of the database)
+    secrets = [key.encode(), eventanchor.anchor_key()]
+    with connection.cursor() as cur:  # no value of any column of any table holds it, as text or bytes
         cur.execute(
-            "SELECT count(*) FROM (SELECT table_name, column_name FROM information_schema.columns "
-            "WHERE table_schema = current_schema() AND data_type IN ('text', 'character varying', 'bytea')) c"
+            "SELECT c.table_name, c.column_name FROM information_schema.columns c JOIN information_schema.tables t "
+            "USING (table_schema, table_name) WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' "
+            "AND c.data_type IN ('text', 'character varying', 'jsonb', 'json', 'bytea')"
         )
-        assert cur.fetchone()[0] > 0
+        columns = cur.fetchall()
+        for table, column in columns:
+            cur.execute(
+                f'SELECT count(*) FROM "{table}" WHERE position(%s::bytea IN convert_to("{column}"::text, \'UTF8\')) > 0 '
+                f"OR position(%s::bytea IN convert_to(\"{column}\"::text, 'UTF8')) > 0",
+                [secrets[0], secrets[1].hex().encode()],
+            )
+            assert cur.fetchone()[0] == 0, (table, column)
+    assert len(columns) > 50
     assert key.encode() not in (anchors_dir() / "0000000001.json").read_bytes()
 
 
