@@ -8,7 +8,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rivals", "0012_game_fillfactor")]
+    dependencies = [("rivals", "0013_game_salt")]
 
     operations = [
         migrations.RunSQL(
