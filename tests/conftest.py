@@ -28,11 +28,14 @@ _celery_app.conf.broker_url = "memory://"
 PROOF_FIXTURES = frozenset(
     {
         "live",  # uvicorn serving config.asgi (tests/live/conftest.py)
+        "live_folder",  # the folder of a uvicorn a test starts itself (tests/live)
         "live_server",  # pytest-django's threaded server (the admin's browser tests)
         "browser",  # Debian's chromium through Playwright
         "own_postgres",  # a PostgreSQL of the test's own, stopped and killed (tests/platform/test_outages.py)
         "own_redis",  # a Redis of the test's own
         "pair",  # a primary and its streaming replica (tests/platform/test_replica.py)
+        "bouncer",  # PgBouncer (tests/platform/test_pooler_safety.py)
+        "real_clock",  # waits on the real clock (below)
     }
 )
 PROOF_MODULES = frozenset(
@@ -41,22 +44,31 @@ PROOF_MODULES = frozenset(
         "tests.matches.test_clock_with_a_real_worker",  # beat and a real worker process
         "tests.tournaments.test_worker",  # beat and a real worker process
         "tests.live.test_serve",  # manage.py serve: web, worker, beat
-        "tests.tournaments.test_end_to_end",  # a tournament on the real clock (about 35 s)
-        "tests.platform.test_pooler_safety",  # two beats on the real clock; PgBouncer when installed
         "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
     }
 )
 
 
+@pytest.fixture
+def real_clock():
+    """Asked for by a test that waits on the real clock (a proof): it gives nothing else."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config, items):
+    grouped = config.pluginmanager.hasplugin("xdist")
     for item in items:
         module = getattr(item, "module", None)
-        if PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or (module and module.__name__ in PROOF_MODULES):
+        name = module.__name__ if module else item.nodeid.partition("::")[0]
+        proof = PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or name in PROOF_MODULES
+        if proof:
             item.add_marker(pytest.mark.proof)
-            # the proofs run one after another on one worker (``--dist loadgroup``): each starts
+        if grouped:
+            # ``--dist loadgroup``: the proofs run one after another on one worker — each starts
             # processes that want the machine's cores, and their clocks (timeouts, visibility
-            # windows, replica lag) assume they get them
-            item.add_marker(pytest.mark.xdist_group("proof"))
+            # windows, replica lag) assume they get them; every other test runs with its module,
+            # so that a module's fixtures (a seeded world, a generated client) are made once
+            item.add_marker(pytest.mark.xdist_group("proof" if proof else name.removeprefix("tests.")))
 
 
 _original_teardown = TransactionTestCase._fixture_teardown
