@@ -127,7 +127,9 @@ def table_scored(
     results: list[dict[str, Any]],
     at: datetime,
 ) -> NewEvent:
-    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
+    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp",
+    "pairs_removed"}]`` (``pairs_removed`` since R-37's statistics; a table closed unplayed has no
+    ``round_id`` and 0 for everyone)."""
     return NewEvent(
         "TableScored",
         {
