@@ -20,7 +20,7 @@ from rivals.accounts.events import (
     jokers_changed,
     signed_in,
 )
-from rivals.errors import Invalid, NotAllowed, Unauthenticated
+from rivals.errors import Forbidden, Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
@@ -135,6 +135,22 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
     return account, key, created
 
 
+SUSPENDED_FACE = (
+    "this account is suspended: it cannot change its display name, found or join a club or file a report "
+    "until an operator lifts the suspension"
+)
+
+
+def account_public_face_guard(*, account: Account, doing: str) -> None:
+    """R-38: a suspended account can sign in, read, and add or change its own credentials, but
+    cannot change its public face — no display-name change, no club founded, joined or renamed, no
+    report filed: 403 ``forbidden`` (``details.doing`` names the refused act). Read from the row
+    (not the caller's copy, loaded when the request was authenticated)."""
+    suspended_at = Account.objects.filter(pk=account.pk).values_list("suspended_at", flat=True).first()
+    if suspended_at is not None:
+        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": suspended_at.isoformat()})
+
+
 def neutral_name(account_id: int) -> str:
     """The name a new account starts with, and the one an operator's reset gives (R-39)."""
     return f"Player {account_id}"
@@ -157,10 +173,12 @@ def _reset_name_held_until(account: Account, name: str, now: datetime) -> dateti
 @transaction.atomic
 def account_rename(*, account: Account, display_name: str, now: datetime | None = None) -> Account:
     """A name the player chose is personal data: sealed in the event with the account's key. A
-    name an operator reset is refused for ``NAME_RESET_HOLD`` (R-39, 422 ``not_allowed``)."""
+    name an operator reset is refused for ``NAME_RESET_HOLD`` (R-39, 422 ``not_allowed``); a
+    suspended account changes none (R-38, 403 ``forbidden``)."""
     name = visible_text(
         clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX), field="display_name"
     )
+    account_public_face_guard(account=account, doing="display_name_change")
     if name != account.display_name:
         held = _reset_name_held_until(account, name, now or timezone.now())
         if held is not None:
