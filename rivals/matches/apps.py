@@ -26,3 +26,8 @@ class MatchesConfig(AppConfig):
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(matches_projection)
         account_restricted.connect(_on_account_restricted, dispatch_uid="matches.commitments_end")
+        # a past board is final once no round that may still pay into its period is running
+        from rivals.matches.selectors import awards_pending
+        from rivals.points.selectors import register_pending_awards
+
+        register_pending_awards(awards_pending)
