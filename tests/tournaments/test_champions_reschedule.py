@@ -5,7 +5,7 @@ reason ``rescheduled``, the player notified — and registration reopens under t
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rest_framework.test import APIClient
@@ -44,14 +44,16 @@ def _players(n: int) -> list[tuple[APIClient, Account]]:
     return out
 
 
-def _champions() -> Tournament:
+def _champions(starts_at: datetime = THURSDAY, kind: str = "champions") -> Tournament:
+    """Created on Monday 2026-03-30, registration asked to open then, one hour long (``kind``:
+    a regular one, to compare)."""
     return new_tournament(
-        kind="champions",
+        kind=kind,
         min_players=16,
         now=_utc(2026, 3, 30, 6, 0),
         registration_opens_at=_utc(2026, 3, 30, 6, 0),
-        starts_at=THURSDAY,
-        ends_at=_utc(2026, 4, 2, 19, 0),
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(hours=1),
     )
 
 
@@ -123,14 +125,7 @@ def test_r28_moving_a_champions_start_into_another_week_ends_the_registrations_m
 def test_r28_moving_a_champions_start_into_an_earlier_week_reopens_from_that_monday():
     ((_, ann),) = _players(1)
     points_award(account=ann, amount=250, source="tournament_prize", key="r28:early", at=_utc(2026, 3, 30, 7, 0))
-    t = new_tournament(
-        kind="champions",
-        min_players=16,
-        now=_utc(2026, 3, 30, 6, 0),
-        registration_opens_at=_utc(2026, 3, 30, 6, 0),
-        starts_at=NEXT_TUESDAY,
-        ends_at=_utc(2026, 4, 7, 19, 0),
-    )
+    t = _champions(NEXT_TUESDAY)
     assert t.registration_opens_at == NEXT_MONDAY  # clamped to its week's Monday
     edited = tournament_edit(
         tournament_id=t.pk,
@@ -145,12 +140,7 @@ def test_r28_moving_a_champions_start_into_an_earlier_week_reopens_from_that_mon
 
 def test_r28_a_regular_tournament_moved_into_another_week_keeps_its_registrations():
     ((_, ann),) = _players(1)
-    t = new_tournament(
-        now=_utc(2026, 3, 30, 6, 0),
-        registration_opens_at=_utc(2026, 3, 30, 6, 0),
-        starts_at=THURSDAY,
-        ends_at=_utc(2026, 4, 2, 19, 0),
-    )
+    t = _champions(kind="regular")
     tournament_register(tournament_id=t.pk, account=ann, now=_utc(2026, 3, 31, 12, 0))
     edited = tournament_edit(
         tournament_id=t.pk, actor="operator:7", now=_utc(2026, 4, 1), starts_at=NEXT_TUESDAY, ends_at=_utc(2026, 4, 8)
