@@ -18,7 +18,8 @@ closed unplayed counts nothing):
   once per tournament; a table closed unplayed (no round) counts nothing.
 
 Live, the projection takes the caller's board (``uses_live``): a round's pair costs nothing here
-(its events name the round) and keeps the append on the hot path (``projections.only_live``).
+(its events name the round) and a solo pair's writes ride in the append's own statement
+(``defer_write``), so a pair's append keeps to the hot path (``projections.only_live``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from datetime import datetime
 from django.db import connection
 
 from rivals.matches.services.rounds import pairs_removed
-from rivals.projections import Projection
+from rivals.projections import Projection, defer_write
 from rivals.rebuild.copies import Table
 from rivals.statistics.models import COUNTERS_SHOWN as COUNTERS
 
@@ -106,19 +107,34 @@ _PLAYED = (
     "INSERT INTO statistics_tournamentplayed (account_id, tournament_id) VALUES (%s, %s) "
     "ON CONFLICT (account_id, tournament_id) DO NOTHING RETURNING account_id"
 )
+# R-37: a solo game counts once, at its first pair — the counter moves only while the game is not
+# recorded yet, then it is: two statements that see the same snapshot when they ride in the
+# append's own statement (``defer_write``: no round trip of their own on a solo pair), and that run
+# in this order otherwise
+_GAME_COUNTED = (
+    f"INSERT INTO statistics_playerstats (account_id, {', '.join(COUNTERS)}) "
+    f"SELECT %s::bigint, {', '.join('1' if c == 'games_played' else '0' for c in COUNTERS)} WHERE NOT EXISTS "
+    "(SELECT 1 FROM statistics_gameplayed WHERE account_id = %s::bigint AND game_id = %s::uuid) "
+    "ON CONFLICT (account_id) DO UPDATE SET games_played = statistics_playerstats.games_played + 1"
+)
 _GAME_PLAYED = (
-    "INSERT INTO statistics_gameplayed (account_id, game_id) VALUES (%s, %s) "
-    "ON CONFLICT (account_id, game_id) DO NOTHING RETURNING account_id"
+    "INSERT INTO statistics_gameplayed (account_id, game_id) VALUES (%s::bigint, %s::uuid) "
+    "ON CONFLICT (account_id, game_id) DO NOTHING"
 )
 
 
-def _live_game_of(cur, live: dict | None) -> GameOf:
+def _game_played_writes(account_id: int, game_id: str) -> list[tuple[str, list]]:
+    return [(_GAME_COUNTED, [account_id, account_id, game_id]), (_GAME_PLAYED, [account_id, game_id])]
+
+
+def _live_game_of(live: dict | None) -> GameOf:
     def game_of(game_id: str) -> SoloGame | None:
         game = (live or {}).get("game")
         if game is not None and str(game.pk) == game_id:  # the caller's board: no query
             return (game.account_id, game.layout) if game.round_id is None else None
-        cur.execute("SELECT account_id, layout, round_id FROM rivals_game WHERE id = %s", [game_id])
-        row = cur.fetchone()
+        with connection.cursor() as cur:
+            cur.execute("SELECT account_id, layout, round_id FROM rivals_game WHERE id = %s", [game_id])
+            row = cur.fetchone()
         return (row[0], row[1]) if row and row[2] is None else None
 
     return game_of
@@ -130,9 +146,8 @@ def _write_live(cur, out: Effect) -> None:
         if cur.fetchone():  # the player's first played table of this tournament
             out.add(account_id, "tournaments_played")
     for account_id, game_id in out.games:
-        cur.execute(_GAME_PLAYED, [account_id, game_id])
-        if cur.fetchone():  # the game's first pair
-            out.add(account_id, "games_played")
+        for sql, params in _game_played_writes(account_id, game_id):
+            cur.execute(sql, params)
     for best in out.best:
         cur.execute(_BEST, list(best))
     for account_id in sorted(out.counts):  # one order for every writer: no deadlock between upserts
@@ -204,8 +219,19 @@ class StatisticsProjection(Projection):
     def apply(self, event, live: dict | None = None) -> None:
         if event.type in PAIRS and "round_id" in event.data:
             return  # the hot path of a round: nothing here, no query
+        out = effect(event, _live_game_of(live))
+        if live is not None and out.games and not (out.counts or out.best or out.tournaments):
+            # a solo pair on the caller's board: its writes ride in the append's statement, once
+            # per game and append (one statement must not write a row twice)
+            seen = live.setdefault("statistics_games", set())
+            for pair in out.games:
+                if pair not in seen:
+                    seen.add(pair)
+                    for sql, params in _game_played_writes(*pair):
+                        defer_write(live, sql, params)
+            return
         with connection.cursor() as cur:
-            _write_live(cur, effect(event, _live_game_of(cur, live)))
+            _write_live(cur, out)
 
     def rebuild(self, log) -> None:
         store = FoldStore()
