@@ -116,3 +116,15 @@ def guest(api):
         return client, res.json()["account_id"]
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _anchors_of_this_test(tmp_path, monkeypatch):
+    """Issue 31: the event log's anchors belong to one database; each test's to its own folder
+    (never the worktree's .data/anchors/), for this process and the workers it starts."""
+    from django.conf import settings
+
+    folder = str(tmp_path / "anchors")
+    monkeypatch.setitem(settings.RIVALS, "ANCHOR_DIR", folder)
+    monkeypatch.setenv("RIVALS_ANCHOR_DIR", folder)
+    yield

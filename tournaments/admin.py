@@ -18,6 +18,7 @@ from rivals.admin import ReadOnlyAdmin
 from rivals.admin_actions import ObjectActionsMixin, Row, actor_of, confirm_then_apply
 from rivals.admin_base import register_player_commitments
 from rivals.admin_display import account_link, names_of, when
+from rivals.deals.selectors import deal_commitment
 from rivals.errors import DomainError
 from tournaments.admin_common import IntListField, events_table
 from tournaments.events import SETTINGS
@@ -255,6 +256,12 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
 
 
 class PotForm(forms.ModelForm):
+    code = forms.CharField(
+        required=False,
+        max_length=20,
+        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised (R-40). "
+        "Players see only its commitment until the pot closes.",
+    )
     prize_split = IntListField(lo=0, help_text="points per place, e.g. 500,300,200")
     entrants = IntListField(lo=1, help_text="entry list: account ids, comma-separated")
 
@@ -283,7 +290,7 @@ class PotAdmin(admin.ModelAdmin):
     list_display = ("title", "code", "status", "starts_at", "ends_at", "time_limit_s", "open_entry", "counts")
     list_filter = ("status", "counts")
     inlines = [PotEntrantInline]
-    STATE = ("id", "status", "created_at", "finalized_at", "event_list")
+    STATE = ("id", "status", "commitment", "created_at", "finalized_at", "event_list")
 
     def get_fields(self, request, obj=None):
         if obj:
@@ -296,6 +303,10 @@ class PotAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="commitment (R-40)")
+    def commitment(self, obj: Pot):
+        return deal_commitment(obj.code, obj.salt) if obj.salt else "—"
 
     @admin.display(description="events")
     def event_list(self, obj: Pot):

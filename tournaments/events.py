@@ -1,4 +1,5 @@
-"""The events of tournaments and pot competitions: one typed constructor each (schema version 1).
+"""The events of tournaments and pot competitions: one typed constructor each (schema version 1
+unless ``SCHEMA_VERSIONS`` says otherwise).
 
 Streams: ``tournament-<id>`` (stream type ``tournament``), ``pot-<id>`` (``pot``) and
 ``schedule-<id>`` (``schedule``: an operator's recurring schedule — configuration, so its row is
@@ -35,8 +36,9 @@ SCHEDULE_EVENTS = frozenset(
     {"ScheduleCreated", "ScheduleEdited", "ScheduleDeactivated", "ScheduleReactivated", "ScheduleRetired"}
 )
 # version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none);
+# version 2 of WaveSeated and PotCreated: the deal's code, salt and commitment (R-40);
 # version 2 of TableScored: each row's ``pairs_removed`` (R-37; version 1 rows had none)
-SCHEMA_VERSIONS = {"TournamentCancelled": 2, "TableScored": 2}
+SCHEMA_VERSIONS = {"TournamentCancelled": 2, "WaveSeated": 2, "PotCreated": 2, "TableScored": 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -112,12 +114,32 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
 
 
 def wave_seated(
-    *, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int], at: datetime
+    *,
+    wave: int,
+    multiplier: int,
+    tables: list[dict[str, Any]],
+    waiting: list[int],
+    at: datetime,
+    code: str | None,
+    salt: str | None,
+    commitment: str | None,
 ) -> NewEvent:
-    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order."""
+    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order. R-40: the deal
+    every table of the wave plays (``code``, secret until the wave's last table ends), fixed now
+    with its ``salt`` and ``commitment`` (``None`` when no table is seated)."""
     return NewEvent(
         "WaveSeated",
-        {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting, "seated_at": iso(at)},
+        {
+            "wave": wave,
+            "multiplier": multiplier,
+            "tables": tables,
+            "waiting": waiting,
+            "seated_at": iso(at),
+            "code": code,
+            "salt": salt,
+            "commitment": commitment,
+        },
+        SCHEMA_VERSIONS["WaveSeated"],
     )
 
 
@@ -159,8 +181,22 @@ def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | No
     return NewEvent("TournamentFinalized", {"places": places, "trophy": trophy, "finalized_at": iso(at)})
 
 
-def pot_created(*, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime) -> NewEvent:
-    return NewEvent("PotCreated", {"pot_id": str(pot_id), **_jsonable(settings), "created_at": iso(created_at)})
+def pot_created(
+    *, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime, salt: str, commitment: str
+) -> NewEvent:
+    """P-5: the operator's settings (the deal's ``code`` among them: secret until the pot closes,
+    R-40, its ``salt`` and ``commitment`` fixed now)."""
+    return NewEvent(
+        "PotCreated",
+        {
+            "pot_id": str(pot_id),
+            **_jsonable(settings),
+            "created_at": iso(created_at),
+            "salt": salt,
+            "commitment": commitment,
+        },
+        SCHEMA_VERSIONS["PotCreated"],
+    )
 
 
 def pot_entrant_listed(*, account_ids: list[int]) -> NewEvent:

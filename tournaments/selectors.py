@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from rivals.deals.selectors import code_is_secret, deal_fields
 from rivals.models import Account, Game
 from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
 
@@ -170,7 +171,8 @@ def pot_view(*, pot: Pot) -> dict[str, Any]:
     return {
         "id": str(pot.id),
         "title": pot.title,
-        "code": pot.code,
+        # its commitment from the start, its code and salt once it has closed
+        **deal_fields(code=pot.code, salt=pot.salt, revealed=pot.status == "finished" and not code_is_secret(pot.code)),
         "time_limit_s": pot.time_limit_s,
         "open_entry": pot.open_entry,
         "prize_split": pot.prize_split,

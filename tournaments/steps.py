@@ -97,6 +97,8 @@ def _wave_seated(rows: TournamentRows, t: Tournament, d: dict) -> None:
         tables_open=len(d["tables"]),
         waiting=d["waiting"],
         ended_at=None if d["tables"] else at,
+        code=d.get("code") or "",
+        salt=d.get("salt") or "",
     )
     rows.waves[d["wave"]] = wave
     for x in d["tables"]:

@@ -45,7 +45,7 @@ def test_r36_closing_an_account_unlinks_its_device_which_then_signs_in_as_a_new_
 
 
 def test_r36_accounts_closed_before_the_decision_are_unlinked_by_the_migration(api):
-    """Migration 0013: an account closed without erasure before R-36's decision kept its device
+    """Migration 0015: an account closed without erasure before R-36's decision kept its device
     (and the guest username made of it); the migration's statement unlinks it as a closure now
     does, and the device then signs in as a new guest."""
     from importlib import import_module
@@ -60,7 +60,7 @@ def test_r36_accounts_closed_before_the_decision_are_unlinked_by_the_migration(a
     account_close(account=Account.objects.get(pk=closed_id), reason="before", actor="operator:test", erase=False)
     digest = secret_digest(device)
     Account.objects.filter(pk=closed_id).update(device_id=digest, username="guest-" + digest[:24])  # as it was
-    migration = import_module("rivals.migrations.0013_closed_accounts_unlink_devices").Migration
+    migration = import_module("rivals.migrations.0015_closed_accounts_unlink_devices").Migration
     with connection.cursor() as cur:
         cur.execute(migration.operations[0].sql)
     legacy = Account.objects.get(pk=closed_id)

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.perf import faults  # noqa: E402
 from tests.perf.faults import World, raw_call, verdict  # noqa: E402
+from tests.perf.probe_tamper import PROBES as TAMPER_PROBES  # noqa: E402
 
 PRODUCTION = {
     "DJANGO_PRODUCTION": "1",
@@ -186,6 +187,7 @@ PROBES = [
     probe_names,
     probe_log,
 ]
+PROBES += TAMPER_PROBES  # issue 31: the event log's tampers, after probe_log (they break the log)
 
 
 def main() -> int:

@@ -6,7 +6,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rivals", "0012_game_fillfactor")]
+    dependencies = [("rivals", "0014_event_unlinked")]
 
     operations = [
         migrations.RunSQL(
