@@ -6,14 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from rivals.deals.selectors import deal_fields, secret_codes
 from rivals.games.selectors import board_delta, game_view
 from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
-from rivals.matches.services.matches import PRIZE_SOURCES
+from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
 from rivals.models import Account, Game
 from rivals.romanian_time import iso_z
 
@@ -205,18 +205,21 @@ def matches_of(*, account: Account):
 
 
 def pending_last_rounds(start: datetime, end: datetime):
-    """The running last rounds of matches that pay points (Quick Match, Arena) whose deadline is in
-    ``[start, end)``. A deadline is at most 5 minutes after the start (R-17): the partial index of
-    running rounds by start bounds the read."""
+    """The running last rounds of matches that pay points (Quick Match, Arena: a round knows its
+    mode, and a match of a mode has its number of rounds) whose deadline is in ``[start, end)``.
+    A deadline is at most 5 minutes after the start (R-17): a range of the partial index of
+    running rounds by start."""
+    last = Q()
+    for mode in PRIZE_SOURCES:
+        last |= Q(mode=mode, index=ROUNDS[mode])
     return Round.objects.filter(
+        last,
         status="running",
         starts_at__gte=start - ROUND_DURATION,
         starts_at__lt=end,
         ends_at__gte=start,
         ends_at__lt=end,
-        index=F("match__rounds_total"),
-        match__mode__in=list(PRIZE_SOURCES),
-    )
+    ).order_by()
 
 
 def awards_pending(start: datetime, end: datetime) -> bool:
