@@ -5,8 +5,13 @@ carry the ``Europe/Bucharest`` timezone and run at 00:00–00:05 (Romania change
 rules hold even if beat misses a run (DST bugs, downtime).
 """
 
+import os
+
 ROMANIA = "Europe/Bucharest"
 HEARTBEAT_INTERVAL_S = 60
+# Issue 31: how often the event log's anchor is written (README "Security": what a rewrite between
+# two anchors can hide until the next one)
+ANCHOR_INTERVAL_S = int(os.environ.get("RIVALS_ANCHOR_INTERVAL_S", "600"))
 
 PERIODIC_TASKS: list[dict] = [
     # Proves beat → worker → database end to end; one row rewritten once a minute (not an event).
@@ -36,6 +41,13 @@ PERIODIC_TASKS: list[dict] = [
         "description": "Creates the event log's monthly partitions three months ahead (nothing when they exist; appends never wait for it: a catch-all partition takes what no month holds). Daily at 05:41 Romanian time.",
         "task": "rivals.event_partitions_ensure",
         "crontab": {"minute": "41", "hour": "5", "timezone": ROMANIA},
+    },
+    # Issue 31: a signed checkpoint of every stream head, outside the database (rivals/eventanchor.py).
+    {
+        "name": "log-anchor",
+        "description": "Checks that the event log extends its latest anchor (no anchored stream gone or rewound, the new events linked), then writes the next anchor — a signed checkpoint of every stream head — outside the database (RIVALS_ANCHOR_DIR). Fails, naming the stream and version, if the log was rewritten. Every RIVALS_ANCHOR_INTERVAL_S seconds (10 minutes by default).",
+        "task": "rivals.log_anchor",
+        "interval_seconds": ANCHOR_INTERVAL_S,
     },
     # R-36: emails whose delivery failed (SMTP down) or was never enqueued (broker down) are retried.
     {

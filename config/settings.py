@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import caches, embedded, periodic, pooler, replica, serving
+from config import caches, embedded, keys, periodic, pooler, replica, serving
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "rivals",
     "rivals.accounts",
     "rivals.points",
+    "rivals.deals",
     "rivals.games",
     "rivals.daily_bonus",
     "rivals.sichuan",
@@ -353,19 +354,15 @@ if RIVALS_BENCH_FLOOR and PRODUCTION:
 # retries until it is set): rivals/purchases/api.py.
 PURCHASES_WEBHOOK_SECRET = env.str("PURCHASES_WEBHOOK_SECRET", default="")
 
-# The key of the event log's hash chain (rivals/eventchain.py): held by the application, never
-# stored in the database, and never changed once events were written with it (older events are
-# verified with it). Unset, it is derived from DJANGO_SECRET_KEY — then that key must not change
-# either: production should set RIVALS_EVENT_CHAIN_KEY (README "Security").
-_chain_key = env.str("RIVALS_EVENT_CHAIN_KEY", default="")
-if not _chain_key:
-    import hashlib as _hashlib
-
-    _chain_key = _hashlib.sha256(b"rivals.event-chain\0" + SECRET_KEY.encode()).hexdigest()
-
 # --- Game settings ---------------------------------------------------------------------------
 RIVALS = {
-    "EVENT_CHAIN_KEY": _chain_key,
+    # the keys of the log's hash chain and of its anchors (config/keys.py: never in the database)
+    "EVENT_CHAIN_KEY": keys.derived(env, "RIVALS_EVENT_CHAIN_KEY", SECRET_KEY),
+    "ANCHOR_KEY": keys.derived(env, "RIVALS_ANCHOR_KEY", SECRET_KEY),
+    # where the anchors go (production must name it: the job fails saying so), and a full anchor
+    # (every head) after this many deltas (the heads changed since the one before)
+    "ANCHOR_DIR": env.str("RIVALS_ANCHOR_DIR", default="" if PRODUCTION else str(BASE_DIR / ".data" / "anchors")),
+    "ANCHOR_FULL_EVERY": env.int("RIVALS_ANCHOR_FULL_EVERY", default=144),
     # Live updates: how often the relay reads the commit-order horizon (ms), how often an idle relay
     # says where it stands (s), the messages a socket may have waiting before it is closed with
     # 4408, the topics of one socket, and the public URL of the socket (default: the request's host)

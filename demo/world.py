@@ -172,8 +172,9 @@ def at(day: date, wall: time, *, plus_s: float = 0) -> datetime:
 
 # Every periodic task of config/periodic.py takes the instant it runs at (``now``), as the tasks
 # themselves define it; the heartbeat is left out on purpose: it proves that the real beat and
-# worker are alive.
-NOT_SIMULATED = {"rivals.heartbeat"}
+# worker are alive; so is the log's anchor (issue 31): a checkpoint of the real clock, written into
+# RIVALS_ANCHOR_DIR by the real beat.
+NOT_SIMULATED = {"rivals.heartbeat", "rivals.log_anchor"}
 
 
 def beat(now: datetime, only: tuple[str, ...] | None = None) -> None:

@@ -1,5 +1,5 @@
 """The shared cache when no ``CACHE_URL`` is set (``make run``, a single host): Django's database
-cache on the service's own PostgreSQL, in the table ``rivals_cache`` (migration 0013), so that
+cache on the service's own PostgreSQL, in the table ``rivals_cache`` (migration 0016), so that
 every process — ``make run``'s two web workers, a second server on the same database — counts the
 same rate limits and mail budgets (issue 31: with a per-process cache, 2 workers let 20 wrong
 logins through where the README promises 10). Production sets ``CACHE_URL`` to Redis.

@@ -23,10 +23,14 @@ Decisions:
   chain and writes it to the stream head and to ``rivals_event_seal`` (append-only, like the log),
   so the first new event of an old stream chains over its whole history; the old events keep a
   NULL ``chain`` and are verified through the seal and the next stored link.
-- What a per-stream chain cannot see by itself: a stream's tail removed together with a rewritten
-  head row, or a whole stream removed. ``verify_log --save-heads FILE`` writes every stream's head
-  (version and chain) to a file kept away from the database; ``verify_log --heads FILE`` later
-  checks that each saved head is still in the log.
+- **A NULL link is legitimate only where the chain began** (issue 31): at or below the stream's
+  sealed version (``rivals_event_seal``); anywhere else — an event above it, an event of a stream
+  with no seal, a stream head with events — it is a break, named at that event. (Skipping NULL
+  links let the owner NULL a rewritten event's link, the later ones' and the head's, unseen.)
+- What a per-stream chain cannot see by itself: a stream's tail removed together with a rewound
+  head row, or a whole stream removed. Anchors outside the database see them
+  (``rivals.eventanchor``: a signed checkpoint of every stream head, written by a periodic job);
+  ``verify_log`` checks the log against the latest one (``anchored``, below).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -45,13 +50,13 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @cache
-def _key(secret: str) -> bytes:
+def hmac_key(secret: str) -> bytes:
     key = secret.encode()
     return hashlib.sha256(key).digest() if len(key) > 64 else key
 
 
 def chain_key() -> bytes:
-    return _key(settings.RIVALS["EVENT_CHAIN_KEY"])
+    return hmac_key(settings.RIVALS["EVENT_CHAIN_KEY"])
 
 
 def pads() -> tuple[bytes, bytes]:
@@ -84,10 +89,13 @@ def link(previous: bytes, version: int, digest: bytes) -> bytes:
 
 # --- verification ------------------------------------------------------------------------------
 
-ROWS_SQL = (
-    "SELECT e.stream_id, e.version, e.position, e.type, e.schema_version, e.data::text, e.metadata::text, "
-    "e.recorded_at, e.chain FROM rivals_event e ORDER BY e.stream_id, e.version"
+COLUMNS = (
+    "e.stream_id, e.version, e.position, e.type, e.schema_version, e.data::text, e.metadata::text, "
+    "e.recorded_at, e.chain"
 )
+ROWS_SQL = f"SELECT {COLUMNS} FROM rivals_event e ORDER BY e.stream_id, e.version"
+
+Head = tuple[int, bytes]  # (version, chain) of a stream's last event
 
 
 @dataclass
@@ -107,7 +115,7 @@ class Report:
     events: int = 0
     streams: int = 0
     breaks: list[Break] = field(default_factory=list)
-    heads: dict[str, tuple[int, bytes]] = field(default_factory=dict)
+    heads: dict[str, Head] = field(default_factory=dict)
 
     @property
     def first(self) -> Break | None:
@@ -124,14 +132,20 @@ def _stream_rows(cursor) -> Iterator[tuple]:
 def verify_chain(
     cursor,
     *,
-    seals: dict[str, tuple[int, bytes]],
+    seals: dict[str, Head],
     stream_heads: dict[str, tuple[int, bytes | None]],
-    saved: dict[str, tuple[int, bytes]] | None = None,
+    anchored: dict[str, Head] | None = None,
+    start: dict[str, Head] | None = None,
 ) -> Report:
     """Recompute every stream's chain from the rows ``ROWS_SQL`` returns (on ``cursor``), against
-    the stored links, the seals of migration 0008, the stream heads and heads saved earlier."""
+    the stored links, the seals of migration 0008, the stream heads and the heads of an anchor.
+
+    ``start`` makes a stream's rows begin at a known head (version, chain): the anchor job reads a
+    stream from its anchored event on, whose stored link must be the anchored chain, and links
+    what follows from there. The other streams begin at their genesis."""
     report = Report()
-    saved = saved or {}
+    anchored = anchored or {}
+    start = start or {}
     broken: set[str] = set()
     current: str | None = None
     chain = b""
@@ -144,31 +158,44 @@ def verify_chain(
             return
         if head is None:
             report.breaks.append(Break(None, stream_id, expected_version, "events without a stream head"))
-        elif head[0] != expected_version or (head[1] is not None and head[1] != chain):
-            report.breaks.append(
-                Break(
-                    None,
-                    stream_id,
-                    head[0],
-                    f"the stream head says version {head[0]}, the log ends at {expected_version}",
-                )
-            )
+        elif head[0] != expected_version:
+            says = f"the stream head says version {head[0]}, the log ends at {expected_version}"
+            report.breaks.append(Break(None, stream_id, head[0], says))
+        elif head[1] is None:
+            report.breaks.append(Break(None, stream_id, head[0], "the stream head's chain is missing (NULL)"))
+        elif head[1] != chain:
+            report.breaks.append(Break(None, stream_id, head[0], "the stream head's chain does not match its events"))
         for kept, what in (
             (seals.get(stream_id), "sealed events are missing"),
-            (saved.get(stream_id), "a saved head is gone"),
+            (anchored.get(stream_id), "an anchored event is gone (the log ends before it)"),
         ):
             if kept is not None and kept[0] > expected_version:
                 report.breaks.append(Break(None, stream_id, kept[0], what))
 
+    at_anchor = False  # the job's read of a stream begins at its anchored event: its link is checked
     for stream_id, version, position, type_, schema, data, meta, recorded_at, stored in _stream_rows(cursor):
         report.events += 1
         if stream_id != current:
             if current is not None:
                 close_stream(current)
-            current, chain, expected_version = stream_id, genesis(stream_id), 0
+            expected_version, chain = start.get(stream_id, (0, b""))
+            chain, at_anchor = chain or genesis(stream_id), expected_version > 0
+            current = stream_id
             report.streams += 1
         if stream_id in broken:
             expected_version = version
+            continue
+        seal = seals.get(stream_id)
+        if at_anchor:
+            at_anchor = False
+            reason = unlinked_reason(stored, seal, version)
+            if version != expected_version:
+                reason = f"the anchored event {stream_id}@{expected_version} is gone"
+            elif reason is None and stored is not None and bytes(stored) != chain:
+                reason = "its link is not the one the anchor holds"
+            if reason is not None:
+                report.breaks.append(Break(position, stream_id, expected_version, reason))
+                broken.add(stream_id)
             continue
         expected_version += 1
         if version != expected_version:
@@ -177,41 +204,84 @@ def verify_chain(
             expected_version = version
             continue
         chain = link(chain, version, content_digest(type_, schema, data, meta, recorded_at))
-        seal = seals.get(stream_id)
-        if stored is not None and bytes(stored) != chain:
-            report.breaks.append(Break(position, stream_id, version, "its hash does not match its content"))
-            broken.add(stream_id)
-        elif seal is not None and seal[0] == version and seal[1] != chain:
-            report.breaks.append(Break(position, stream_id, version, "the sealed history does not match"))
-            broken.add(stream_id)
-        elif stream_id in saved and saved[stream_id][0] == version and saved[stream_id][1] != chain:
-            report.breaks.append(Break(position, stream_id, version, "it does not match the saved head"))
+        kept = anchored.get(stream_id)
+        reason = unlinked_reason(stored, seal, version)
+        if reason is None and stored is not None and bytes(stored) != chain:
+            reason = "its hash does not match its content"
+        if reason is None and seal is not None and seal[0] == version and seal[1] != chain:
+            reason = f"the sealed history (versions 1…{version}, their links not stored) does not match"
+        if reason is None and kept is not None and kept[0] == version and kept[1] != chain:
+            reason = "it does not match the anchored head"
+        if reason is not None:
+            report.breaks.append(Break(position, stream_id, version, reason))
             broken.add(stream_id)
     if current is not None:
         close_stream(current)
     for stream_id, (version, _) in stream_heads.items():
-        if stream_id not in report.heads and version > 0:
-            report.breaks.append(Break(None, stream_id, version, "a stream head without events"))
-    for stream_id, (version, _) in saved.items():
-        if stream_id not in report.heads:
-            report.breaks.append(Break(None, stream_id, version, "a saved stream is gone"))
+        if stream_id in report.heads or version == 0:
+            continue
+        since = start.get(stream_id, (0, b""))[0]
+        gone = f"the anchored event and those after it are gone (the stream head says {version})"
+        report.breaks.append(
+            Break(None, stream_id, since or version, gone if since else "a stream head without events")
+        )
+    for kept, what in ((seals, "a sealed stream is gone"), (anchored, "an anchored stream is gone")):
+        for stream_id, (version, _) in kept.items():
+            if stream_id not in report.heads and stream_id not in stream_heads:
+                report.breaks.append(Break(None, stream_id, version, what))
     return report
 
 
-def log_verify(*, saved_heads: dict[str, tuple[int, bytes]] | None = None) -> Report:
-    """Verify the whole log in one REPEATABLE READ snapshot (appends may go on beside it)."""
+def unlinked_reason(stored: bytes | None, seal: Head | None, version: int) -> str | None:
+    """Issue 31: only the history folded into a seal by migration 0008 has no link."""
+    if stored is not None:
+        return None
+    if seal is None:
+        return "its link is missing (NULL), and its stream has no sealed history"
+    if version > seal[0]:
+        return f"its link is missing (NULL) above the stream's sealed version {seal[0]}"
+    return None
+
+
+@contextmanager
+def log_snapshot() -> Iterator[None]:
+    """One REPEATABLE READ snapshot of the log (appends may go on beside it); inside a caller's
+    transaction (tests), its snapshot rules."""
     from django.db import connection, transaction
 
     outermost = not connection.in_atomic_block
     with transaction.atomic():
-        with connection.cursor() as cur:
-            if outermost:  # inside a caller's transaction (tests), its snapshot rules
+        if outermost:
+            with connection.cursor() as cur:
                 cur.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def read_heads() -> dict[str, tuple[int, bytes | None]]:
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT id, version, chain FROM rivals_stream")
+        return {s: (v, bytes(c) if c is not None else None) for s, v, c in cur.fetchall()}
+
+
+def verify_rows(sql: str, params=None, **kwargs) -> Report:
+    """``verify_chain`` over the rows of ``sql`` (``COLUMNS``, in stream and version order), read
+    by a server-side cursor in batches."""
+    from django.db import connection
+
+    with connection.connection.cursor(name="rivals_verify_log") as rows:
+        rows.itersize = 5000
+        rows.execute(sql, params)
+        return verify_chain(rows, **kwargs)
+
+
+def log_verify(*, anchored: dict[str, Head] | None = None) -> Report:
+    """Verify the whole log in one snapshot, against the heads of an anchor when given."""
+    from django.db import connection
+
+    with log_snapshot():
+        with connection.cursor() as cur:
             cur.execute("SELECT stream_id, version, chain FROM rivals_event_seal")
             seals = {s: (v, bytes(c)) for s, v, c in cur.fetchall()}
-            cur.execute("SELECT id, version, chain FROM rivals_stream")
-            heads = {s: (v, bytes(c) if c is not None else None) for s, v, c in cur.fetchall()}
-        with connection.connection.cursor(name="rivals_verify_log") as rows:
-            rows.itersize = 5000
-            rows.execute(ROWS_SQL)
-            return verify_chain(rows, seals=seals, stream_heads=heads, saved=saved_heads)
+        return verify_rows(ROWS_SQL, seals=seals, stream_heads=read_heads(), anchored=anchored)

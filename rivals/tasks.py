@@ -30,6 +30,14 @@ def event_partitions_ensure(now: str | None = None) -> int:
     return system.event_partitions_ensure(now=job_now(now))
 
 
+@shared_task(name="rivals.log_anchor")
+def log_anchor(now: str | None = None) -> str:
+    """Issue 31: check the log against its latest anchor, then write the next one (fails on a rewrite)."""
+    from rivals.eventanchor import log_anchor_write
+
+    return log_anchor_write(now=job_now(now))
+
+
 @shared_task(name="rivals.email_deliver")
 def email_deliver(*, email_id: int) -> str:
     """R-36: send one outbox email after its transaction committed (retried by ``emails-retry``)."""

@@ -8,7 +8,7 @@ events are read-only views of the projections.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
@@ -18,6 +18,7 @@ from rivals.admin import ReadOnlyAdmin
 from rivals.admin_actions import ObjectActionsMixin, Row, actor_of, confirm_then_apply
 from rivals.admin_base import register_player_commitments
 from rivals.admin_display import account_link, names_of, when
+from rivals.deals.selectors import deal_commitment
 from rivals.errors import DomainError
 from tournaments.admin_common import IntListField, events_table
 from tournaments.events import SETTINGS
@@ -57,7 +58,10 @@ class TournamentForm(forms.ModelForm):
         if not settings["registration_opens_at"]:
             settings["registration_opens_at"] = min(timezone.now(), settings["starts_at"] or timezone.now())
         try:
-            lifecycle.settings_clean(settings)
+            if self.instance._state.adding:
+                lifecycle.settings_clean(settings)
+            else:  # as the edit will be (R-28: a Champions start moved to another week reopens registration)
+                lifecycle.settings_edited(self.instance, {k: settings[k] for k in self.changed_data if k in settings})
         except DomainError as exc:
             raise ValidationError(exc.message) from exc
         if data["ends_at"] <= timezone.now():
@@ -233,7 +237,15 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
         try:
             if change:
                 changed = {k: v for k, v in data.items() if k in form.changed_data}
+                before = Tournament.objects.get(pk=obj.pk).registered
                 saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=actor_of(request), **changed)
+                if saved.registered < before:  # moved into another week
+                    self.message_user(
+                        request,
+                        f"the start moved into another week: {before - saved.registered} registration(s) ended "
+                        "(reason rescheduled, each player notified); registration reopens under that week's rule",
+                        messages.WARNING,
+                    )
             else:
                 saved = lifecycle.tournament_create(actor=actor_of(request), **data)
         except DomainError as exc:
@@ -244,6 +256,12 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
 
 
 class PotForm(forms.ModelForm):
+    code = forms.CharField(
+        required=False,
+        max_length=20,
+        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised (R-40). "
+        "Players see only its commitment until the pot closes.",
+    )
     prize_split = IntListField(lo=0, help_text="points per place, e.g. 500,300,200")
     entrants = IntListField(lo=1, help_text="entry list: account ids, comma-separated")
 
@@ -272,7 +290,7 @@ class PotAdmin(admin.ModelAdmin):
     list_display = ("title", "code", "status", "starts_at", "ends_at", "time_limit_s", "open_entry", "counts")
     list_filter = ("status", "counts")
     inlines = [PotEntrantInline]
-    STATE = ("id", "status", "created_at", "finalized_at", "event_list")
+    STATE = ("id", "status", "commitment", "created_at", "finalized_at", "event_list")
 
     def get_fields(self, request, obj=None):
         if obj:
@@ -285,6 +303,10 @@ class PotAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="commitment (R-40)")
+    def commitment(self, obj: Pot):
+        return deal_commitment(obj.code, obj.salt) if obj.salt else "—"
 
     @admin.display(description="events")
     def event_list(self, obj: Pot):

@@ -1,6 +1,21 @@
 from django.apps import AppConfig
 
 
+def _deals_held(codes: frozenset[str]) -> set[str]:
+    """R-40: the deals of a running tournament's wave with a table still playing, and of pots not
+    yet closed."""
+    from tournaments.models import Pot, Wave
+
+    held = set(
+        Wave.objects.filter(code__in=codes, ended_at__isnull=True, tournament__status="running").values_list(
+            "code", flat=True
+        )
+    )
+    if codes - held:
+        held |= set(Pot.objects.filter(code__in=codes - held, status="open").values_list("code", flat=True))
+    return held
+
+
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
@@ -9,6 +24,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from rivals import event_types
         from rivals.accounts import selectors
+        from rivals.deals.selectors import register_holder
         from rivals.matches.signals import round_ended
         from tournaments import (
             events,
@@ -22,6 +38,7 @@ class TournamentsConfig(AppConfig):
             module=events,
             schema_versions=events.SCHEMA_VERSIONS,
         )
+        register_holder("tournaments", _deals_held)  # R-40: a wave's deal until its last table, a pot's until it closes
         # R-27/R-29/R-37: trophies on the account profile (rivals never imports tournaments)
         selectors.register_profile_extension(trophies_profile_extension)
         selectors.register_public_profile_extension(trophies_profile_extension)  # R-37: trophies are public
@@ -29,3 +46,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.tables import on_round_ended
 
         round_ended.connect(on_round_ended, dispatch_uid="tournaments.table_points")
+        # R-34: a past board is final once no tournament or pot that may still pay into it is open
+        from rivals.points.selectors import register_pending_awards
+        from tournaments.selectors import awards_pending
+
+        register_pending_awards(awards_pending)

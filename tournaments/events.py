@@ -1,4 +1,5 @@
-"""The events of tournaments and pot competitions: one typed constructor each (schema version 1).
+"""The events of tournaments and pot competitions: one typed constructor each (schema version 1
+unless ``SCHEMA_VERSIONS`` says otherwise).
 
 Streams: ``tournament-<id>`` (stream type ``tournament``), ``pot-<id>`` (``pot``) and
 ``schedule-<id>`` (``schedule``: an operator's recurring schedule — configuration, so its row is
@@ -34,8 +35,10 @@ POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFina
 SCHEDULE_EVENTS = frozenset(
     {"ScheduleCreated", "ScheduleEdited", "ScheduleDeactivated", "ScheduleReactivated", "ScheduleRetired"}
 )
-# version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none)
-SCHEMA_VERSIONS = {"TournamentCancelled": 2}
+# version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none);
+# version 2 of WaveSeated and PotCreated: the deal's code, salt and commitment (R-40);
+# version 2 of TableScored: each row's ``pairs_removed`` (R-37; version 1 rows had none)
+SCHEMA_VERSIONS = {"TournamentCancelled": 2, "WaveSeated": 2, "PotCreated": 2, "TableScored": 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -94,8 +97,16 @@ def player_registered(*, account_id: int, at: datetime) -> NewEvent:
     return NewEvent("PlayerRegistered", {"account_id": account_id, "registered_at": iso(at)})
 
 
-def player_unregistered(*, account_id: int) -> NewEvent:
-    return NewEvent("PlayerUnregistered", {"account_id": account_id})
+def player_unregistered(*, account_id: int, reason: str | None = None, starts_at: datetime | None = None) -> NewEvent:
+    """The player withdrew, or (``reason``) the registration was ended for them: ``rescheduled``
+    when an operator moved a Champions Tournament's start into another Romanian week (R-28;
+    ``starts_at``: the new start)."""
+    data: dict[str, Any] = {"account_id": account_id}
+    if reason is not None:
+        data["reason"] = reason
+    if starts_at is not None:
+        data["starts_at"] = iso(starts_at)
+    return NewEvent("PlayerUnregistered", data)
 
 
 def tournament_started(*, registered: int, at: datetime) -> NewEvent:
@@ -103,12 +114,32 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
 
 
 def wave_seated(
-    *, wave: int, multiplier: int, tables: list[dict[str, Any]], waiting: list[int], at: datetime
+    *,
+    wave: int,
+    multiplier: int,
+    tables: list[dict[str, Any]],
+    waiting: list[int],
+    at: datetime,
+    code: str | None,
+    salt: str | None,
+    commitment: str | None,
 ) -> NewEvent:
-    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order."""
+    """R-23: ``tables``: ``[{"table": k, "account_ids": [...]}]`` in seat order. R-40: the deal
+    every table of the wave plays (``code``, secret until the wave's last table ends), fixed now
+    with its ``salt`` and ``commitment`` (``None`` when no table is seated)."""
     return NewEvent(
         "WaveSeated",
-        {"wave": wave, "multiplier": multiplier, "tables": tables, "waiting": waiting, "seated_at": iso(at)},
+        {
+            "wave": wave,
+            "multiplier": multiplier,
+            "tables": tables,
+            "waiting": waiting,
+            "seated_at": iso(at),
+            "code": code,
+            "salt": salt,
+            "commitment": commitment,
+        },
+        SCHEMA_VERSIONS["WaveSeated"],
     )
 
 
@@ -127,7 +158,9 @@ def table_scored(
     results: list[dict[str, Any]],
     at: datetime,
 ) -> NewEvent:
-    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
+    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp",
+    "pairs_removed"}]`` (``pairs_removed`` since R-37's statistics; a table closed unplayed has no
+    ``round_id`` and 0 for everyone)."""
     return NewEvent(
         "TableScored",
         {
@@ -139,6 +172,7 @@ def table_scored(
             "results": results,
             "ended_at": iso(at),
         },
+        SCHEMA_VERSIONS["TableScored"],
     )
 
 
@@ -147,8 +181,22 @@ def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | No
     return NewEvent("TournamentFinalized", {"places": places, "trophy": trophy, "finalized_at": iso(at)})
 
 
-def pot_created(*, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime) -> NewEvent:
-    return NewEvent("PotCreated", {"pot_id": str(pot_id), **_jsonable(settings), "created_at": iso(created_at)})
+def pot_created(
+    *, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime, salt: str, commitment: str
+) -> NewEvent:
+    """P-5: the operator's settings (the deal's ``code`` among them: secret until the pot closes,
+    R-40, its ``salt`` and ``commitment`` fixed now)."""
+    return NewEvent(
+        "PotCreated",
+        {
+            "pot_id": str(pot_id),
+            **_jsonable(settings),
+            "created_at": iso(created_at),
+            "salt": salt,
+            "commitment": commitment,
+        },
+        SCHEMA_VERSIONS["PotCreated"],
+    )
 
 
 def pot_entrant_listed(*, account_ids: list[int]) -> NewEvent:

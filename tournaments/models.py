@@ -165,10 +165,14 @@ class Wave(models.Model):
     ended_at = models.DateTimeField(null=True, blank=True, help_text="when its last table ended")
     tables_open = models.PositiveIntegerField(default=0)
     waiting = models.JSONField(default=list, blank=True, help_text="account ids that wait this wave out")
+    # the deal every table plays, secret until the last table ends (empty before R-40)
+    code = models.CharField(max_length=20, blank=True, default="")
+    salt = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["tournament", "number"]
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="wave_unique")]
+        indexes = [models.Index(fields=["code"], name="wave_open_code", condition=models.Q(ended_at__isnull=True))]
 
     def __str__(self) -> str:
         return f"wave {self.number} (×{self.multiplier})"
@@ -245,6 +249,7 @@ class Pot(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     title = models.CharField(max_length=120)
     code = models.CharField(max_length=20, help_text="the deal (game code MJ1-Lnn-XXXXXXX)")
+    salt = models.CharField(max_length=32, blank=True, default="", help_text="R-40: the commitment's salt")
     time_limit_s = models.PositiveIntegerField(default=600, help_text="P-4: each entrant's game time")
     open_entry = models.BooleanField(default=True, help_text="anyone may enter; else only the entry list")
     prize_split = models.JSONField(default=list, help_text="points per place, e.g. [500, 300, 200]")
@@ -258,7 +263,10 @@ class Pot(models.Model):
 
     class Meta:
         ordering = ["-starts_at"]
-        indexes = [models.Index(fields=["status", "ends_at"], name="pot_status_end")]
+        indexes = [
+            models.Index(fields=["status", "ends_at"], name="pot_status_end"),
+            models.Index(fields=["code"], name="pot_open_code", condition=models.Q(status="open")),
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.status})"

@@ -217,7 +217,7 @@ class PotProjection(Projection):
                     )
                 }
             )
-            Pot.objects.create(id=pid, version=event.version, **fields)
+            Pot.objects.create(id=pid, version=event.version, salt=d.get("salt") or "", **fields)
             return
         if event.type == "PotEntrantListed":
             PotEntrant.objects.bulk_create(

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 
+from rivals.deals.selectors import code_is_secret, deal_fields
 from rivals.models import Account, Game
 from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
 
@@ -170,7 +171,8 @@ def pot_view(*, pot: Pot) -> dict[str, Any]:
     return {
         "id": str(pot.id),
         "title": pot.title,
-        "code": pot.code,
+        # R-40: its commitment from the start, its code and salt once it has closed
+        **deal_fields(code=pot.code, salt=pot.salt, revealed=pot.status == "finished" and not code_is_secret(pot.code)),
         "time_limit_s": pot.time_limit_s,
         "open_entry": pot.open_entry,
         "prize_split": pot.prize_split,
@@ -221,3 +223,15 @@ def pot_summary(pot: Pot, now: datetime) -> dict[str, Any]:
         "counts": pot.counts,
         "entrants": pot.entrants_count,
     }
+
+
+def awards_pending(start: datetime, end: datetime) -> bool:
+    """R-34 (``rivals.points.selectors.register_pending_awards``): a running tournament whose end
+    time is in ``[start, end)`` — its prizes are dated at its end and paid at its finalization —
+    or an open pot whose prizes count and whose end is (paid the same way). A scheduled
+    tournament whose end passed is cancelled, never paid. The running tournaments are few (the
+    status index); pots have their (status, end) index."""
+    return (
+        Tournament.objects.filter(status="running", ends_at__gte=start, ends_at__lt=end).exists()
+        or Pot.objects.filter(status="open", counts=True, ends_at__gte=start, ends_at__lt=end).exists()
+    )

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import PageIn
+from rivals.deals.serializers import DealOut
 from rivals.games.serializers import GameOut
 from tournaments import selectors as sel
 from tournaments.models import KINDS
@@ -43,7 +44,7 @@ class TournamentStandingOut(serializers.Serializer):
     place = serializers.IntegerField()
     player = PlayerRefOut()
     tp = serializers.IntegerField()
-    tables_played = serializers.IntegerField()
+    tables_played = serializers.IntegerField(help_text="tables the player removed a pair at (R-37)")
     prize = serializers.IntegerField(required=False, help_text="once finished")
 
 
@@ -98,10 +99,12 @@ class PotEntrantOut(serializers.Serializer):
     prize = serializers.IntegerField(allow_null=True)
 
 
-class PotOut(serializers.Serializer):
+class PotOut(DealOut):
+    """P-5: a pot; its deal's ``commitment`` from its creation, ``code`` and ``salt`` once it has
+    closed (R-40)."""
+
     id = serializers.UUIDField()
     title = serializers.CharField()
-    code = serializers.CharField()
     time_limit_s = serializers.IntegerField()
     open_entry = serializers.BooleanField()
     prize_split = serializers.ListField(child=serializers.IntegerField())

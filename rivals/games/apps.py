@@ -16,7 +16,9 @@ class GamesConfig(AppConfig):
         from rivals.games.projections import game_projection, level_leaderboard_projection
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
-        event_types.register(feature=self.label, types=events.GAME_EVENTS, module=events)
+        event_types.register(
+            feature=self.label, types=events.GAME_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
+        )
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(game_projection)
         projections.register(level_leaderboard_projection)

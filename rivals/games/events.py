@@ -1,5 +1,5 @@
 """The events of a board (a solo game, or one player's board of a competitive round): one typed
-constructor each (schema version 1).
+constructor each (schema version 1, but ``GameStarted``: 2).
 
 Stream ``game-<id>`` (stream type ``game``). ``play_ms`` is the board's play clock when the event
 happened. The events of an accepted intent carry its ``seq``, and on a round's board the round's
@@ -35,6 +35,10 @@ GAME_EVENTS = frozenset(
 )
 
 
+# version 2 of GameStarted: a competition's board records the deal's salt and commitment (R-40)
+SCHEMA_VERSIONS = {"GameStarted": 2}
+
+
 def _of_intent(data: dict[str, Any], seq: int, round_id: UUID | str | None) -> dict[str, Any]:
     data["seq"] = seq
     if round_id is not None:
@@ -49,15 +53,19 @@ def game_started(
     mode: str,
     ruleset: str,
     level: int | None,
-    code: str,
+    code: str | None,
     layout: str,
     faces: Sequence[str],
     time_limit_ms: int | None,
     round_id: UUID | str | None = None,
     starts_at: datetime | None = None,
+    salt: str | None = None,
+    commitment: str | None = None,
 ) -> NewEvent:
     """A board of the deal ``code``; on a round's board also the round and its start, from which
-    the board's clock runs."""
+    the board's clock runs. A competition's board (a round's, a pot's) records its deal's ``salt``
+    and ``commitment`` (R-40; ``None`` on a practice board): reads show ``code`` and ``salt`` only
+    once the competition is over (``null`` before: hence the optional type)."""
     data = {
         "game_id": str(game_id),
         "account_id": account_id,
@@ -68,10 +76,12 @@ def game_started(
         "layout": layout,
         "faces": list(faces),
         "time_limit_ms": time_limit_ms,
+        "salt": salt,
+        "commitment": commitment,
     }
     if round_id is not None:
         data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
-    return NewEvent("GameStarted", data)
+    return NewEvent("GameStarted", data, SCHEMA_VERSIONS["GameStarted"])
 
 
 def pair_removed(

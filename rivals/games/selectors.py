@@ -7,13 +7,40 @@ from typing import Any
 from django.utils import timezone
 
 from rivals import engine
+from rivals.deals.selectors import code_is_secret, deal_fields
 from rivals.eventstore import stream_filter
 from rivals.games.services import game_board
+from rivals.games.services.modes import FINISHED, HOSTED_MODES, ROUND_MODES
 from rivals.games.state import play_ms
 from rivals.models import Event, Game, LevelBest
 
 
-def game_view(*, game: Game, now=None) -> dict[str, Any]:
+def is_competition_board(game: Game) -> bool:
+    """A board of a competition (a round's, a pot's) plays a secret deal (R-40)."""
+    return game.mode in ROUND_MODES or game.mode in HOSTED_MODES
+
+
+def board_deal_revealed(game: Game) -> bool:
+    """R-40: a competition's board shows its deal once the competition is over. While the board
+    is still played its competition is not over (a round's end and a pot's close end its boards),
+    so only a finished board asks who still holds the deal."""
+    return game.status in FINISHED and not code_is_secret(game.code)
+
+
+def game_deal(game: Game, revealed: bool | None = None) -> dict[str, Any]:
+    """``code``, ``commitment``, ``salt`` of a board as its player reads them (R-40): a practice
+    board's code as it is; a competition's board's commitment, and its code and salt once
+    ``revealed`` (default: ``board_deal_revealed``)."""
+    if not is_competition_board(game):
+        return {"code": game.code, "commitment": None, "salt": None}
+    if revealed is None:
+        revealed = board_deal_revealed(game)
+    return deal_fields(code=game.code, salt=game.salt, revealed=revealed)
+
+
+def game_view(*, game: Game, now=None, revealed: bool | None = None) -> dict[str, Any]:
+    """A board as its player reads it; ``revealed``: whether a competition's deal is over (R-40),
+    when the caller knows (a round's read), else asked."""
     now = now or timezone.now()
     board = game_board(game)
     positions = board.layout.positions
@@ -32,7 +59,7 @@ def game_view(*, game: Game, now=None) -> dict[str, Any]:
         "mode": game.mode,
         "ruleset": game.ruleset,
         "level": game.level,
-        "code": game.code,
+        **game_deal(game, revealed),
         "layout": game.layout,
         "status": game.status,
         "score": game.score,
@@ -88,7 +115,14 @@ def event_view(event: Event) -> dict[str, Any]:
 
 
 def game_events(*, game: Game) -> list[dict[str, Any]]:
-    return [event_view(e) for e in Event.objects.filter(**stream_filter(game.stream_id)).order_by("version")]
+    """The board's events in order; a competition's deal (``GameStarted``'s ``code`` and
+    ``salt``) stays hidden until the competition is over (R-40)."""
+    events = [event_view(e) for e in Event.objects.filter(**stream_filter(game.stream_id)).order_by("version")]
+    if is_competition_board(game) and not board_deal_revealed(game):
+        for view in events:
+            if "code" in view["data"]:
+                view["data"] = {**view["data"], "code": None, "salt": None}
+    return events
 
 
 def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:

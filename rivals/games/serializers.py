@@ -7,6 +7,7 @@ from rest_framework import serializers
 from rivals import engine
 from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import EventOut, StrictCharField
+from rivals.deals.serializers import DealOut
 from rivals.games.services import MODES, ROUND_MODES
 from rivals.games.services.context import MAX_TILES
 from rivals.games.services.modes import HOSTED_MODES
@@ -72,12 +73,15 @@ class TileOut(serializers.Serializer):
     free = serializers.BooleanField(help_text="T-5 / T-6a: may be lifted now")
 
 
-class GameOut(serializers.Serializer):
+class GameOut(DealOut):
+    """A board. A practice board shows its ``code`` (``commitment`` and ``salt`` null); a
+    competition's board (a round's, a pot's) its deal's ``commitment``, and its ``code`` and
+    ``salt`` once the competition is over (R-40)."""
+
     id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=GAME_MODES)
     ruleset = serializers.ChoiceField(choices=["rivals", "classic", "pool"])
     level = serializers.IntegerField(allow_null=True)
-    code = serializers.CharField()
     layout = serializers.CharField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     score = serializers.IntegerField()

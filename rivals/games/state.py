@@ -51,6 +51,7 @@ def apply_game_event(game: Game, event: Event) -> None:
         game.account_id = d["account_id"]
         game.mode, game.ruleset, game.level = d["mode"], d["ruleset"], d.get("level")
         game.code, game.layout = d["code"], d["layout"]
+        game.salt = d.get("salt") or ""  # R-40 (GameStarted v2)
         game.initial_faces = list(d["faces"])
         game.faces = list(d["faces"])
         game.present = _hex(full_mask(game.faces))

@@ -13,8 +13,12 @@ from typing import Any
 
 ROUND_RESULT_TYPES = ("RoundScheduled", "RoundEnded")  # a round's events its match page shows too
 RESTRICTING = ("AccountSuspended", "AccountClosed")  # the account's sockets close (R-38)
-# what a tournament's page shows of its events: never the seed of its deals
-TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence"})
+# R-40: a competition's deal (its code and the salt of its commitment) is never pushed: when a
+# round, match or wave is created it is secret by definition, and a replay (``since``) of an event
+# made then shows it as it was; the REST reads show ``code`` and ``salt`` once the deal is over
+DEAL_SECRET = ("code", "salt")
+# what a tournament's page shows of its events: never the seed of its seating nor a wave's deal
+TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence", *DEAL_SECRET})
 
 
 def keys_of(entry: dict[str, Any]) -> list[str]:
@@ -40,11 +44,17 @@ def summary(entry: dict[str, Any], players: dict[int, str]) -> dict[str, Any]:
     return {"player": {"id": owner, "display_name": players.get(owner, "")}, **entry["sum"]}
 
 
+def _deal_hidden(d: dict[str, Any]) -> dict[str, Any]:
+    if any(d.get(k) is not None for k in DEAL_SECRET):
+        return {**d, **dict.fromkeys(DEAL_SECRET)}
+    return d
+
+
 def view(topic, entry: dict[str, Any], mine: dict | None = None) -> dict[str, Any] | None:
     """The ``data`` of ``entry`` for the subscriber of ``topic`` (``rivals.live.selectors.Topic``),
     or ``None`` when it shows nothing of it. ``mine``: the subscriber's own notification at the
     same position (a tournament table it was seated at)."""
-    d = entry["d"]
+    d = _deal_hidden(entry["d"])
     if topic.kind == "round" and "o" in entry:
         return d if entry["o"] == topic.account_id else summary(entry, topic.players)
     if topic.kind == "match" and entry["s"].startswith("round-") and entry["t"] not in ROUND_RESULT_TYPES:

@@ -9,6 +9,20 @@ def _on_account_restricted(sender, *, account_id: int, reason: str, now, **kwarg
     duels_end(account_id=account_id, reason=reason, now=now)
 
 
+def _deals_held(codes: frozenset[str]) -> set[str]:
+    """R-40: the deals a running round plays, or a running match deals to every round."""
+    from rivals.matches.models import Match, Round
+
+    held = set(Round.objects.filter(status="running", code__in=codes).values_list("code", flat=True))
+    if codes - held:
+        held |= set(
+            Match.objects.filter(status="running", code__in=codes - held)
+            .exclude(code="")
+            .values_list("code", flat=True)
+        )
+    return held
+
+
 class MatchesConfig(AppConfig):
     name = "rivals.matches"
     label = "matches"
@@ -17,12 +31,21 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         from rivals import event_types, projections
+        from rivals.deals.selectors import register_holder
         from rivals.matches import events
         from rivals.matches.projections import matches_projection
         from rivals.signals import account_restricted
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
-        event_types.register(feature=self.label, types=events.MATCH_EVENTS, module=events)
+        event_types.register(
+            feature=self.label, types=events.MATCH_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
+        )
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(matches_projection)
+        register_holder("matches", _deals_held)  # R-40: a running round's or match's deal stays secret
         account_restricted.connect(_on_account_restricted, dispatch_uid="matches.commitments_end")
+        # R-34: a past board is final once no round that may still pay into its period is running
+        from rivals.matches.selectors import awards_pending
+        from rivals.points.selectors import register_pending_awards
+
+        register_pending_awards(awards_pending)

@@ -1,5 +1,6 @@
 """The events of competitive play: matches, their rounds, the queue and duels — one typed
-constructor each (schema version 1).
+constructor each (schema version 1; ``MatchCreated`` and ``RoundScheduled``: 2, R-40's salt and
+commitment).
 
 Streams: ``match-<id>``, ``round-<id>`` (each player's board of a round is a ``game-<id>`` stream
 of ``rivals.games.events``), ``queue-<ticket id>`` and ``duel-<id>``. Times are ISO 8601 strings.
@@ -32,6 +33,9 @@ MATCH_EVENTS = frozenset(
 )
 
 
+# version 2: the deal's salt and commitment (R-40) beside its code
+SCHEMA_VERSIONS = {"MatchCreated": 2, "RoundScheduled": 2}
+
 # --- matches and rounds (R-12, R-17…R-20) ---------------------------------------------------------
 
 
@@ -43,9 +47,11 @@ def match_created(
     rounds_total: int,
     context: dict[str, Any] | None,
     code: str | None,
+    salt: str | None,
+    commitment: str | None,
 ) -> NewEvent:
     """``context``: what the match is part of (a duel, a tournament table); ``code``: the deal
-    every round plays, when fixed."""
+    every round plays, when fixed, with its ``salt`` and ``commitment`` (R-40)."""
     return NewEvent(
         "MatchCreated",
         {
@@ -55,7 +61,10 @@ def match_created(
             "rounds_total": rounds_total,
             "context": context or {},
             "code": code,
+            "salt": salt,
+            "commitment": commitment,
         },
+        SCHEMA_VERSIONS["MatchCreated"],
     )
 
 
@@ -76,12 +85,17 @@ def round_scheduled(
     index: int,
     mode: str,
     players: list[int],
-    code: str,
+    code: str | None,
+    salt: str | None,
+    commitment: str,
     layout: str,
     starts_at: datetime,
     hard_ends_at: datetime,
     cutoff_at: datetime | None,
 ) -> NewEvent:
+    """``code``: the deal, secret until the round (or its wave, or its match's fixed deal) is over;
+    ``salt`` and ``commitment``: R-40's proof, fixed now (what a player reads of it shows ``code``
+    and ``salt`` as ``null`` while the deal is secret)."""
     return NewEvent(
         "RoundScheduled",
         {
@@ -91,11 +105,14 @@ def round_scheduled(
             "mode": mode,
             "players": list(players),
             "code": code,
+            "salt": salt,
+            "commitment": commitment,
             "layout": layout,
             "starts_at": iso(starts_at),
             "hard_ends_at": iso(hard_ends_at),
             "cutoff_at": iso(cutoff_at),
         },
+        SCHEMA_VERSIONS["RoundScheduled"],
     )
 
 

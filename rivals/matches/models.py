@@ -26,6 +26,7 @@ class Match(models.Model):
     rounds_total = models.PositiveSmallIntegerField(default=1)
     context = models.JSONField(default=dict, blank=True, help_text="opaque to rivals (e.g. the tournament table)")
     code = models.CharField(max_length=20, blank=True, default="", help_text="a fixed deal for every round, if set")
+    salt = models.CharField(max_length=32, blank=True, default="", help_text="R-40: the fixed deal's salt")
     standings = models.JSONField(default=list, blank=True)
     prizes = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="stream version")
@@ -36,7 +37,13 @@ class Match(models.Model):
         db_table = "matches_match"
         ordering = ["-created_at"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["mode", "status"], name="match_mode_status")]
+        indexes = [
+            models.Index(fields=["mode", "status"], name="match_mode_status"),
+            # is a fixed deal still played (a practice game asking for it is refused)
+            models.Index(
+                fields=["code"], name="match_running_code", condition=models.Q(status="running") & ~models.Q(code="")
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_mode_display()} {self.id} ({self.status})"
@@ -84,6 +91,7 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=STATUSES, default="running")
     players = models.JSONField(default=list, help_text="account ids in seat order")
     code = models.CharField(max_length=20, help_text="the deal every player plays (own copy)")
+    salt = models.CharField(max_length=32, blank=True, default="", help_text="R-40: the commitment's salt")
     layout = models.CharField(max_length=3)
     starts_at = models.DateTimeField()
     hard_ends_at = models.DateTimeField(help_text="start + 5 minutes (R-17)")
@@ -104,6 +112,8 @@ class Round(models.Model):
             # and filters their deadline: an index holding ``ends_at``, which every pair moves,
             # would make every pair's UPDATE of the round write a new index entry (never HOT)
             models.Index(fields=["starts_at"], name="round_running", condition=models.Q(status="running")),
+            # is a deal still played (neither column changes on a pair: its UPDATE stays HOT)
+            models.Index(fields=["code"], name="round_running_code", condition=models.Q(status="running")),
         ]
 
     def __str__(self) -> str:

@@ -83,6 +83,7 @@ def _match_created(rows: MatchRows, event, d: dict) -> None:
         rounds_total=d["rounds_total"],
         context=d.get("context") or {},
         code=d.get("code") or "",
+        salt=d.get("salt") or "",
         version=event.version,
         created_at=event.recorded_at,
     )
@@ -110,6 +111,7 @@ def _round_scheduled(rows: MatchRows, event, d: dict) -> None:
         mode=d["mode"],
         players=d["players"],
         code=d["code"],
+        salt=d.get("salt") or "",
         layout=d["layout"],
         starts_at=_dt(d["starts_at"]),
         hard_ends_at=_dt(d["hard_ends_at"]),

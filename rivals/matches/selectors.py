@@ -3,14 +3,17 @@ duels. Opponents are shown by score, pairs left and completion — never their b
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
 
+from rivals.deals.selectors import deal_fields, secret_codes
 from rivals.games.selectors import board_delta, game_view
-from rivals.matches.models import Duel, Match, QueueTicket, Round
+from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
+from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
 from rivals.models import Account, Game
 from rivals.romanian_time import iso_z
 
@@ -20,15 +23,30 @@ def _players(ids: list[int]) -> dict[int, dict[str, Any]]:
     return {a: {"id": a, "display_name": names.get(a, "")} for a in ids}
 
 
+def rounds_revealed(rounds: list[Round]) -> set:
+    """R-40: the ids of the rounds whose deal is no longer secret — the round has ended, and no
+    other competition still plays its deal (a wave's other tables, a match's fixed deal)."""
+    ended = [r for r in rounds if r.status == "ended"]
+    held = secret_codes({r.code for r in ended}) if ended else set()
+    return {r.pk for r in ended if r.code not in held}
+
+
+def round_deal(rnd: Round, revealed: bool) -> dict[str, Any]:
+    return deal_fields(code=rnd.code, salt=rnd.salt, revealed=revealed)
+
+
 def round_view(*, rnd: Round, account: Account, boards: list[Game] | None = None, now=None) -> dict[str, Any]:
     """The caller's board as a game object, plus the round: ``status`` (scheduled / running /
-    ended — the board's own status is ``board_status``), ``ends_at``, ``opponents``, the result."""
+    ended — the board's own status is ``board_status``), ``ends_at``, ``opponents``, the result,
+    and the deal's ``commitment`` (its ``code`` and ``salt`` once no one plays it, R-40)."""
     now = now or timezone.now()
     boards = boards if boards is not None else round_boards(rnd)
     mine = next(g for g in boards if g.account_id == account.pk)
     others = [g for g in boards if g.account_id != account.pk]
     players = {g.account_id: {"id": g.account_id, "display_name": g.player_name} for g in others}
-    view = game_view(game=mine, now=now)
+    revealed = bool(rounds_revealed([rnd]))
+    view = game_view(game=mine, now=now, revealed=revealed)
+    view.update(round_deal(rnd, revealed))
     view.update(
         {
             "id": str(rnd.pk),
@@ -104,6 +122,7 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
     ids = list(match.players.order_by("seat").values_list("account_id", flat=True))
     players = _players(ids)
     prizes = {p["account_id"]: p["points"] for p in match.prizes}
+    revealed = rounds_revealed(rounds)
     return {
         "id": str(match.pk),
         "mode": match.mode,
@@ -118,6 +137,7 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
                 "starts_at": iso_z(r.starts_at),
                 "ends_at": iso_z(r.ended_at if r.status == "ended" else r.ends_at),
                 "end_reason": r.end_reason or None,
+                **round_deal(r, r.pk in revealed),
             }
             for r in rounds
         ],
@@ -182,3 +202,30 @@ def duels_of(*, account: Account):
 
 def matches_of(*, account: Account):
     return Match.objects.filter(players__account=account).order_by("-created_at")
+
+
+def pending_last_rounds(start: datetime, end: datetime):
+    """The running last rounds of matches that pay points (Quick Match, Arena: a round knows its
+    mode, and a match of a mode has its number of rounds) whose deadline is in ``[start, end)``.
+    A deadline is at most 5 minutes after the start (R-17): a range of the partial index of
+    running rounds by start."""
+    last = Q()
+    for mode in PRIZE_SOURCES:
+        last |= Q(mode=mode, index=ROUNDS[mode])
+    return Round.objects.filter(
+        last,
+        status="running",
+        starts_at__gte=start - ROUND_DURATION,
+        starts_at__lt=end,
+        ends_at__gte=start,
+        ends_at__lt=end,
+    ).order_by()
+
+
+def awards_pending(start: datetime, end: datetime) -> bool:
+    """R-34 (``rivals.points.selectors.register_pending_awards``): may a round still pay points
+    dated in ``[start, end)``? Time may end a running round late, and its points are dated at its
+    deadline; only the last round of a paying match pays (an arena's earlier rounds pay nothing
+    themselves, and its next round starts after their end is written), and a round whose deadline
+    is still ahead ends now or later."""
+    return pending_last_rounds(start, end).exists()

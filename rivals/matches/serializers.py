@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from rivals.accounts.serializers import PlayerRefOut
 from rivals.api.serializers import EventOut, PageIn
+from rivals.deals.serializers import DealOut
 from rivals.games.serializers import GAME_STATUSES, GameOut, TileOut
 from rivals.matches.services.queue import GROUP as QUEUE_GROUP
 
@@ -67,7 +68,7 @@ class DuelPageOut(serializers.Serializer):
     results = DuelOut(many=True)
 
 
-class MatchRoundOut(serializers.Serializer):
+class MatchRoundOut(DealOut):
     id = serializers.UUIDField()
     index = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ROUND_STATUSES)

@@ -50,6 +50,8 @@ class Game(models.Model):
     ruleset = models.CharField(max_length=10)
     level = models.PositiveIntegerField(null=True, blank=True)
     code = models.CharField(max_length=20)
+    # a competition's board keeps its deal's salt (the code is shown once the competition is over)
+    salt = models.CharField(max_length=32, blank=True, default="")
     layout = models.CharField(max_length=3)
     status = models.CharField(max_length=10, choices=STATUSES, default="playing")
     version = models.PositiveIntegerField(default=0, help_text="stream version")

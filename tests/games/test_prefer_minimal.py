@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from rivals import engine
+from rivals.matches.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -121,7 +122,8 @@ def test_a_round_board_with_compact_answers(guest):
     (round_ref,) = alice.get(f"/api/v1/matches/{ticket['match']}").json()["rounds"]
     view = alice.get(f"/api/v1/rounds/{round_ref['id']}").json()
     held, url = _tiles(view), f"/api/v1/rounds/{round_ref['id']}/intents"
-    for seq, pair in enumerate(engine.deal_from_code(view["code"]).plan):
+    code = Round.objects.get(pk=round_ref["id"]).code  # secret to the player until the round is over
+    for seq, pair in enumerate(engine.deal_from_code(code).plan):
         res = _send(alice, url, {"seq": seq, "type": "remove_pair", "tiles": list(pair)}, **MINIMAL)
         answer = res.json()
         assert res["Preference-Applied"] == "return=minimal" and "game" not in answer and "opponents" not in answer

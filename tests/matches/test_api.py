@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rivals import engine
+from rivals.matches.models import Round
 from rivals.models import PointsLedgerEntry, RejectedIntent
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +45,9 @@ def test_a_quick_match_between_two_api_clients_to_its_points(guest):
     ]
     assert view["ends_at"] and view["starts_at"]
 
-    plan = engine.deal_from_code(view["code"]).plan  # a winning plan of the deal (T-9)
+    assert view["code"] is None and view["commitment"]  # the deal is secret while the round runs
+    # a winning plan of the deal (T-9), as the server knows it
+    plan = engine.deal_from_code(Round.objects.get(pk=round_ref["id"]).code).plan
     res = None
     for seq, pair in enumerate(plan):
         res = alice.post(

@@ -105,6 +105,17 @@ def lateness(n: int) -> None:
 # --- 2. intents/s ------------------------------------------------------------------------------------
 
 
+def plan_from_view(engine, view: dict) -> list[list[int]]:
+    """A winning plan of the board a round's answer shows, solved from its tiles as any client
+    could (R-40 keeps the deal's code secret until the round is over, not the faces on the board)."""
+    layout = engine.get_layout(view["layout"])
+    faces: list[str | None] = [None] * layout.size
+    for tile in view["tiles"]:
+        faces[tile["id"]] = tile["face"]
+    result = engine.solve(engine.Board(layout, faces, view["ruleset"]))
+    return [list(p) for p in result.plan] if result.solvable else []
+
+
 class RoundPlayer:
     """A perfect player: joins the queue (``mode`` quick or arena), plays its board of each round
     along a winning plan of the deal; when a round is over (it completed, or an opponent did) it
@@ -201,7 +212,7 @@ class RoundPlayer:
             status, view = self.api.call("GET", f"/api/v1/rounds/{round_id}")
         assert status == 200, view
         self.round_id, self.seq = round_id, view["seq"]
-        self.plan = [list(p) for p in self.engine.deal_from_code(view["code"]).plan]
+        self.plan = plan_from_view(self.engine, view)
         if view["status"] == "ended":
             self.plan = []
 

@@ -207,7 +207,7 @@ def scenario_one_seq(world: World) -> bool:
     _, _, view = raw_call(port, "GET", f"/api/v1/rounds/{rnd.pk}", token=tokens[0][0])
     from rivals import engine
 
-    pair = list(engine.deal_from_code(view["code"]).plan[0])
+    pair = rounds.plan_from_view(engine, view)[0]
     answers = hundred_at_once(
         port, f"/api/v1/rounds/{rnd.pk}/intents", {"seq": 0, "type": "remove_pair", "tiles": pair}, tokens[0][0]
     )

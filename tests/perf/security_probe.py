@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.perf import faults, probe_abuse  # noqa: E402
 from tests.perf.faults import World, raw_call, verdict  # noqa: E402
+from tests.perf.probe_tamper import PROBES as TAMPER_PROBES  # noqa: E402
 
 PRODUCTION = {
     "DJANGO_PRODUCTION": "1",
@@ -200,6 +201,7 @@ PROBES = [
     probe_log,
     *probe_abuse.PROBES,  # issue 31: abuse that still worked
 ]
+PROBES += TAMPER_PROBES  # issue 31: the event log's tampers, after probe_log (they break the log)
 
 
 def main() -> int:

@@ -17,6 +17,7 @@ ROOMS = tuple(
         "accounts",
         "points",
         "daily_bonus",
+        "deals",
         "games",
         "matches",
         "sichuan",

@@ -25,6 +25,8 @@ from tournaments import events as tournaments
 AT = datetime(2026, 6, 1, 9, 0, 0, 250000, tzinfo=UTC)
 ID = UUID("00000000-0000-4000-8000-000000000001")
 OTHER = UUID("00000000-0000-4000-8000-000000000002")
+SALT = "000102030405060708090a0b0c0d0e0f"  # R-40 (EXAMPLES.md)
+COMMITMENT = "c" * 64
 
 PINNED = [
     pytest.param(
@@ -38,6 +40,46 @@ PINNED = [
             "note": "a bug in the deal",
         },
         id="tournaments: TournamentCancelled by an operator (version 2: the operator's note)",
+    ),
+    pytest.param(
+        tournaments.table_scored(
+            wave=2,
+            table=1,
+            round_id=ID,
+            reason="idle",
+            multiplier=3,
+            results=[
+                {"account_id": 7, "place": 1, "score": 900, "completed": False, "tp": 60, "pairs_removed": 9},
+                {"account_id": 8, "place": 2, "score": 0, "completed": False, "tp": 0, "pairs_removed": 0},
+            ],
+            at=AT,
+        ),
+        ("TableScored", 2),
+        {
+            "wave": 2,
+            "table": 1,
+            "round_id": str(ID),
+            "reason": "idle",
+            "multiplier": 3,
+            "results": [
+                {"account_id": 7, "place": 1, "score": 900, "completed": False, "tp": 60, "pairs_removed": 9},
+                {"account_id": 8, "place": 2, "score": 0, "completed": False, "tp": 0, "pairs_removed": 0},
+            ],
+            "ended_at": "2026-06-01T09:00:00.250000+00:00",
+        },
+        id="tournaments: TableScored (version 2: each row's pairs_removed, R-37)",
+    ),
+    pytest.param(
+        tournaments.player_unregistered(account_id=7, reason="rescheduled", starts_at=AT),
+        ("PlayerUnregistered", 1),
+        {"account_id": 7, "reason": "rescheduled", "starts_at": "2026-06-01T09:00:00.250000+00:00"},
+        id="tournaments: PlayerUnregistered ended by an operator's move of a Champions start (R-28)",
+    ),
+    pytest.param(
+        tournaments.player_unregistered(account_id=7),
+        ("PlayerUnregistered", 1),
+        {"account_id": 7},
+        id="tournaments: PlayerUnregistered, the player's own withdrawal",
     ),
     pytest.param(
         games.pair_removed(
@@ -106,8 +148,10 @@ PINNED = [
             time_limit_ms=None,
             round_id=OTHER,
             starts_at=AT,
+            salt=SALT,
+            commitment=COMMITMENT,
         ),
-        ("GameStarted", 1),
+        ("GameStarted", 2),
         {
             "game_id": str(ID),
             "account_id": 7,
@@ -118,10 +162,12 @@ PINNED = [
             "layout": "L08",
             "faces": ["C1", "C1"],
             "time_limit_ms": None,
+            "salt": SALT,
+            "commitment": COMMITMENT,
             "round_id": str(OTHER),
             "starts_at": "2026-06-01T09:00:00.250000+00:00",
         },
-        id="games: GameStarted of a round's board",
+        id="games: GameStarted of a round's board (version 2: R-40's salt and commitment)",
     ),
     pytest.param(
         games.hint_given(tiles=None, message="no free pair", cost=0, counted=False, play_ms=900, seq=2),
@@ -149,12 +195,14 @@ PINNED = [
             mode="quick",
             players=(7, 8),
             code="L08-0001",
+            salt=SALT,
+            commitment=COMMITMENT,
             layout="L08",
             starts_at=AT,
             hard_ends_at=AT,
             cutoff_at=None,
         ),
-        ("RoundScheduled", 1),
+        ("RoundScheduled", 2),
         {
             "round_id": str(ID),
             "match_id": str(OTHER),
@@ -162,12 +210,14 @@ PINNED = [
             "mode": "quick",
             "players": [7, 8],
             "code": "L08-0001",
+            "salt": SALT,
+            "commitment": COMMITMENT,
             "layout": "L08",
             "starts_at": "2026-06-01T09:00:00.250000+00:00",
             "hard_ends_at": "2026-06-01T09:00:00.250000+00:00",
             "cutoff_at": None,
         },
-        id="matches: RoundScheduled",
+        id="matches: RoundScheduled (version 2: R-40's salt and commitment)",
     ),
     pytest.param(
         matches.queue_left(ticket_id=ID, reason="account_suspended"),

@@ -133,7 +133,12 @@ def test_the_registry_refuses_a_type_of_another_feature_and_a_constructor_it_can
     with pytest.raises(ImproperlyConfigured, match="no constructor"):
         event_types.register(feature="elsewhere", types={"PairFound"}, module=module)
     before = event_types.registered()
-    event_types.register(feature="games", types=games_events.GAME_EVENTS, module=games_events)  # again: no-op
+    event_types.register(  # again: no-op
+        feature="games",
+        types=games_events.GAME_EVENTS,
+        module=games_events,
+        schema_versions=games_events.SCHEMA_VERSIONS,
+    )
     assert event_types.registered() == before
 
 

@@ -12,6 +12,7 @@ test database; the operator's part (a tournament, a suspension) goes through the
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import subprocess
@@ -189,7 +190,17 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
     match = _op("match_get").sync(second.match, client=a)
     board = _op("round_get").sync(match.rounds[0].id, client=a)
     assert [o.player.id for o in board.opponents] == [tokens["b"].account_id]
-    for a_tile, b_tile in engine.deal_from_code(board.code).plan:
+    # the deal's code is secret while the round runs (its commitment is shown): the client
+    # solves the board it was dealt
+    assert board.code is None and board.salt is None and len(board.commitment) == 64
+    layout = engine.get_layout(board.layout)
+    faces: list[str | None] = [None] * layout.size
+    for tile in board.tiles:
+        faces[tile.id] = tile.face
+    commitment = board.commitment
+    for a_tile, b_tile in engine.solve(
+        engine.Board(layout, faces, str(getattr(board.ruleset, "value", board.ruleset)))
+    ).plan:
         board = (
             _op("round_intent_send")
             .sync(
@@ -202,6 +213,8 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
             .game
         )
     assert board.status == m.RoundStatus.ENDED and board.result.reason == m.RoundEndReason.COMPLETED
+    # over: the code and the salt are shown, and they verify the commitment
+    assert hashlib.sha256(f"{board.code}:{board.salt}".encode()).hexdigest() == commitment
     match = _op("match_get").sync(second.match, client=b)
     assert match.status == m.MatchStatus.FINISHED
     assert [(p.player.id, p.points) for p in match.prizes if p.points] == [(tokens["a"].account_id, 20)]

@@ -90,14 +90,20 @@ def test_finding8_a_deleted_event_and_a_truncated_tail_are_found():
 
 
 @pytest.mark.django_db
-def test_finding8_a_removed_tail_with_a_rewritten_head_is_found_against_saved_heads(tmp_path):
+def test_finding8_a_removed_tail_with_a_rewritten_head_is_found_against_the_anchor():
+    """Issue 31 replaced the saved heads of issue 19 by signed anchors (tests/security/test_log_tamper.py)."""
     _append_some()
-    heads = tmp_path / "heads.tsv"
-    call_command("verify_log", "--save-heads", str(heads), stdout=io.StringIO())
+    call_command("anchor_log", stdout=io.StringIO())
     last = Event.objects.get(stream_id="test-a", version=4)
     third = Event.objects.get(stream_id="test-a", version=3)
     _rewrite("DELETE FROM rivals_event WHERE position = %s", [last.position])
     _rewrite("UPDATE rivals_stream SET version = 3, chain = %s WHERE id = 'test-a'", [bytes(third.chain)])
-    assert "the event log's hash chain holds" in _verify()  # the chain alone cannot see it
-    with pytest.raises(CommandError, match="test-a@4\\): a saved head is gone"):
-        call_command("verify_log", "--heads", str(heads), stdout=io.StringIO())
+    assert "the event log's hash chain holds" in call_verify("--no-anchors")  # the chain alone cannot see it
+    with pytest.raises(CommandError, match="test-a@4\\): an anchored event is gone"):
+        _verify()
+
+
+def call_verify(*args) -> str:
+    out = io.StringIO()
+    call_command("verify_log", *args, stdout=out)
+    return out.getvalue()

@@ -47,7 +47,9 @@ def test_p5_entrants_play_the_pot_deal_and_ties_share_the_split_as_r20(guest):
         res = client.post(f"/api/v1/pots/{pot.pk}/enter", format="json")
         assert res.status_code == 201, res.content
         game = res.json()["game"]
-        assert (game["mode"], game["ruleset"], game["code"]) == ("pool_pot", "pool", CODE)
+        # the pot's deal stays secret until it closes
+        assert (game["mode"], game["ruleset"], game["code"]) == ("pool_pot", "pool", None)
+        assert Game.objects.get(pk=game["id"]).code == CODE
         assert 0 < game["time_limit_ms"] <= 300_000
         games.append(game["id"])
     pair = first_pair(None, games[0])

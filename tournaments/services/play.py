@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from rivals.deals.services import deal_new
 from tournaments import events as ev
 from tournaments import seating
 from tournaments.models import CHAMPIONS_MIN_PLAYERS, Registration, Table, Tournament
@@ -42,9 +43,20 @@ def _seat_next_wave(t: Tournament, now: datetime) -> bool:
     if not plan.tables:
         return False
     tables = [{"table": k, "account_ids": ids} for k, ids in enumerate(plan.tables, start=1)]
+    # R-40: the wave's one deal (every table plays it, R-23's decision), fixed and committed now
+    secret = deal_new()
     tournament_append(
         t,
-        [ev.wave_seated(wave=number, multiplier=t.multiplier(number), tables=tables, waiting=plan.waiting, at=now)],
+        [
+            ev.wave_seated(
+                wave=number,
+                multiplier=t.multiplier(number),
+                tables=tables,
+                waiting=plan.waiting,
+                at=now,
+                **secret.event_fields(),
+            )
+        ],
         actor=SYSTEM,
         now=now,
     )

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
+from rivals.deals.services import deal_fresh_code, deal_new
 from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
 from rivals.games.services import game_create, game_expire_if_due
@@ -50,6 +51,8 @@ def _append(pot: Pot, events, *, actor: str, now: datetime) -> None:
 
 def pot_settings_clean(raw: dict[str, Any]) -> dict[str, Any]:
     s = dict(raw)
+    if not s.get("code"):  # no deal named, a fresh one no one can have practised
+        s["code"] = deal_fresh_code()
     try:
         layout_id, number = engine.parse_code(str(s.get("code") or ""))
     except (engine.CodeError, KeyError, ValueError) as exc:
@@ -87,7 +90,10 @@ def pot_create(*, actor: str, entrants: list[int] | None = None, now: datetime |
     if listed and Account.objects.filter(pk__in=listed).count() != len(listed):
         raise Invalid("the entry list names unknown accounts", details={"entrants": ["unknown account ids"]})
     pid = uuid.uuid4()
-    events = [ev.pot_created(pot_id=pid, settings=clean, created_at=now)]
+    secret = deal_new(code=clean["code"])  # the commitment is fixed now, shown from now on
+    events = [
+        ev.pot_created(pot_id=pid, settings=clean, created_at=now, salt=secret.salt, commitment=secret.commitment)
+    ]
     if listed:
         events.append(ev.pot_entrant_listed(account_ids=listed))
     event_append(
@@ -113,7 +119,12 @@ def pot_enter(*, pot_id, account: Account, now: datetime | None = None) -> Game:
         raise Conflict("already entered", details={"game_id": str(entrant.game_id)})
     left_s = int((pot.ends_at - now).total_seconds())
     game = game_create(
-        account=account, mode="pool_pot", code=pot.code, now=now, time_limit_s=max(1, min(pot.time_limit_s, left_s))
+        account=account,
+        mode="pool_pot",
+        code=pot.code,
+        salt=pot.salt or None,
+        now=now,
+        time_limit_s=max(1, min(pot.time_limit_s, left_s)),
     )
     _append(
         pot, [ev.pot_entered(account_id=account.pk, game_id=game.pk, at=now)], actor=f"account:{account.pk}", now=now

@@ -15,22 +15,41 @@ A round's end reaches the table through ``rivals.matches.signals.round_ended``, 
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from rivals import engine
+from rivals.deals.services import SecretDeal, deal_salt
 from rivals.matches.models import Round
-from rivals.matches.services import fresh_code, matches_create, pairs_removed, round_end_if_due
+from rivals.matches.services import matches_create, pairs_removed, round_end_if_due
 from tournaments import events as ev
 from tournaments import scoring
-from tournaments.models import Table, TableSeat, Tournament
+from tournaments.models import Table, TableSeat, Tournament, Wave
 from tournaments.services.common import task_on_commit, tournament_append, tournament_locked
 
 OPEN_CHUNK = 250  # tables per opening transaction (a few hundred ms with rivals' matches_create)
 SYSTEM = "system"
+
+
+def _legacy_wave_code(t: Tournament, wave: int) -> str:
+    """The deal of a wave seated before R-40 (its ``WaveSeated`` names none): derived from the
+    tournament and the wave as it was then, so that its tables opened later play the same deal."""
+    seed = int.from_bytes(hashlib.sha256(f"tournament:{t.pk}:wave:{wave}".encode()).digest()[:8], "big")
+    layouts = settings.RIVALS["ROUND_LAYOUTS"] or [lay.id for lay in engine.all_layouts()]
+    return engine.random_code(rng_seed=seed, layout_id=layouts[seed % len(layouts)])
+
+
+def wave_deal(t: Tournament, wave: int) -> SecretDeal:
+    """The deal every table of the wave plays, fixed when it was seated (R-40, ``WaveSeated``)."""
+    row = Wave.objects.filter(tournament=t, number=wave).values_list("code", "salt").first()
+    code, salt = row or ("", "")
+    return SecretDeal(code=code or _legacy_wave_code(t, wave), salt=salt or deal_salt())
 
 
 def table_rounds_create(
@@ -39,13 +58,13 @@ def table_rounds_create(
     """One tournament match (one round, R-17) per ``(table number, account ids)``, created in
     bulk: ``[(match_id, round_id)]``. Every round is cut at the tournament's end by its own clock.
 
-    Decision: every table of a wave plays the same fresh deal (reproducible from the tournament
-    and the wave), so that table scores of one wave are comparable across the tournament."""
+    Decision: every table of a wave plays the same fresh deal, drawn and committed when the wave
+    was seated (R-40), so that table scores of one wave are comparable across the tournament."""
     return matches_create(
         mode="tournament",
         cutoff_at=t.ends_at,
         now=now,
-        code=fresh_code(f"tournament:{t.pk}:wave:{wave}"),
+        secret=wave_deal(t, wave),
         tables=[
             (account_ids, {"tournament_id": str(t.pk), "wave": wave, "table": number}) for number, account_ids in tables
         ],
@@ -135,6 +154,8 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
             "score": raw[p.account_id][1],
             "completed": raw[p.account_id][0],
             "tp": p.points,
+            # R-37: the table counts as played (statistics, tables_played) for who removed a pair
+            "pairs_removed": pairs_removed(by_account[p.account_id]) if p.account_id in by_account else 0,
         }
         for p in placed
     ]

@@ -13,6 +13,7 @@ from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from rivals import engine
+from rivals.deals.selectors import code_is_secret, deal_commitment
 from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.games.events import game_ended, game_started
@@ -42,8 +43,10 @@ def game_create(
     code: str | None = None,
     now: datetime | None = None,
     time_limit_s: int | None = None,
+    salt: str | None = None,
 ) -> Game:
-    """``time_limit_s``: a pool game's server time (P-4), default ``RIVALS["POOL_TIME_LIMIT_S"]``."""
+    """``time_limit_s``: a pool game's server time (P-4), default ``RIVALS["POOL_TIME_LIMIT_S"]``;
+    ``salt``: a hosted game's competition deal (a pot's, R-40)."""
     if mode not in MODES and mode not in HOSTED_MODES:
         raise Invalid(f"unknown mode {mode!r}", details={"mode": [f"one of {sorted(MODES)}"]})
     ruleset = MODES.get(mode) or HOSTED_MODES[mode]
@@ -59,6 +62,10 @@ def game_create(
     elif code:
         layout_id, number = _parse_code(code)
         code = engine.format_code(layout_id, number)  # canonical upper case
+        if mode in MODES and code_is_secret(code):
+            # R-40: a competition's deal is not practised before it is over — one answer for
+            # every such code, naming no competition
+            raise NotAllowed("this deal cannot be played yet: try another code, or a fresh deal")
     else:
         code = engine.random_code()
     deal = engine.deal_from_code(code)
@@ -70,6 +77,7 @@ def game_create(
         level=level if mode == "single" else None,
         time_limit_ms=(time_limit_s or settings.RIVALS["POOL_TIME_LIMIT_S"]) * 1000 if ruleset == "pool" else None,
         plan=True,
+        salt=salt if mode in HOSTED_MODES else None,
     )
 
 
@@ -82,10 +90,11 @@ def new_board(
     time_limit_ms: int | None = None,
     round_id=None,
     starts_at: datetime | None = None,
+    salt: str | None = None,
 ) -> tuple[str, NewEvent]:
     """The stream id and ``GameStarted`` of a new board of ``deal`` (a solo game, or one player's
     board of a competitive round: ``round_id`` and the round's ``starts_at``, from which its clock
-    runs)."""
+    runs; a competition's board: its deal's ``salt``, R-40)."""
     game_id = uuid.uuid4()
     started = game_started(
         game_id=game_id,
@@ -99,6 +108,8 @@ def new_board(
         time_limit_ms=time_limit_ms,
         round_id=round_id,
         starts_at=starts_at,
+        salt=salt,
+        commitment=deal_commitment(deal.code, salt) if salt else None,
     )
     return f"game-{game_id}", started
 
@@ -112,10 +123,11 @@ def game_start(
     level: int | None = None,
     time_limit_ms: int | None = None,
     plan: bool = False,
+    salt: str | None = None,
 ) -> Game:
     """Append ``GameStarted`` for one solo board of ``deal``."""
     stream_id, started = new_board(
-        account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms
+        account_id=account.pk, mode=mode, deal=deal, level=level, time_limit_ms=time_limit_ms, salt=salt
     )
     # the games projection folds GameStarted onto this instance and inserts it (one INSERT, the
     # instance is the row: nothing read back); the winning plan rides in it — a cache for hints

@@ -36,15 +36,18 @@ class Command(BaseCommand):
         )
         differing = [d.table for d in report.differences if d.any]
         if verify:
-            from rivals.eventchain import log_verify
+            from rivals.eventanchor import log_verify_anchored
             from rivals.management.commands.verify_log import report_lines
 
-            chain = log_verify()
-            self.stdout.write(f"hash chain: {chain.events} events in {chain.streams} streams")
+            chain, anchored, problem = log_verify_anchored()
+            against = f", against {anchored.latest}" if anchored and anchored.latest else ""
+            self.stdout.write(f"hash chain: {chain.events} events in {chain.streams} streams{against}")
             for line in report_lines(chain):
                 self.stdout.write(line)
             if chain.breaks:
                 raise CommandError(f"the event log's hash chain is broken: {chain.first}")
+            if problem:
+                raise CommandError(f"the event log's anchors do not hold: {problem}")
             if differing:
                 detail = "; ".join(
                     f"{d.table} ({'; '.join(d.examples)})" if d.examples else d.table

@@ -20,7 +20,6 @@ from rivals.matches.services.queue import (
 )
 from rivals.matches.services.rounds import (
     RoundIntentResult,
-    fresh_code,
     pairs_removed,
     round_board_of,
     round_boards,
@@ -49,7 +48,6 @@ __all__ = [
     "queue_ticket_expire_if_due",
     "queue_ticket_read",
     "queue_tickets_end",
-    "fresh_code",
     "pairs_removed",
     "RoundIntentResult",
     "round_board_of",

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine import scoring
 from rivals.errors import Invalid
 from rivals.eventstore import event_append, event_append_new_streams
@@ -45,9 +46,14 @@ def match_create(
     """A match of ``mode`` for ``account_ids`` (seat order) and its first round, starting at
     ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
     tournament's end time). ``code`` deals every round of the match that game code (operators,
-    tests); by default each round is a fresh deal."""
+    tests), with one salt (R-40); by default each round is a fresh deal."""
     ((match_id, _),) = matches_create(
-        mode=mode, tables=[(account_ids, context)], cutoff_at=cutoff_at, starts_at=starts_at, now=now, code=code
+        mode=mode,
+        tables=[(account_ids, context)],
+        cutoff_at=cutoff_at,
+        starts_at=starts_at,
+        now=now,
+        secret=deal_new(code=code) if code else None,
     )
     return Match.objects.get(pk=match_id)
 
@@ -60,12 +66,13 @@ def matches_create(
     cutoff_at: datetime | None = None,
     starts_at: datetime | None = None,
     now: datetime | None = None,
-    code: str | None = None,
+    secret: SecretDeal | None = None,
 ) -> list[tuple[uuid.UUID, uuid.UUID]]:
     """Many matches at once — e.g. every table of a tournament wave: ``tables`` is
     ``[(account_ids, context)]``; returns ``[(match_id, round_id)]`` in the same order. All
     their streams (match, round, boards) are opened in a few statements and projected in bulk;
-    each round's end check is armed after commit."""
+    each round's end check is armed after commit. ``secret``: one deal every round of these
+    matches plays (a wave's; R-40: secret until no match plays it), else a fresh deal per round."""
     if mode not in ROUNDS:
         raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
     low, high = PLAYERS[mode]
@@ -82,11 +89,22 @@ def matches_create(
     for ids, (_, context) in zip(groups, tables, strict=True):
         match_id = uuid.uuid4()
         created = match_created(
-            match_id=match_id, mode=mode, players=ids, rounds_total=ROUNDS[mode], context=context, code=code
+            match_id=match_id,
+            mode=mode,
+            players=ids,
+            rounds_total=ROUNDS[mode],
+            context=context,
+            **(secret.event_fields() if secret else {"code": None, "salt": None, "commitment": None}),
         )
         streams.append((f"match-{match_id}", "match", [created]))
         rnd, round_streams_ = round_streams(
-            match_id=match_id, mode=mode, index=1, account_ids=ids, starts_at=starts_at, cutoff_at=cutoff_at, code=code
+            match_id=match_id,
+            mode=mode,
+            index=1,
+            account_ids=ids,
+            starts_at=starts_at,
+            cutoff_at=cutoff_at,
+            secret=secret,
         )
         streams += round_streams_
         rounds.append(rnd)
@@ -111,7 +129,8 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
             starts_at=now + ARENA_BREAK,
             cutoff_at=rnd.cutoff_at,
             now=now,
-            code=match.code or None,
+            # a match's fixed deal keeps its salt (a match made before R-40 has none: a fresh one)
+            secret=SecretDeal(code=match.code, salt=match.salt or deal_new().salt) if match.code else None,
         )
         return
     rounds = list(Round.objects.filter(match=match).order_by("index"))
@@ -172,7 +191,7 @@ def match_standings(
     if mode == "quick":
         points = scoring.quick_match_points([(completed[a], totals[a]) for a in players], paid)
     elif mode == "arena":
-        points = scoring.arena_prizes([totals[a] for a in players], [completed[a] for a in players], paid)
+        points = scoring.arena_prizes([totals[a] for a in players], paid)
     else:
         points = None
     standings = sorted(

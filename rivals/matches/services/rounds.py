@@ -17,16 +17,15 @@ once (reason ``all_stuck``) instead of waiting for the 20-second rule.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
+from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
@@ -46,20 +45,6 @@ def _ms(delta) -> int:
     return max(0, int(delta.total_seconds() * 1000))
 
 
-def fresh_code(key: str) -> str:
-    """Decision: each round is a fresh solvable deal (T-9), reproducible from a key (the round's
-    id, or whatever a caller shares between rounds, e.g. a tournament wave): the layout and the
-    deal number follow from SHA-256 of the key — a public level could be studied beforehand, a
-    fresh deal cannot. ``RIVALS_ROUND_LAYOUTS`` restricts the layouts."""
-    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big")
-    layouts = settings.RIVALS["ROUND_LAYOUTS"] or [lay.id for lay in engine.all_layouts()]
-    return engine.random_code(rng_seed=seed, layout_id=layouts[seed % len(layouts)])
-
-
-def round_deal(round_id) -> engine.Deal:
-    return engine.deal_from_code(fresh_code(f"round:{round_id}"))
-
-
 def round_streams(
     *,
     match_id,
@@ -68,13 +53,16 @@ def round_streams(
     account_ids: list[int],
     starts_at: datetime,
     cutoff_at: datetime | None,
-    code: str | None = None,
+    secret: SecretDeal | None = None,
 ) -> tuple[Round, list]:
     """The new streams of one round: ``RoundScheduled`` and a ``GameStarted`` board of the round's
-    deal (``code``, else a fresh one) per player. Returns the round as it will be (not saved) and
-    the ``(stream_id, stream_type, events)`` to append."""
+    deal per player. ``secret``: the deal shared with other rounds (a tournament wave's, a match's
+    fixed deal) with its salt; else a fresh deal of the round's own (R-40: from the CSPRNG, its
+    commitment fixed now). Returns the round as it will be (not saved) and the
+    ``(stream_id, stream_type, events)`` to append."""
     round_id = uuid.uuid4()
-    deal = engine.deal_from_code(code) if code else round_deal(round_id)
+    secret = secret or deal_new()
+    deal = engine.deal_from_code(secret.code)
     scheduled = round_scheduled(
         round_id=round_id,
         match_id=match_id,
@@ -82,6 +70,8 @@ def round_streams(
         mode=mode,
         players=account_ids,
         code=deal.code,
+        salt=secret.salt,
+        commitment=secret.commitment,
         layout=deal.layout.id,
         starts_at=starts_at,
         hard_ends_at=starts_at + ROUND_DURATION,
@@ -90,7 +80,7 @@ def round_streams(
     streams = [(f"round-{round_id}", STREAM_TYPE, [scheduled])]
     for account_id in account_ids:
         stream_id, started = new_board(
-            account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at
+            account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at, salt=secret.salt
         )
         streams.append((stream_id, "game", [started]))
     rnd = Round(id=round_id, starts_at=starts_at, hard_ends_at=starts_at + ROUND_DURATION, cutoff_at=cutoff_at)
@@ -106,7 +96,7 @@ def round_schedule(
     starts_at: datetime,
     cutoff_at: datetime | None,
     now: datetime,
-    code: str | None = None,
+    secret: SecretDeal | None = None,
 ) -> Round:
     """Schedule one round of a running match (an arena's next round) and arm its end check."""
     rnd, streams = round_streams(
@@ -116,7 +106,7 @@ def round_schedule(
         account_ids=account_ids,
         starts_at=starts_at,
         cutoff_at=cutoff_at,
-        code=code,
+        secret=secret,
     )
     event_append_new_streams(streams=streams, actor="system", now=now)
     from rivals.matches.tasks import schedule_round_check

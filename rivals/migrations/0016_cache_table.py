@@ -10,7 +10,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rivals", "0012_game_fillfactor"),
+        ("rivals", "0015_closed_accounts_unlink_devices"),
     ]
 
     operations = [
