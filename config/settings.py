@@ -13,7 +13,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded, keys, periodic, pooler, replica
+from config import caches, embedded, keys, periodic, pooler, replica, serving
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -262,9 +262,9 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-# Rate-limit counters live in the cache: per process by default; production points
-# CACHE_URL at Redis (e.g. redis://host:6379/1) so every web worker shares them.
-CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+# Rate limits and mail budgets: a cache every process shares — CACHE_URL (production: Redis), else
+# this database's table rivals_cache (config/caches.py)
+CACHES = caches.install(env)
 
 # --- Email (R-36: verification and password reset) ---------------------------------------------
 # EMAIL_URL: consolemail:// (default: printed by the web process), smtp+tls://user:pass@host:587 …
@@ -370,6 +370,7 @@ RIVALS = {
     "LIVE_HEARTBEAT_S": env.float("RIVALS_LIVE_HEARTBEAT_S", default=1.0),
     "LIVE_QUEUE": env.int("RIVALS_LIVE_QUEUE", default=1000),
     "LIVE_MAX_TOPICS": env.int("RIVALS_LIVE_MAX_TOPICS", default=32),
+    "LIVE_MAX_FRAME_BYTES": serving.LIVE_MAX_FRAME_BYTES,  # a client's bigger message: 1009 (config/serving.py)
     "LIVE_URL": env.str("RIVALS_LIVE_URL", default=""),
     # pairs faster than this (play time since the previous pair) are refused as physically
     # impossible. 0 = off, the default, so that scripted clients and integration tests can play at
@@ -393,9 +394,9 @@ RIVALS = {
     # where the links in emails point (the game's web page), and how long a code is valid
     "PUBLIC_URL": env.str("RIVALS_PUBLIC_URL", default="http://127.0.0.1:8000"),
     "EMAIL_TOKEN_MAX_AGE_S": env.int("RIVALS_EMAIL_TOKEN_MAX_AGE_S", default=86_400),
-    # Emails one address receives in any hour, whoever asks (rivals/emails.py); beyond, the API
-    # answers alike and sends nothing — the address got a code within the hour, still valid.
-    "EMAILS_PER_ADDRESS_HOUR": env.int("RIVALS_EMAILS_PER_ADDRESS_HOUR", default=5),
+    # Mail budgets per mailbox, whoever asks (rivals/emails.py; beyond, answered alike, nothing sent)
+    "EMAILS_PER_ADDRESS_HOUR": env.int("RIVALS_EMAILS_PER_ADDRESS_HOUR", default=5),  # each kind of code
+    "NOTICES_PER_ADDRESS_DAY": env.int("RIVALS_NOTICES_PER_ADDRESS_DAY", default=1),  # "already has an account"
     # R-38 fair-play signals (rivals/fairplay): they flag for an operator's review, they refuse
     # nothing. A board is flagged once FAIRPLAY_FAST_PAIRS of its pairs each came faster than
     # FAIRPLAY_FAST_PAIR_MS after the previous one (Decision: 3 pairs under 250 ms — a human

@@ -8,10 +8,19 @@ default, SMTP when ``EMAIL_URL`` says so (settings).
 
 Codes are made when the email is sent (a signed, expiring token): the outbox holds no secret.
 
-No mail bombing, and a reset path that always works (issue 19): an address receives at most
-``RIVALS["EMAILS_PER_ADDRESS_HOUR"]`` emails in any hour (a sliding hour, whoever asked); beyond,
-the request is answered alike and nothing is sent. So when a stranger's requests filled the hour,
-the owner's inbox holds a code sent less than an hour ago — still valid (reset codes last an hour).
+No mail bombing, and a reset code that always reaches its owner (issues 19 and 31): each kind
+of email has a budget of its own per *mailbox* (``mailbox``: case-insensitive, ``name+tag@`` is
+``name@``), whoever asked; beyond it the request is answered alike and nothing is sent:
+
+- reset codes: ``RIVALS["EMAILS_PER_ADDRESS_HOUR"]`` (5) in any sliding hour. Every one reaches
+  the address's verified owner, so when strangers' requests filled the hour, the owner's inbox
+  holds a code sent less than an hour ago — still valid (reset codes last an hour), and a new one
+  can be sent as soon as the oldest of the hour's codes expires;
+- verification codes: the same number, a budget of their own (a stranger adding ``owner+x@`` to
+  guests of their own spends this budget, never the reset codes');
+- notices that someone tried to add an address that already has an account:
+  ``RIVALS["NOTICES_PER_ADDRESS_DAY"]`` (1) in any sliding 24 hours — the owner needs to hear it
+  once, and a stranger repeating the attempt must not fill anyone's inbox.
 """
 
 from __future__ import annotations
@@ -47,25 +56,45 @@ def _enqueue(email_id: int) -> None:
         log.warning("email %s: could not enqueue its delivery; the retry job will send it", email_id, exc_info=True)
 
 
-def _address_allows(to: str) -> bool:
-    """One more email to ``to`` within its sliding hour? (Counted in the cache, under a keyed
-    fingerprint of the address.)"""
-    key = "emails-to:" + fingerprint(to.lower(), purpose="email-address")
+def mailbox(address: str) -> str:
+    """The mailbox an address delivers to, as the budgets count it. Decision (issue 31): case
+    does not matter, and a sub-address (RFC 5233: ``name+tag@example.org``) is its mailbox
+    ``name@example.org`` — the tags of one mailbox are not budgets of their own. Only ``+``:
+    other separators (``-``) and dots are ordinary characters at most providers."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return domain
+    base = local.split("+", 1)[0]
+    return f"{base or local}@{domain}"
+
+
+def _budget(kind: str) -> tuple[int, int]:
+    """(emails, seconds): how many emails of ``kind`` one mailbox receives in a sliding window."""
+    if kind == "already_registered":
+        return settings.RIVALS["NOTICES_PER_ADDRESS_DAY"], 86_400
+    return settings.RIVALS["EMAILS_PER_ADDRESS_HOUR"], 3600
+
+
+def _mailbox_allows(kind: str, to: str) -> bool:
+    """One more email of ``kind`` to the mailbox of ``to`` within its budget? (Counted in the
+    shared cache, under a keyed fingerprint of the mailbox: the cache never holds the address.)"""
+    limit, seconds = _budget(kind)
+    key = f"emails-to:{kind}:" + fingerprint(mailbox(to), purpose="email-address")
     now = time.time()
-    sent = [t for t in cache.get(key, []) if t > now - 3600]
-    if len(sent) >= settings.RIVALS["EMAILS_PER_ADDRESS_HOUR"]:
-        log.info("email to an address (%s) not sent: its hourly limit is reached", key[-8:])
+    sent = [t for t in cache.get(key, []) if t > now - seconds]
+    if len(sent) >= limit:
+        log.info("%s email to a mailbox (%s) not sent: its budget is spent", kind, key[-8:])
         return False
-    cache.set(key, [*sent, now], timeout=3600)
+    cache.set(key, [*sent, now], timeout=seconds)
     return True
 
 
 def email_queue(*, kind: str, to: str, account_id: int | None) -> bool:
     """Decide an email inside the caller's transaction; it is sent after the commit. False when
-    the address had its emails for the hour (nothing is queued)."""
+    the mailbox had its emails of this kind (nothing is queued)."""
     from rivals.models import OutboundEmail
 
-    if not _address_allows(to):
+    if not _mailbox_allows(kind, to):
         return False
     row = OutboundEmail.objects.create(kind=kind, to=to, account_id=account_id)
     transaction.on_commit(partial(_enqueue, row.pk), robust=True)

@@ -136,11 +136,19 @@ def _answers_conform_to_the_schema(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    """Rate-limit counters live in the (per-process) cache: each test starts with none."""
+def _fresh_rate_limits(request):
+    """Rate-limit counters and mail budgets live in the shared cache — by default a table of the
+    database (``config/caches.py``), written by the test's own process and by the servers some
+    tests start: each test that reaches the database starts with none. (A test that does not
+    reach it cannot count in it either.)"""
     from django.core.cache import cache
 
-    cache.clear()
+    if request.node.get_closest_marker("django_db") is None and "django_db_setup" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    with request.getfixturevalue("django_db_blocker").unblock():
+        cache.clear()
     yield
 
 

@@ -9,8 +9,9 @@ On Redis (production: ``CACHE_URL``) a hit is one round trip and one command —
 (``INCR``, and ``EXPIRE`` on the window's first hit), sent by its SHA-1 once loaded — where Django's
 cache API would take three (``SET NX``, then ``incr``'s ``EXISTS`` and ``INCRBY``) and build a
 client object for each, and a pipeline of ``INCR`` + ``EXPIRE`` costs the client twice the work:
-on the hot path of every intent (measured by tests/perf/load.py). Other caches (the per-process
-default) use ``add`` + ``incr``.
+on the hot path of every intent (measured by tests/perf/load.py). Without ``CACHE_URL`` the cache
+is a table of the service's database (``rivals.cache``): a hit is one atomic upsert there, shared
+by every process (issue 31). Other caches use ``add`` + ``incr``.
 
 Keys an attacker cannot forge or use against someone else (issue 19):
 - the client's address is ``client_ip``: the connection's, or — only when that is one of the
@@ -84,6 +85,8 @@ def window_hit(bucket: str, ttl: int) -> int:
             client = backend._cache.get_client(key, write=True)
             script = backend._window_script = client.register_script(_HIT)
         return script(keys=[key], args=[ttl])
+    if hasattr(backend, "window_hit"):  # the database's (no CACHE_URL): one atomic statement
+        return backend.window_hit(bucket, ttl)
     cache.add(bucket, 0, timeout=ttl)
     try:
         return cache.incr(bucket)
@@ -150,8 +153,11 @@ class _PerEmailAndIpThrottle(FixedWindowThrottle):
         email = data.get("email")
         if not isinstance(email, str) or not email.strip():
             return None
-        ident = hashlib.sha256(email.strip().lower().encode("utf-8", "replace")).hexdigest()[:32]
+        ident = hashlib.sha256(self.address_key(email).encode("utf-8", "replace")).hexdigest()[:32]
         return self.cache_format % {"scope": self.scope, "ident": f"{ident}:{self.get_ident(request)}"}
+
+    def address_key(self, email: str) -> str:
+        return email.strip().lower()
 
 
 class LoginAccountThrottle(_PerEmailAndIpThrottle):
@@ -162,8 +168,14 @@ class LoginAccountThrottle(_PerEmailAndIpThrottle):
 
 
 class EmailSendThrottle(_PerEmailAndIpThrottle):
-    """Requests that send an email to an address (verification, reset), per address and client
-    address. The address itself receives at most ``RIVALS_EMAILS_PER_ADDRESS_HOUR`` emails an
-    hour, whoever asks (``rivals.emails``): no mail bombing, and no answer that differs."""
+    """Requests that send an email (verification, reset), per *mailbox* and client address: the
+    tags of one mailbox (``name+tag@``) are one. The mailbox itself receives at most so many
+    emails of each kind, whoever asks (``rivals.emails``: its budgets): no mail bombing, and no
+    answer that differs."""
 
     scope = "email_send"
+
+    def address_key(self, email: str) -> str:
+        from rivals.emails import mailbox
+
+        return mailbox(email)

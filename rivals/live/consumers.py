@@ -3,13 +3,23 @@
 
 Every message to the client goes through one bounded queue and one writer task: the order is the
 order of the queue, and a client that does not read fills it — the socket is then closed with
-4408 (the client reconnects with ``since``) instead of buffering without bound."""
+4408 (the client reconnects with ``since``) instead of buffering without bound.
+
+From the client (issue 31): a message is at most ``RIVALS["LIVE_MAX_FRAME_BYTES"]`` (4 KiB: a
+subscribe is ~100 bytes) — a bigger one closes the socket with 1009 ("message too big"; the
+server refuses it before reading it when started with ``--ws-max-size``, as ``manage.py serve``
+does, and this consumer under any server) — and is parsed by the API's one parser
+(``rivals.api.parsers.parse_json``): anything it refuses (not JSON, nested too deeply, U+0000 …)
+is ``{"op": "error", "code": "invalid"}`` and the socket stays open. Whatever else fails while a
+message is handled closes the socket with 1011, logged — never an unhandled exception that
+drops it without a close frame and leaves it attached to the hub."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
+import logging
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -17,10 +27,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import timezone
 
+from rivals.api.parsers import RefusedJSON, parse_json
 from rivals.live import hub as hubs
 from rivals.live.selectors import topic_authorize, topic_parse
 from rivals.live.services import live_ticket_redeem
 
+log = logging.getLogger(__name__)
+
+CLOSE_TOO_BIG = 1009  # RFC 6455: a message bigger than LIVE_MAX_FRAME_BYTES
+CLOSE_ERROR = 1011  # RFC 6455: the server failed while handling a message (logged)
 CLOSE_UNAUTHORIZED = 4401  # API.md: a bad, used or expired ticket
 CLOSE_SLOW = 4408  # API.md: the server could not keep up with this socket
 CLOSE_FORBIDDEN = 4403  # decision: the account was suspended or closed (R-38)
@@ -115,9 +130,37 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if self.account_id is None or self.ended:
             return
         try:
-            msg = json.loads(text_data if text_data is not None else bytes_data)
-        except (ValueError, TypeError, UnicodeDecodeError):
-            msg = None
+            await self._receive(text_data, bytes_data)
+        except Exception:
+            log.exception("live: a message of account %s failed; its socket is closed with 1011", self.account_id)
+            self.end(CLOSE_ERROR)
+
+    @staticmethod
+    def _message(text_data: str | None, bytes_data: bytes | None):
+        """The client's message as data; None for one the API's parser refuses; ``...`` for one
+        over the size limit (measured in UTF-8 bytes, as the server's ``--ws-max-size``)."""
+        limit = settings.RIVALS["LIVE_MAX_FRAME_BYTES"]
+        if text_data is not None:
+            if len(text_data) > limit or len(text_data.encode("utf-8", "surrogatepass")) > limit:
+                return ...
+            text = text_data
+        else:
+            if len(bytes_data or b"") > limit:
+                return ...
+            try:
+                text = (bytes_data or b"").decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        try:
+            return parse_json(text)
+        except RefusedJSON:
+            return None
+
+    async def _receive(self, text_data, bytes_data):
+        msg = self._message(text_data, bytes_data)
+        if msg is ...:
+            self.end(CLOSE_TOO_BIG)
+            return
         op = msg.get("op") if isinstance(msg, dict) else None
         parsed = topic_parse(msg.get("topic")) if isinstance(msg, dict) else None
         if op not in ("subscribe", "unsubscribe") or parsed is None:

@@ -16,6 +16,8 @@ from pathlib import Path
 import requests
 from websockets.sync.client import connect
 
+from config.serving import uvicorn_ws_options
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,7 +28,9 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, *, database_url: str, folder: Path, workers: int = 1, **env: str):
+    def __init__(self, *, database_url: str, folder: Path, workers: int = 1, ws_max_size: bool = True, **env: str):
+        """``ws_max_size``: started as ``make run`` starts it (``config.serving``); False: with
+        uvicorn's own limit (16 MiB), so that the consumer alone refuses big messages."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/api/v1/live"
@@ -43,7 +47,8 @@ class LiveServer:
         self.env.pop("CELERY_TASK_ALWAYS_EAGER", None)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port)]
-            + ["--workers", str(workers), "--ws", "websockets-sansio", "--timeout-graceful-shutdown", "5"],
+            + ["--workers", str(workers), *(uvicorn_ws_options() if ws_max_size else ["--ws", "websockets-sansio"])]
+            + ["--timeout-graceful-shutdown", "5"],
             cwd=ROOT,
             env=self.env,
             stdout=self.log.open("wb"),
@@ -119,6 +124,19 @@ def until(ws, predicate, timeout: float = 30) -> list[dict]:
         got.append(recv(ws, timeout=left))
         if predicate(got[-1]):
             return got
+
+
+def closed_with(ws, payload) -> int | None:
+    """Send ``payload`` and read until the server closes: the close code it sent (None: no close
+    frame)."""
+    from websockets.exceptions import ConnectionClosed
+
+    try:
+        ws.send(payload)
+        while True:
+            ws.recv(timeout=30)
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
 
 
 def quiet(ws, seconds: float = 0.5) -> list[dict]:

@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from config.serving import uvicorn_ws_options  # noqa: E402
 from tests.perf.benchdb import bench_database  # noqa: E402
 
 LAYOUT = "L00"  # the Turtle: 72 pairs a board, so a round outlasts a phase at one pair a second
@@ -394,7 +395,7 @@ def main() -> int:
         port = 18000 + os.getpid() % 1000
         server = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), "--workers"]
-            + [str(args.workers), "--ws", "websockets-sansio", "--log-level", "warning", "--backlog", "8192"],
+            + [str(args.workers), *uvicorn_ws_options(), "--log-level", "warning", "--backlog", "8192"],
             cwd=ROOT,
             env={**os.environ},
             start_new_session=True,

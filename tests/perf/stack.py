@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+from config.serving import uvicorn_ws_options
+
 ROOT = Path(__file__).resolve().parents[2]
 MACHINE_POSTGRES = "postgres://postgres@127.0.0.1:5432/postgres"
 MACHINE_REDIS = "redis://127.0.0.1:6379"
@@ -161,8 +163,7 @@ class Stack:
                 str(self.live_port),
                 "--workers",
                 "1",
-                "--ws",
-                "websockets-sansio",
+                *uvicorn_ws_options(),
                 "--log-level",
                 "warning",
             ],

@@ -34,13 +34,15 @@ PACKAGE = "rivals_api_client"
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory):
-    """The client package generated from the served schema (``GET /api/schema/``)."""
+def generated(tmp_path_factory, django_db_setup, django_db_blocker):
+    """The client package generated from the served schema (``GET /api/schema/``; its rate limit
+    counts in the database: config/caches.py)."""
     from django.test import Client
 
     folder = tmp_path_factory.mktemp("client")
     schema = folder / "schema.json"
-    schema.write_bytes(Client().get("/api/schema.json").content)
+    with django_db_blocker.unblock():
+        schema.write_bytes(Client().get("/api/schema.json").content)
     venv_bin = str(Path(sys.executable).parent)  # the generator formats its output with ruff
     env = {**os.environ, "PATH": venv_bin + os.pathsep + os.environ.get("PATH", "")}
     run = subprocess.run(

@@ -313,13 +313,16 @@ def test_a_commit_or_an_orm_write_sends_the_rest_of_the_request_to_the_primary()
 
 
 def test_a_callers_marks_are_written_at_most_every_half_second_and_cover_its_writes(monkeypatch):
-    from django.core.cache import cache
+    from django.core.cache.backends.locmem import LocMemCache
 
     from rivals.replica import marks
 
     clock = [1000.0]
     monkeypatch.setattr(marks.time, "time", lambda: clock[0])
     monkeypatch.setattr(marks, "_marked", {})
+    # a memory cache, which keeps time by the test's clock (the default's table expires by the real one)
+    cache = LocMemCache("replica-marks", {})
+    monkeypatch.setattr(marks, "cache", cache)
     writes = []
     original = cache.set
     monkeypatch.setattr(cache, "set", lambda *a, **kw: (writes.append(a[1]), original(*a, **kw)))

@@ -107,6 +107,7 @@ def test_intent_bodies_are_a_union_on_type(schema):
     assert set(remove_pair["required"]) == {"seq", "type", "tiles"}
 
 
+@pytest.mark.django_db  # the schema's rate limit counts in the database (config/caches.py)
 def test_the_docs_are_served_by_the_app_itself(client):
     page = client.get("/api/docs/")
     assert page.status_code == 200 and b"/static/drf_spectacular_sidecar/swagger-ui-dist/" in page.content

@@ -22,6 +22,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from config.embedded import DATA_DIR, release_embedded_database
+from config.serving import uvicorn_ws_options
 
 
 class Command(BaseCommand):
@@ -75,8 +76,7 @@ class Command(BaseCommand):
                 port,
                 "--workers",
                 str(opts["web_workers"]),
-                "--ws",
-                "websockets-sansio",
+                *uvicorn_ws_options(),  # websockets-sansio, and the live socket's message size limit
                 "--timeout-graceful-shutdown",
                 "10",
             ],
