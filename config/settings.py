@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "rivals.daily_bonus",
     "rivals.sichuan",
     "rivals.matches",
+    "rivals.ratings",
     "rivals.clubs",
     "rivals.fairplay",
     "rivals.live",
