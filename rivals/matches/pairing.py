@@ -32,6 +32,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
+from operator import attrgetter
 from typing import Any
 
 NEAREST = 7  # an Arena anchor's candidates considered, closest first (groups of 3 among them)
@@ -41,7 +43,7 @@ NEAREST = 7  # an Arena anchor's candidates considered, closest first (groups of
 class Waiting:
     """A waiting ticket as pairing sees it."""
 
-    ticket: Any  # the ticket's id
+    ticket: Any  # the ticket's id (comparable with the others': a UUID, a number)
     account: int
     mu: float  # the player's rating μ (R-41)
     joined_at: datetime
@@ -49,7 +51,8 @@ class Waiting:
 
     @property
     def key(self) -> tuple:
-        return (self.joined_at, str(self.ticket))
+        """Who joined first (ties: the lower ticket id)."""
+        return (self.joined_at, self.ticket)
 
 
 @dataclass(frozen=True)
@@ -73,122 +76,138 @@ def repeats(a: Waiting, b: Waiting) -> bool:
 
 
 class _Pool:
-    """The unmatched tickets in μ order (a doubly linked list: taking a ticket out is O(1))."""
+    """The unmatched tickets by position in μ order (a doubly linked list over the positions:
+    taking a ticket out is O(1); its neighbours are the closest μ)."""
 
     def __init__(self, tickets: Sequence[Waiting]):
-        self.by_mu = sorted(tickets, key=lambda t: (t.mu, t.key))
-        self.index = {id(t): i for i, t in enumerate(self.by_mu)}
-        n = len(self.by_mu)
+        ordered = sorted(tickets, key=attrgetter("mu", "joined_at", "ticket"))
+        self.tickets = ordered
+        self.mu = list(map(attrgetter("mu"), ordered))
+        # who joined first, as (POSIX seconds, ticket id): comparing aware datetimes asks each its offset
+        self.key = [(t.joined_at.timestamp(), t.ticket) for t in ordered]
+        n = self.n = len(ordered)
         self.prev = list(range(-1, n - 1))
         self.next = list(range(1, n + 1))
         self.taken = [False] * n
         self.left = n
-        self.by_account = {t.account: t for t in tickets}
-        self.named_by: dict[int, list[Waiting]] = {}  # account → the tickets whose last result names it
-        for t in tickets:
+
+    @cached_property
+    def at(self) -> dict[int, int]:
+        """account → its position (one waiting ticket per account)."""
+        return {t.account: p for p, t in enumerate(self.tickets)}
+
+    @cached_property
+    def named_by(self) -> dict[int, list[int]]:
+        """account → the positions whose last result names it."""
+        named: dict[int, list[int]] = {}
+        for p, t in enumerate(self.tickets):
             for other in t.last:
-                self.named_by.setdefault(other, []).append(t)
+                named.setdefault(other, []).append(p)
+        return named
 
-    def take(self, t: Waiting) -> None:
-        i = self.index[id(t)]
-        self.taken[i] = True
+    def take(self, p: int) -> None:
+        self.taken[p] = True
         self.left -= 1
-        p, n = self.prev[i], self.next[i]
-        if p >= 0:
-            self.next[p] = n
-        if n < len(self.by_mu):
-            self.prev[n] = p
+        before, after = self.prev[p], self.next[p]
+        if before >= 0:
+            self.next[before] = after
+        if after < self.n:
+            self.prev[after] = before
 
-    def free(self, t: Waiting) -> bool:
-        return not self.taken[self.index[id(t)]]
-
-    def nearest(self, a: Waiting, width: float):
-        """The unmatched tickets within ``width`` of ``a``'s μ, closest first (ties: who joined first)."""
-        i = self.index[id(a)]
-        lo, hi, n = self.prev[i], self.next[i], len(self.by_mu)
-        while True:
-            left = self.by_mu[lo] if lo >= 0 else None
-            right = self.by_mu[hi] if hi < n else None
-            gl = a.mu - left.mu if left else math.inf
-            gr = right.mu - a.mu if right else math.inf
-            if (left is None and right is None) or min(gl, gr) > width:
+    def nearest(self, p: int, width: float):
+        """The unmatched positions within ``width`` of ``p``'s μ, closest first (ties: who joined
+        first), each with its side (-1 below, +1 above)."""
+        mu, key = self.mu, self.key
+        lo, hi, n, here = self.prev[p], self.next[p], self.n, mu[p]
+        while lo >= 0 or hi < n:
+            gl = here - mu[lo] if lo >= 0 else math.inf
+            gr = mu[hi] - here if hi < n else math.inf
+            if min(gl, gr) > width:
                 return
-            if gl < gr or (gl == gr and left.key <= right.key):
-                yield left
+            if gl < gr or (gl == gr and key[lo] <= key[hi]):
+                yield lo, -1
                 lo = self.prev[lo]
             else:
-                yield right
+                yield hi, 1
                 hi = self.next[hi]
 
-    def others_without_repeat(self, a: Waiting) -> int:
-        """How many other unmatched tickets are not in a repeat with ``a`` (window or not)."""
-        named = {self.by_account[x] for x in a.last if x in self.by_account}
-        named.update(self.named_by.get(a.account, ()))
-        return self.left - 1 - sum(1 for t in named if t is not a and self.free(t))
+    def repeat(self, p: int, q: int) -> bool:
+        return repeats(self.tickets[p], self.tickets[q])
+
+    def others_without_repeat(self, p: int) -> int:
+        """How many other unmatched tickets are not in a repeat with ``p`` (window or not)."""
+        named = {self.at[x] for x in self.tickets[p].last if x in self.at}
+        named.update(self.named_by.get(self.tickets[p].account, ()))
+        return self.left - 1 - sum(1 for q in named if q != p and not self.taken[q])
+
+    def clashes(self, group: Sequence[int]) -> int:
+        """How many pairs of the group were in each other's last rated result."""
+        members = [self.tickets[q] for q in group]
+        accounts = {t.account for t in members}
+        if all(t.last.isdisjoint(accounts) for t in members):
+            return 0
+        return sum(repeats(x, y) for x, y in itertools.combinations(members, 2))
 
 
-def _spread(group: Sequence[Waiting]) -> float:
-    mus = [t.mu for t in group]
-    return max(mus) - min(mus)
-
-
-def _cost(anchor: Waiting, others: Sequence[Waiting]) -> tuple:
-    group = (anchor, *others)
-    clashes = sum(repeats(x, y) for x, y in itertools.combinations(group, 2))
-    return (clashes, _spread(group), sum(abs(t.mu - anchor.mu) for t in others), sorted(t.key for t in others))
-
-
-def _pair(pool: _Pool, a: Waiting, width: float) -> list[Waiting] | None:
+def _pair(pool: _Pool, a: int, width: float) -> list[int] | None:
     repeated = None
-    for c in pool.nearest(a, width):
-        if not repeats(a, c):
+    for c, _ in pool.nearest(a, width):
+        if not pool.repeat(a, c):
             return [c]
-        repeated = repeated or c
+        repeated = c if repeated is None else repeated
     if repeated is not None and pool.others_without_repeat(a) == 0:
         return [repeated]  # nobody else waits: the rematch is the only game
     return None
 
 
-def _arena(pool: _Pool, a: Waiting, width: float, size: int) -> list[Waiting] | None:
+def _arena(pool: _Pool, a: int, width: float, size: int) -> list[int] | None:
     near = list(itertools.islice(pool.nearest(a, width), NEAREST))
     if len(near) < size - 1:
         return None
-    # the smallest spread with ``a`` is a run of neighbours in μ order: those first
-    line = sorted([a, *near], key=lambda t: (t.mu, t.key))
+    mu = pool.mu
+
+    def order(group):  # a group's cost with ``a``, a repeat aside: the spread, the gaps, then its place in μ order
+        mus = [mu[q] for q in group]
+        return (max(*mus, mu[a]) - min(*mus, mu[a]), sum(abs(m - mu[a]) for m in mus), sorted(group))
+
+    # the smallest spread with ``a`` is a run of neighbours in μ order: those first (ties: the lower run)
+    line = [q for q, side in reversed(near) if side < 0] + [a] + [q for q, side in near if side > 0]
     at = line.index(a)
-    runs = [
-        [t for t in line[s : s + size] if t is not a]
-        for s in range(max(0, at - size + 1), min(at, len(line) - size) + 1)
-    ]
-    cost, best = min(((_cost(a, run), run) for run in runs), key=lambda x: x[0])
-    if cost[0]:  # every run has a repeat: any group of the candidates
-        cost, best = min(
-            ((_cost(a, combo), list(combo)) for combo in itertools.combinations(near, size - 1)), key=lambda x: x[0]
-        )
-        # a repeat only once the window is anyone's, or when too few others wait to make a group without one
-        if cost[0] and not math.isinf(width) and pool.others_without_repeat(a) >= size - 1:
-            return None
+    starts = range(max(0, at - size + 1), min(at, len(line) - size) + 1)
+    for s in sorted(starts, key=lambda s: (mu[line[s + size - 1]] - mu[line[s]], s)):
+        if not pool.clashes(line[s : s + size]):
+            return [q for q in line[s : s + size] if q != a]
+    # every run has a repeat: any group of the candidates, the fewest repeats first
+    best = min(
+        (list(c) for c in itertools.combinations([q for q, _ in near], size - 1)),
+        key=lambda g: (pool.clashes([a, *g]), order(g)),
+    )
+    # a repeat only once the window is anyone's, or when too few others wait to make a group without one
+    if pool.clashes([a, *best]) and not math.isinf(width) and pool.others_without_repeat(a) >= size - 1:
+        return None
     return best
 
 
 def groups(
     tickets: Sequence[Waiting], *, size: int, now: datetime, window: Window | None = None
 ) -> list[list[Waiting]]:
-    """The groups of ``size`` (2: Quick Match, 4: Arena) to match now, each in join order."""
+    """The groups of ``size`` (2: Quick Match, 4: Arena) to match now, each in join order.
+    Ticket ids must compare with one another (UUIDs, numbers): they break ties of joining time."""
     window = window or Window()
     pool = _Pool(tickets)
+    at = now.timestamp()
     out = []
-    for a in sorted(tickets, key=lambda t: t.key):
+    for a in sorted(range(pool.n), key=pool.key.__getitem__):
         if pool.left < size:
             break
-        if not pool.free(a):
+        if pool.taken[a]:
             continue
-        width = window.width((now - a.joined_at).total_seconds())
+        width = window.width(at - pool.key[a][0])
         others = _pair(pool, a, width) if size == 2 else _arena(pool, a, width, size)
         if others is None:
             continue
-        group = sorted([a, *others], key=lambda t: t.key)
-        for t in group:
-            pool.take(t)
-        out.append(group)
+        group = sorted([a, *others], key=pool.key.__getitem__)
+        for p in group:
+            pool.take(p)
+        out.append([pool.tickets[p] for p in group])
     return out

@@ -10,13 +10,17 @@ counted through ``RatingHistogram`` (``rivals.histogram``); a page is an index r
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from django.db import connection
 
 from rivals.errors import NotFound
 from rivals.histogram import Histogram, page_places
 from rivals.models import Account
 from rivals.ratings.models import HISTOGRAM_BLOCK, Rating, RatingChange
 from rivals.ratings.skill import MU, Skill, figure
+from rivals.rawsql import models_from_rows, select_list
 from rivals.replica import for_read
 
 HISTOGRAM = Histogram("ratings_histogram", HISTOGRAM_BLOCK)
@@ -43,29 +47,38 @@ def rating_shape(account: Account, row: Rating | None, place: int | None) -> dic
     }
 
 
-def _place(row: Rating | None) -> int | None:
-    if row is None or not row.listed:
-        return None
-    with for_read().cursor() as cur:
-        return 1 + HISTOGRAM.count_above(cur, row.figure)
+def _place(cur, row: Rating | None) -> int | None:
+    return 1 + HISTOGRAM.count_above(cur, row.figure) if row is not None and row.listed else None
 
 
 def account_rating(*, account: Account) -> dict[str, Any]:
     """One account's rating, whatever the account's state (the public profile's extension, the
     admin's player page)."""
     row = Rating.objects.filter(account_id=account.pk).first()
-    return rating_shape(account, row, _place(row))
+    with for_read().cursor() as cur:
+        return rating_shape(account, row, _place(cur, row))
 
 
 def rating_of(*, account_id) -> dict[str, Any]:
     """``GET /ratings/{account_id}``: a player's rating — 404 for what has no public page (a closed
-    account, an operator: R-37)."""
-    account = None
-    if isinstance(account_id, int) or (isinstance(account_id, str) and account_id.isdigit() and len(account_id) <= 18):
-        account = Account.objects.filter(pk=int(account_id), closed_at__isnull=True, is_staff=False).first()
-    if account is None:
+    account, an operator: R-37). The account and its rating in one read, then its place."""
+    if isinstance(account_id, str) and account_id.isdigit() and len(account_id) <= 18:  # inside bigint
+        account_id = int(account_id)
+    if not isinstance(account_id, int):
         raise NotFound("no such player")
-    return account_rating(account=account)
+    with for_read().cursor() as cur:
+        cur.execute(
+            f"SELECT a.id AS player_id, a.display_name, {select_list(Rating, 'r')} FROM rivals_account a "
+            "LEFT JOIN ratings_rating r ON r.account_id = a.id "
+            "WHERE a.id = %s AND a.closed_at IS NULL AND NOT a.is_staff",
+            [account_id],
+        )
+        found = cur.fetchone()
+        if found is None:
+            raise NotFound("no such player")
+        account = Account(pk=found[0], display_name=found[1])
+        row = models_from_rows(Rating, cur, [found])[0] if found[2] is not None else None
+        return rating_shape(account, row, _place(cur, row))
 
 
 def rating_profile_extension(account: Account) -> dict[str, Any]:
@@ -111,11 +124,12 @@ def rating_history(*, account_id: int, limit: int = 50) -> list[RatingChange]:
 
 def pairing_ratings(account_ids: list[int]) -> dict[int, tuple[float, tuple[int, ...]]]:
     """R-42: ``{account: (μ, the players of its last rated result)}`` — μ is the package's
-    estimate of skill, what pairing brings close (an account never rated: the starting μ)."""
-    found = {
-        a: (mu, tuple(last))
-        for a, mu, last in Rating.objects.filter(account_id__in=account_ids).values_list(
-            "account_id", "mu", "last_opponents"
+    estimate of skill, what pairing brings close (an account never rated: the starting μ). One
+    statement, the ids as one array, whatever their number (a pass may read thousands)."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT account_id, mu, last_opponents FROM ratings_rating WHERE account_id = ANY(%s::bigint[])",
+            [list(account_ids)],
         )
-    }
+        found = {a: (mu, tuple(last if isinstance(last, list) else json.loads(last))) for a, mu, last in cur.fetchall()}
     return {a: found.get(a, (MU, ())) for a in account_ids}

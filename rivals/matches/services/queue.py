@@ -22,7 +22,7 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.errors import Invalid, NotAllowed, NotFound
@@ -112,12 +112,16 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
 
 def _waiting(mode: str, now: datetime) -> list[Waiting]:
     """The queue's state for pairing: the tickets that still wait, with their players' μ and last
-    opponents (R-38: a suspended or closed account is matched with nobody)."""
-    rows = list(
-        QueueTicket.objects.filter(mode=mode, status="waiting", expires_at__gt=now)
-        .filter(account__suspended_at__isnull=True, account__closed_at__isnull=True)
-        .values_list("pk", "account_id", "created_at")
-    )
+    opponents (R-38: a suspended or closed account is matched with nobody). Ticket ids as text:
+    pairing compares them to break ties, and text compares fast."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT t.id::text, t.account_id, t.created_at FROM matches_queue_ticket t "
+            "JOIN rivals_account a ON a.id = t.account_id WHERE t.mode = %s AND t.status = 'waiting' "
+            "AND t.expires_at > %s AND a.suspended_at IS NULL AND a.closed_at IS NULL",
+            [mode, now],
+        )
+        rows = cur.fetchall()
     ratings = pairing_ratings([a for _, a, _ in rows])
     return [
         Waiting(ticket=pk, account=a, mu=ratings[a][0], joined_at=joined, last=frozenset(ratings[a][1]))
