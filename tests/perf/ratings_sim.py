@@ -38,28 +38,6 @@ def outcome(truths: list[float], rng: random.Random) -> list[int]:
     return places_of([t / scale - math.log(-math.log(1.0 - rng.random())) for t in truths])
 
 
-def kendall_tau(xs: list[float], ys: list[float]) -> float:
-    """Kendall's τ-b of two lists (O(n²): a thousand values is half a million pairs)."""
-    concordant = discordant = ties_x = ties_y = 0
-    n = len(xs)
-    for i in range(n):
-        xi, yi = xs[i], ys[i]
-        for j in range(i + 1, n):
-            dx, dy = xi - xs[j], yi - ys[j]
-            if dx == 0 and dy == 0:
-                continue
-            if dx == 0:
-                ties_x += 1
-            elif dy == 0:
-                ties_y += 1
-            elif (dx > 0) == (dy > 0):
-                concordant += 1
-            else:
-                discordant += 1
-    denominator = math.sqrt((concordant + discordant + ties_x) * (concordant + discordant + ties_y))
-    return (concordant - discordant) / denominator if denominator else 0.0
-
-
 @dataclass
 class Population:
     truth: list[float]
@@ -110,8 +88,8 @@ def rating_quality(*, bots: int, results: int, share_one_to_one: float, newcomer
             online[0] += favourite == (players[0] if places[0] < places[1] else players[1])
             online[1] += 1
     ordinals = [s.ordinal for s in pop.skills]
-    tau = kendall_tau(ordinals, pop.truth)
-    tau_mu = kendall_tau([s.mu for s in pop.skills], pop.truth)
+    tau = skill.kendall_tau(ordinals, pop.truth)
+    tau_mu = skill.kendall_tau([s.mu for s in pop.skills], pop.truth)
     fresh = rated = oracle = 0
     for _ in range(10_000):
         a, b = rng.sample(range(bots), 2)
