@@ -54,10 +54,10 @@ def _rating(rating: dict | None, account_id: int):
 
     rated = rating["rated"]
     return format_html(
-        "ordinal <b>{}</b> (μ {:.2f}, σ {:.2f}) · {} · {} one-to-one, {} multi-player results · {}{}",
+        "ordinal <b>{}</b> (μ {}, σ {}) · {} · {} one-to-one, {} multi-player results · {}<br>{}",
         f"{rating['ordinal']:.2f}",
-        rating["mu"],
-        rating["sigma"],
+        f"{rating['mu']:.2f}",
+        f"{rating['sigma']:.2f}",
         "provisional" if rating["provisional"] else "established",
         rated["one_to_one"],
         rated["multi"],

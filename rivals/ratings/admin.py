@@ -27,7 +27,7 @@ def rating_history_table(account_id: int, limit: int = 10):
         return "never rated"
     rows = format_html_join(
         "",
-        "<tr><td>{}</td><td>{}</td><td>{} of {}{}</td><td>{:.2f} → {:.2f}</td><td>μ {:.2f} σ {:.2f}</td></tr>",
+        "<tr><td>{}</td><td>{}</td><td>{} of {}{}</td><td>{} → {}</td><td>μ {} σ {}</td></tr>",
         (
             (
                 when(c.rated_at),
@@ -35,10 +35,7 @@ def rating_history_table(account_id: int, limit: int = 10):
                 c.place,
                 c.players,
                 " (idle: rated last)" if c.idle else "",
-                c.ordinal_before,
-                c.ordinal_after,
-                c.mu_after,
-                c.sigma_after,
+                *(f"{x:.2f}" for x in (c.ordinal_before, c.ordinal_after, c.mu_after, c.sigma_after)),
             )
             for c in changes
         ),

@@ -263,3 +263,19 @@ def test_r41_rating_a_result_costs_its_append_and_its_projections(monkeypatch):
     monkeypatch.undo()
     assert len(sent) == 4, sent
     assert_live_equals_rebuild()
+
+
+def test_r41_the_admin_shows_a_player_s_rating_and_its_history(operator):
+    from django.urls import reverse
+
+    a, b = accounts(2)
+    for n in range(3):
+        ratings_update(result=f"h{n}", mode="duel", players=[(a.pk, 1, False), (b.pk, 2, True)], at=at(n))
+    page = operator.get(reverse("admin:rivals_account_change", args=[a.pk])).content.decode()
+    row = Rating.objects.get(account_id=a.pk)
+    assert "rating (R-41)" in page and f"ordinal <b>{row.figure / 100:.2f}</b>" in page
+    assert page.count("<td>duel</td>") == 3 and "rating history" in page
+    history = operator.get(reverse("admin:ratings_ratingchange_changelist") + f"?player={b.pk}").content.decode()
+    assert history.count("h0") + history.count("h1") + history.count("h2") >= 3
+    assert operator.get(reverse("admin:ratings_rating_changelist")).status_code == 200
+    assert operator.get(reverse("admin:ratings_rating_change", args=[a.pk])).status_code == 200
