@@ -164,3 +164,48 @@ def test_r42_the_queue_avoids_a_repeat_while_another_candidate_waits():
     assert ticket_b.status == "waiting"
     match = Match.objects.get()
     assert sorted(match.players.values_list("account_id", flat=True)) == sorted([a.pk, c.pk])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_r42_concurrent_joins_leaves_and_sweeps_match_each_ticket_once():
+    """Eight players with spread ratings join at the same instant, while one of them leaves and
+    the beat's sweep runs: every ticket ends in one state, no account plays two matches, every
+    match has its two players — and the sweep after 30 s pairs whoever still waits."""
+    from rivals.models import Event
+    from tests.matches.helpers import race
+
+    players = accounts(9)
+    for n, p in enumerate(players[1:]):  # eight different ratings
+        ratings_update(
+            result=f"spread-{n}",
+            mode="duel",
+            players=[(p.pk, 1 + n % 2, False), (players[0].pk, 2 - n % 2, False)],
+            at=at(n),
+        )
+    leaver = players[1]
+    early, _ = svc.queue_join(account=leaver, mode="quick", now=at(100))
+    outcomes = race(
+        *[lambda p=p: svc.queue_join(account=p, mode="quick", now=at(101)) for p in players[2:]],
+        lambda: svc.queue_leave(account=leaver, ticket_id=early.pk, now=at(101)),
+        lambda: svc.queue_pair_due(now=at(101)),
+    )
+    *joins, leave, sweep = outcomes
+    assert all(kind == "ok" for kind, _ in [*joins, sweep]), outcomes
+    early.refresh_from_db()
+    # the leave won (left), or a pass matched the ticket first and the leave was refused (422)
+    assert (leave[0], early.status) == ("ok", "left") or (getattr(leave[1], "code", None), early.status) == (
+        "not_allowed",
+        "matched",
+    ), (leave, early.status)
+    svc.queue_pair_due(now=at(140))
+    tickets = list(QueueTicket.objects.all())
+    assert [t.status for t in tickets].count("waiting") <= 1
+    matched = [t for t in tickets if t.status == "matched"]
+    per_match: dict = {}
+    for t in matched:
+        per_match.setdefault(t.match_id, []).append(t.account_id)
+    assert all(len(set(accounts_)) == 2 for accounts_ in per_match.values())
+    assert len({a for accounts_ in per_match.values() for a in accounts_}) == len(matched)  # nobody twice
+    for t in tickets:  # one closing event per ticket, at most
+        closing = Event.objects.filter(stream_id=f"queue-{t.pk}").exclude(type="QueueJoined").count()
+        assert closing == (0 if t.status == "waiting" else 1)
