@@ -67,7 +67,7 @@ PERIODIC_TASKS: list[dict] = [
     # ends every round whose deadline passed even if its scheduled task was lost or the worker died.
     {
         "name": "matches-sweep",
-        "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, and expires old queue tickets and duel challenges (R-17). Every 2 seconds.",
+        "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, expires old queue tickets and duel challenges (R-17), and pairs the queue's waiting tickets whose rating window widened (R-42). Every 2 seconds.",
         "task": "matches.sweep",
         "interval_seconds": 2,
     },

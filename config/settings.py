@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "rivals.daily_bonus",
     "rivals.sichuan",
     "rivals.matches",
+    "rivals.ratings",
     "rivals.clubs",
     "rivals.fairplay",
     "rivals.live",
@@ -389,6 +390,12 @@ RIVALS = {
     "ROUND_LAYOUTS": env.list("RIVALS_ROUND_LAYOUTS", default=[]),
     # Decision: a queue ticket waits at most this long for a group, then expires (rejoin).
     "QUEUE_TICKET_TTL_S": env.int("RIVALS_QUEUE_TICKET_TTL_S", default=120),
+    # a waiting ticket accepts players whose rating μ is within START + GROWTH × seconds
+    # waited of its own (Decision: 2 μ at once, 0.5 more a second — the figures of
+    # tests/perf/bench_ratings.py), and anyone once it has waited ANYONE_S (R-42: 30 s).
+    "QUEUE_WINDOW_START": env.float("RIVALS_QUEUE_WINDOW_START", default=2.0),
+    "QUEUE_WINDOW_GROWTH_PER_S": env.float("RIVALS_QUEUE_WINDOW_GROWTH_PER_S", default=0.5),
+    "QUEUE_WINDOW_ANYONE_S": env.float("RIVALS_QUEUE_WINDOW_ANYONE_S", default=30.0),
     # Decision: a duel challenge not answered within this time expires.
     "DUEL_TTL_S": env.int("RIVALS_DUEL_TTL_S", default=600),
     # where the links in emails point (the game's web page), and how long a code is valid

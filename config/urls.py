@@ -31,6 +31,7 @@ urlpatterns = [
     path("api/v1/", include("rivals.games.urls")),
     path("api/v1/", include("rivals.sichuan.urls")),
     path("api/v1/", include("rivals.matches.urls")),
+    path("api/v1/", include("rivals.ratings.urls")),
     path("api/v1/", include("rivals.live.urls")),
     path("api/v1/", include("rankings.urls")),
     path("api/v1/", include("tournaments.urls")),

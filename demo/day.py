@@ -2,7 +2,7 @@
 
 Players come online during the day (daily bonus R-30…R-32, levels R-1…R-10, tournament
 registration); in the evening a few play Quick Matches (R-12), Arenas (R-20) and Duels (R-19)
-through the real queue and challenges; then the day's regular tournament runs (R-21…R-27) and the
+through the real queue — paired by rating (R-42) — and challenges; then the day's regular tournament runs (R-21…R-27) and the
 Champions tournament (R-28, R-29) for those whose prizes this week qualify them — or it is
 cancelled for too few players. The last day is today, cut at the present: what would happen
 later today does not (a tournament still ahead stays upcoming, open for registration).
@@ -19,8 +19,8 @@ from demo.world import Persona, World, at
 from rivals import engine
 from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 from rivals.errors import DomainError
-from rivals.matches.models import Round
-from rivals.matches.services import duel_accept, duel_challenge, duel_decline, queue_join
+from rivals.matches.models import Match, QueueTicket, Round
+from rivals.matches.services import duel_accept, duel_challenge, duel_decline, queue_join, queue_pair
 from tournaments.models import Table, Tournament
 from tournaments.services.lifecycle import tournament_create
 from tournaments.services.registration import tournament_register
@@ -111,16 +111,30 @@ def sessions(world: World, day: date, online: list[Persona], regular: Tournament
         _session(world, persona, start, regular, rng)
 
 
-def _group_match(world: World, group: list[Persona], mode: str, now: datetime, rng: random.Random) -> datetime:
-    """The group joins the queue one after another; the last join completes it and the match is played."""
-    ticket = None
+def _queue_evening(world: World, mode: str, group: list[Persona], now: datetime, rng: random.Random) -> datetime:
+    """R-42: the group joins the queue of ``mode`` a few seconds apart; the queue pairs them by
+    rating at each join and at the beat's sweeps (every 2 s, widening the windows); every match it
+    makes is played. A player the queue could not pair within the window's 30 s is left waiting
+    (its ticket expires)."""
+    start = now
     for persona in group:
-        now += timedelta(seconds=rng.randint(1, 15))
-        ticket, _ = queue_join(account=persona.account, mode=mode, now=now)
-    if ticket is None or ticket.match is None:
-        return now
-    world.tally.add(f"matches ({mode})")
-    return play_match(ticket.match, world.by_account, rng, world.tally)
+        now += timedelta(seconds=rng.randint(1, 6))
+        queue_join(account=persona.account, mode=mode, now=now)
+    sweep = now
+    while sweep <= now + timedelta(seconds=32) and _waiting_of(group, mode):
+        sweep += timedelta(seconds=2)
+        queue_pair(mode=mode, now=sweep)
+    matches = Match.objects.filter(mode=mode, status="running", created_at__gte=start).order_by("created_at", "pk")
+    end = sweep
+    for match in matches:
+        world.tally.add(f"matches ({mode})")
+        end = max(end, play_match(match, world.by_account, rng, world.tally))
+    return end
+
+
+def _waiting_of(group: list[Persona], mode: str) -> int:
+    accounts = [p.account.pk for p in group]
+    return QueueTicket.objects.filter(account_id__in=accounts, mode=mode, status="waiting").count()
 
 
 def _duel(world: World, challenger: Persona, opponent: Persona, now: datetime, rng: random.Random) -> datetime:
@@ -138,20 +152,22 @@ def _duel(world: World, challenger: Persona, opponent: Persona, now: datetime, r
 
 
 def matches(world: World, day: date, online: list[Persona]) -> None:
-    """Quick Matches, Arenas and Duels, one after another (two dozen players of the evening)."""
+    """Quick Matches and Arenas through the rating-aware queue (R-42) — a batch of the evening's
+    players at a time — and Duels between two of them (two dozen players of the evening)."""
     now = at(day, w.MATCHES_AT)
     if now + timedelta(hours=1) > world.end or len(online) < 4:
         return
     rng = world.rng_for("matches", day)
     n = world.players
-    plan = ["quick"] * max(1, n // 20) + ["arena"] * max(1, n // 80) + ["duel"] * max(1, n // 60)
+    plan = ["quick"] * max(1, n // 80) + ["arena"] * max(1, n // 160) + ["duel"] * max(1, n // 60)
     rng.shuffle(plan)
     for mode in plan:
-        group = rng.sample(online, 4 if mode == "arena" else 2)
         if mode == "duel":
-            now = _duel(world, group[0], group[1], now, rng)
+            challenger, opponent = rng.sample(online, 2)
+            now = _duel(world, challenger, opponent, now, rng)
         else:
-            now = _group_match(world, group, mode, now, rng)
+            size = min(len(online), 8) // (4 if mode == "arena" else 2) * (4 if mode == "arena" else 2)
+            now = _queue_evening(world, mode, rng.sample(online, size), now, rng)
         now += timedelta(seconds=rng.randint(20, 90))
     # one player waits for an Arena in vain: the ticket expires (the queue's TTL, by the sweep)
     queue_join(account=rng.choice(online).account, mode="arena", now=now)

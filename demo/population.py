@@ -43,8 +43,8 @@ def populate(world: World) -> None:
             ref={"note": "welcome gift"},
             now=now + timedelta(seconds=40),
         )
-        skill = rng.uniform(0.3, 1.0)
-        pace_ms = int(rng.uniform(1600, 4200) * (1.3 - 0.4 * skill))  # the better, the faster
+        skill = rng.uniform(0.3, 1.0)  # the hidden true skill (demo.world.Persona)
+        pace_ms = int(rng.uniform(0.85, 1.15) * (4400 - 2800 * skill))  # the better, the faster: 1.6–3.6 s
         persona = Persona(
             index=i,
             account=account,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import statistics
+
 from django.db.models import Count, Sum
 
 from rankings.models import AmrPoints, DailyPoints, WeeklyPoints
 from rivals.clubs.models import Club, ClubMember
 from rivals.fairplay.models import FairPlayFlag
-from rivals.matches.models import Match
+from rivals.matches.models import Match, MatchPlayer
 from rivals.models import Account, DailyBonusClaim, Event, Game, PointsLedgerEntry
 from tournaments.models import Tournament, Trophy
 
@@ -16,6 +18,7 @@ WHERE = (
     ("accounts, fair-play flags", "/admin/rivals/account/  /admin/fairplay/fairplayflag/"),
     ("matches, tournaments", "/admin/matches/match/  /admin/tournaments/tournament/"),
     ("rankings", "/api/v1/rankings/amr  /api/v1/rankings/weekly  /api/v1/rankings/daily"),
+    ("ratings (R-41) and their history", "/api/v1/ratings  /admin/ratings/rating/  /admin/ratings/ratingchange/"),
     ("tournament pages", "/api/v1/tournaments?status=finished  /api/v1/tournaments/{id}"),
     ("player profiles, clubs", "/api/v1/players/{id}  /api/v1/clubs"),
     ("level leaderboards", "/api/v1/levels/1/leaderboard"),
@@ -54,6 +57,42 @@ def world_counts(*, device_digests: list[str], events_before: int) -> dict[str, 
         ),
         "events written": Event.objects.count() - events_before,
     }
+
+
+def ratings_against_skill(skills: dict[int, float]) -> dict[str, object]:
+    """R-41 and R-42 judged against the bots' hidden true skill (``skills``: account → skill):
+    Kendall τ of the rated bots' μ and ordinal against their skill (bots with 5 rated results or
+    more), and per queue mode the median spread of true skill in the queue's matches against that
+    of the same players grouped at random."""
+    import random
+
+    from rivals.ratings import skill
+    from rivals.ratings.models import Rating
+
+    rows = Rating.objects.filter(account_id__in=skills).values_list(
+        "account_id", "mu", "ordinal", "one_to_one", "multi"
+    )
+    rated = [(a, mu, ordinal) for a, mu, ordinal, one, multi in rows if one + multi >= 5]
+    out: dict[str, object] = {"rated bots (5 results or more)": len(rated)}
+    if len(rated) > 1:
+        truth = [skills[a] for a, _, _ in rated]
+        out["Kendall τ (μ, skill)"] = round(skill.kendall_tau([mu for _, mu, _ in rated], truth), 3)
+        out["Kendall τ (ordinal, skill)"] = round(skill.kendall_tau([o for _, _, o in rated], truth), 3)
+    rng = random.Random(0)
+    for mode, size in (("quick", 2), ("arena", 4)):
+        by_match: dict = {}
+        seats = MatchPlayer.objects.filter(match__mode=mode, match__status="finished")
+        for match, account in seats.values_list("match_id", "account_id"):
+            by_match.setdefault(match, []).append(skills.get(account))
+        groups = [g for g in by_match.values() if None not in g]
+        if not groups:
+            continue
+        everyone = [x for g in groups for x in g]
+        shuffled = [rng.sample(everyone, size) for _ in range(1000)]
+        spread = statistics.median(max(g) - min(g) for g in groups)
+        at_random = statistics.median(max(g) - min(g) for g in shuffled)
+        out[f"{mode}: median skill spread (at random)"] = f"{spread:.3f} ({at_random:.3f})"
+    return out
 
 
 def summary_lines(counts: dict[str, object]) -> list[str]:

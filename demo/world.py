@@ -110,7 +110,9 @@ class Persona:
 
     index: int  # the player's number in the world (its device is ``demo-<seed>-<index>``)
     account: Account
-    skill: float  # 0…1: the higher, the fewer mistakes
+    # 0…1, the bot's hidden true skill: the higher, the fewer mistakes and the faster its pairs. Never
+    # stored: the ratings and the queue's pairing are judged against it (demo.summary)
+    skill: float
     pace_ms: int  # mean time between two pairs
     activity: float  # chance to come online on a day
     competitive: bool  # plays tournaments (and so may qualify for Champions)

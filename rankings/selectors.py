@@ -25,6 +25,7 @@ from rankings.models import HISTOGRAM_BUCKET
 from rankings.rules import board_key
 from rankings.services import rankings_roll_if_due
 from rivals.errors import NotAllowed, NotFound
+from rivals.histogram import Histogram, page_places
 from rivals.points.selectors import awards_pending
 from rivals.replica import for_read
 
@@ -51,21 +52,17 @@ def _key_value(board: str, day: date) -> date | None:
     return {"amr": None, "weekly": week_start(day), "daily": day}[board]
 
 
+# the boards' histogram (rankings_pointshistogram), scoped by board key
+HISTOGRAM = Histogram("rankings_pointshistogram", HISTOGRAM_BUCKET, scope="board_key = %(k)s")
+
+
 def _count_above(cur, key: str, points: int) -> int:
     """How many accounts have more than ``points`` (> 0) on ``key``."""
-    bucket = points // HISTOGRAM_BUCKET
-    cur.execute(
-        "SELECT COALESCE((SELECT SUM(n) FROM rankings_pointshistogram WHERE board_key = %(k)s AND level = 1 "
-        "AND value > %(b)s), 0) + COALESCE((SELECT SUM(n) FROM rankings_pointshistogram WHERE board_key = %(k)s "
-        "AND level = 0 AND value > %(p)s AND value < %(hi)s), 0)",
-        {"k": key, "b": bucket, "p": points, "hi": (bucket + 1) * HISTOGRAM_BUCKET},
-    )
-    return int(cur.fetchone()[0])
+    return HISTOGRAM.count_above(cur, points, {"k": key})
 
 
 def _total_players(cur, key: str) -> int:
-    cur.execute("SELECT COALESCE(SUM(n), 0) FROM rankings_pointshistogram WHERE board_key = %s AND level = 1", [key])
-    return int(cur.fetchone()[0])
+    return HISTOGRAM.total(cur, {"k": key})
 
 
 def _points_of(cur, board: str, account_id: int, day: date) -> int:
@@ -78,29 +75,6 @@ def _points_of(cur, board: str, account_id: int, day: date) -> int:
         )
     row = cur.fetchone()
     return int(row[0]) if row else 0
-
-
-def _seek_offset(cur, key: str, offset: int) -> tuple[int | None, int]:
-    """For a deep page: the highest total ``p`` with fewer than ``offset`` accounts above it, and how
-    many accounts are above ``p`` — so the page is read from ``points <= p`` instead of skipping
-    ``offset`` index entries."""
-    cur.execute(
-        "SELECT value, n, SUM(n) OVER (ORDER BY value DESC) - n AS above FROM rankings_pointshistogram "
-        "WHERE board_key = %s AND level = 1 AND n <> 0 ORDER BY value DESC",
-        [key],
-    )
-    for bucket, n, above in cur.fetchall():
-        if above + n > offset:
-            cur.execute(
-                "SELECT value, n, SUM(n) OVER (ORDER BY value DESC) - n FROM rankings_pointshistogram "
-                "WHERE board_key = %s AND level = 0 AND value >= %s AND value < %s AND n <> 0 ORDER BY value DESC",
-                [key, bucket * HISTOGRAM_BUCKET, (bucket + 1) * HISTOGRAM_BUCKET],
-            )
-            for value, vn, vabove in cur.fetchall():
-                if above + vabove + vn > offset:
-                    return int(value), int(above + vabove)
-            break
-    return None, offset
 
 
 def ranking_page(
@@ -121,7 +95,7 @@ def ranking_page(
             return {"count": count, "results": []}
         start_points, skipped = (None, 0)
         if offset >= SEEK_FROM_OFFSET:  # deep page: seek by points through the histogram, skip only ties
-            start_points, skipped = _seek_offset(cur, key, offset)
+            start_points, skipped = HISTOGRAM.seek(cur, offset, {"k": key})
         if start_points is not None:
             where += " AND t.points <= %(sp)s"
             params["sp"] = start_points
@@ -133,14 +107,12 @@ def ranking_page(
             params,
         )
         rows = cur.fetchall()
-        results = []
-        place = 0
-        previous = None
-        for i, (account_id, name, points) in enumerate(rows):
-            if points != previous:  # R-35: equal points share a place (1, 1, 3)
-                place = 1 + _count_above(cur, key, points) if i == 0 else offset + i + 1
-                previous = points
-            results.append({"place": place, "player": {"id": account_id, "display_name": name}, "points": points})
+        # R-35: equal points share a place (1, 1, 3)
+        places = page_places(rows, offset=offset, first_place=lambda points: 1 + _count_above(cur, key, points))
+        results = [
+            {"place": place, "player": {"id": account_id, "display_name": name}, "points": points}
+            for place, (account_id, name, points) in zip(places, rows, strict=True)
+        ]
     return {"count": count, "results": results}
 
 

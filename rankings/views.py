@@ -8,8 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rankings.selectors import ranking_me, ranking_page, ranking_period
-from rivals.accounts.serializers import PlayerRefOut
-from rivals.api.serializers import ErrorOut, PageIn
+from rivals.api.serializers import ErrorOut, PageIn, PlayerRefOut
 from rivals.errors import NotAllowed
 from rivals.replica.views import ReplicaReads
 

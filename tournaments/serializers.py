@@ -2,8 +2,7 @@
 
 from rest_framework import serializers
 
-from rivals.accounts.serializers import PlayerRefOut
-from rivals.api.serializers import PageIn
+from rivals.api.serializers import PageIn, PlayerRefOut
 from rivals.deals.serializers import DealOut
 from rivals.games.serializers import GameOut
 from tournaments import selectors as sel

@@ -1,7 +1,8 @@
 """What the player page shows (issue 22): the key figures of a player — points and places on the
-three boards, jokers, trophies, club, games and rounds played, last seen, open fair-play flags —
-and links to everything the player did. Read from the projections and the rooms' extensions of
-the public profile (ranking places, trophies, statistics), whatever the account's state."""
+three boards, the skill rating and its latest changes (R-41), jokers, trophies, club, games and
+rounds played, last seen, open fair-play flags — and links to everything the player did. Read
+from the projections and the rooms' extensions of the public profile (ranking places, trophies,
+statistics, rating), whatever the account's state."""
 
 from __future__ import annotations
 
@@ -45,6 +46,26 @@ def _state(account: Account) -> str:
     return "active"
 
 
+def _rating(rating: dict | None, account_id: int):
+    """The rating's figures and its latest changes (the ratings room's history table)."""
+    if not rating:
+        return "—"
+    from rivals.ratings.admin import rating_history_table
+
+    rated = rating["rated"]
+    return format_html(
+        "ordinal <b>{}</b> (μ {}, σ {}) · {} · {} one-to-one, {} multi-player results · {}<br>{}",
+        f"{rating['ordinal']:.2f}",
+        f"{rating['mu']:.2f}",
+        f"{rating['sigma']:.2f}",
+        "provisional" if rating["provisional"] else "established",
+        rated["one_to_one"],
+        rated["multi"],
+        f"place {rating['place']} on the rating board" if rating.get("place") else "not on the rating board",
+        rating_history_table(account_id),
+    )
+
+
 def key_figures(account: Account):
     """The figures an operator looks at first, as one small table."""
     from rivals.clubs.models import ClubMember
@@ -84,6 +105,7 @@ def key_figures(account: Account):
     rows = [
         ("state", _state(account)),
         ("points and places", boards),
+        ("rating (R-41)", _rating(figures.get("rating"), account.pk)),
         ("jokers", format_html("<b>{}</b>", account.jokers)),
         ("trophies", trophy_text),
         ("club", club),
@@ -137,6 +159,7 @@ def account_hub(obj: Account):
             account__id__exact=pk,
         ),
         _link("purchases_purchase", "joker purchases", None, player=pk),
+        _link("ratings_ratingchange", "rating history", None, player=pk),
         _link("reports_report", "reports about the player", None, q=f"player:{pk}"),
     ]
     member = ClubMember.objects.filter(account_id=pk).select_related("club").first()

@@ -4,6 +4,7 @@ from rest_framework import serializers
 
 from rivals.accounts.services import DEVICE_ID_MAX, DISPLAY_NAME_MAX
 from rivals.api.serializers import CleanTextField, DetailOut, PageIn, StrictCharField, StrictEmailField
+from rivals.ratings.serializers import RatingOut
 from rivals.statistics.serializers import PlayerStatsOut
 
 
@@ -20,13 +21,6 @@ class GuestSignInOut(serializers.Serializer):
     account_id = serializers.IntegerField()
     token = serializers.CharField(help_text="a new token of this device, shown once (stored hashed)")
     created = serializers.BooleanField()
-
-
-class PlayerRefOut(serializers.Serializer):
-    """A player named in another answer (a ranking row, a club member, an opponent, a table seat)."""
-
-    id = serializers.IntegerField()
-    display_name = serializers.CharField()
 
 
 class TrophyOut(serializers.Serializer):
@@ -87,6 +81,7 @@ class PublicProfileOut(serializers.Serializer):
     points = PointsOut()
     places = PlacesOut()
     stats = PlayerStatsOut(help_text="T-10, R-37: the player's play in numbers")
+    rating = RatingOut(help_text="R-41: the skill rating (an addition)")
 
 
 class PlayerSearchIn(PageIn):

@@ -71,6 +71,13 @@ class PageIn(QueryIn):
     offset = serializers.IntegerField(min_value=0, max_value=MAX_OFFSET, default=0)
 
 
+class PlayerRefOut(serializers.Serializer):
+    """A player named in another answer (a ranking row, a club member, an opponent, a table seat)."""
+
+    id = serializers.IntegerField()
+    display_name = serializers.CharField()
+
+
 class DetailOut(serializers.Serializer):
     detail = serializers.CharField()
 

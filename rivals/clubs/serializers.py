@@ -2,8 +2,8 @@
 
 from rest_framework import serializers
 
-from rivals.accounts.serializers import PlayerRefOut, PointsOut
-from rivals.api.serializers import CleanTextField, PageIn
+from rivals.accounts.serializers import PointsOut
+from rivals.api.serializers import CleanTextField, PageIn, PlayerRefOut
 from rivals.clubs.services import CLUB_NAME_MAX
 
 

@@ -5,8 +5,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from rivals import engine
-from rivals.accounts.serializers import PlayerRefOut
-from rivals.api.serializers import EventOut, StrictCharField
+from rivals.api.serializers import EventOut, PlayerRefOut, StrictCharField
 from rivals.deals.serializers import DealOut
 from rivals.games.services import MODES, ROUND_MODES
 from rivals.games.services.context import MAX_TILES

@@ -33,6 +33,7 @@ NOTIFYING = frozenset(
         "DisplayNameReset",
         "AccountSuspended",
         "AccountSuspensionLifted",
+        "RatingsUpdated",
     }
 )
 FACT_TYPES = frozenset({"QueueJoined", "DuelChallenged", "WaveSeated", "PlayerRegistered", "PlayerUnregistered"})
@@ -55,6 +56,7 @@ TYPES = (
     "display_name_reset",
     "account_suspended",
     "account_suspension_lifted",
+    "rating_changed",
 )
 
 
@@ -72,6 +74,22 @@ def _suffix(stream_id: str, prefix: str) -> str:
 def _account_of(stream_id: str) -> int | None:
     tail = _suffix(stream_id, "account-")
     return int(tail) if tail.isdigit() else None
+
+
+def _rating_changed(d: dict, p: dict) -> dict[str, Any]:
+    from rivals.ratings.skill import Skill, figure
+
+    before = Skill(p["mu_before"], p["sigma_before"]).ordinal
+    after = Skill(p["mu_after"], p["sigma_after"]).ordinal
+    return {
+        "result": d["result"],
+        "mode": d["mode"],
+        "place": p["place"],
+        "mu": p["mu_after"],
+        "sigma": p["sigma_after"],
+        "ordinal": figure(after) / 100,
+        "ordinal_before": figure(before) / 100,
+    }
 
 
 def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
@@ -139,6 +157,8 @@ def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
     if t == "TournamentCancelled" and tournament_id:
         data = {"tournament_id": tournament_id, "reason": d.get("reason")}
         return [(a, "tournament_cancelled", data) for a in facts.registered(tournament_id)]
+    if t == "RatingsUpdated":  # each player's new rating
+        return [(p["account_id"], "rating_changed", _rating_changed(d, p)) for p in d["players"]]
     if t == "PointsAwarded":
         if d.get("source") not in PRIZE_SOURCES or not d.get("amount"):
             return []

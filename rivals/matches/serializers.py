@@ -5,8 +5,7 @@ never carries tiles."""
 from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
-from rivals.accounts.serializers import PlayerRefOut
-from rivals.api.serializers import EventOut, PageIn
+from rivals.api.serializers import EventOut, PageIn, PlayerRefOut
 from rivals.deals.serializers import DealOut
 from rivals.games.serializers import GAME_STATUSES, GameOut, TileOut
 from rivals.matches.services.queue import GROUP as QUEUE_GROUP

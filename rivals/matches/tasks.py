@@ -81,9 +81,15 @@ def duel_expire(*, duel_id: str) -> bool:
 
 @shared_task(name="matches.sweep")
 def sweep(now: str | None = None) -> dict:
-    """The safety net: every round, ticket and challenge whose time has come."""
+    """The safety net: every round, ticket and challenge whose time has come; and a pairing pass
+    of each queue (R-42: the windows that widened since the last join)."""
     from rivals.jobs import job_now
-    from rivals.matches.services import duels_expire_due, queue_expire_due, rounds_end_due
+    from rivals.matches.services import duels_expire_due, queue_expire_due, queue_pair_due, rounds_end_due
 
     at = job_now(now)
-    return {"rounds": rounds_end_due(now=at), "tickets": queue_expire_due(now=at), "duels": duels_expire_due(now=at)}
+    return {
+        "rounds": rounds_end_due(now=at),
+        "tickets": queue_expire_due(now=at),
+        "duels": duels_expire_due(now=at),
+        "paired": queue_pair_due(now=at),
+    }

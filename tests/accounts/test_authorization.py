@@ -104,6 +104,7 @@ def world(db):
         "table_id": table.pk,
         "club_id": club.pk,
         "player_id": a.pk,
+        "account_id": a.pk,  # a player's rating (public)
         "number": 1,
         "board": "amr",
         "tournament_id": tournament.pk,

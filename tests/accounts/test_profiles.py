@@ -45,6 +45,15 @@ def test_r37_public_profile_shows_name_club_trophies_totals_and_places_never_per
             "tournaments_played": 0,
             "best_times": [],
         },
+        "rating": {  # R-41 (tests/ratings): never rated, the package's start
+            "player": {"id": owner_id, "display_name": "Jade Dragon"},
+            "mu": 25.0,
+            "sigma": 25 / 3,
+            "ordinal": 0.0,
+            "provisional": True,
+            "rated": {"one_to_one": 0, "multi": 0},
+            "place": None,
+        },
     }
     text = json.dumps(body)
     token = owner._credentials["HTTP_AUTHORIZATION"].split()[1]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
+
+from django.db import connection
 
 from rivals import engine
 from rivals.games.services import game_board
@@ -166,3 +169,25 @@ def intent_for(kind: str, board, choice: int, seq: int, *, otherwise: str = "cli
     if otherwise == "hint":
         return {"seq": seq, "type": "hint"}
     return {"seq": seq, "type": "click_blocked", "tile": -1}
+
+
+def race(*callables):
+    """Run each callable in its own thread (its own database connection) at the same moment."""
+    barrier = threading.Barrier(len(callables))
+    outcomes: list = [None] * len(callables)
+
+    def run(i, fn):
+        try:
+            barrier.wait()
+            outcomes[i] = ("ok", fn())
+        except Exception as exc:  # noqa: BLE001 — recorded and asserted by the test
+            outcomes[i] = ("error", exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(callables)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return outcomes

@@ -3,10 +3,7 @@ whichever of the timer task, the sweeper, a read and a final intent gets there f
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from rivals.matches import services as svc
 from rivals.matches import tasks
@@ -23,6 +20,7 @@ from tests.matches.helpers import (
     pair,
     plan,
     play,
+    race,
     reload,
     round_ended_events,
 )
@@ -119,37 +117,15 @@ def _assert_refused(outcome) -> None:
         assert getattr(value, "code", None) == "not_allowed", value
 
 
-def _race(*callables):
-    """Run each callable in its own thread (its own database connection) at the same moment."""
-    barrier = threading.Barrier(len(callables))
-    outcomes: list = [None] * len(callables)
-
-    def run(i, fn):
-        try:
-            barrier.wait()
-            outcomes[i] = ("ok", fn())
-        except Exception as exc:  # noqa: BLE001 — recorded and asserted by the test
-            outcomes[i] = ("error", exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, fn)) for i, fn in enumerate(callables)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return outcomes
-
-
 @pytest.mark.django_db(transaction=True)
-def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intent_race():
+def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intentrace():
     for attempt in range(3):
         a, b = accounts(2, prefix=f"race{attempt}")
         rnd = first_round(match("quick", [a, b]))
         pair(rnd, a, 2)
         late = at(30)  # after the idle deadline (22 s)
         seq_b = board(rnd, b).seq
-        outcomes = _race(
+        outcomes = race(
             lambda: svc.round_end_if_due(round_id=rnd.pk, now=late, via="task"),
             lambda: svc.rounds_end_due(now=late),
             lambda: svc.round_read(account=b, round_id=rnd.pk, now=late)[0].status,
@@ -179,7 +155,7 @@ def test_r17_a_final_pair_racing_the_timeout_is_either_in_the_result_or_refused(
         last_at = 1 + len(steps) - 2
         deadline = at(last_at + 20)
         seq = board(rnd, a).seq
-        outcomes = _race(
+        outcomes = race(
             lambda: svc.round_intent_apply(
                 account=a,
                 round_id=rnd.pk,

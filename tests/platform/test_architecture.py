@@ -28,6 +28,7 @@ ROOMS = tuple(
         "reports",
         "purchases",
         "periodic",
+        "ratings",
     )
 )
 LONG_MODULES = {
@@ -36,6 +37,8 @@ LONG_MODULES = {
     # cohesive engines: one algorithm each, split only at the cost of reading them
     "rivals/engine/search.py",
     "rivals/sichuan/engine/table.py",
+    # the settings: one flat list of what an operator can set, each with its reason, read top to bottom
+    "config/settings.py",
 }
 MAX_LINES = 420
 

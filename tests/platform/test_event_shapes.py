@@ -18,6 +18,7 @@ from rivals.games import events as games
 from rivals.matches import events as matches
 from rivals.points import events as points
 from rivals.purchases import events as purchases
+from rivals.ratings import events as ratings
 from rivals.reports import events as reports
 from rivals.sichuan import events as sichuan
 from tournaments import events as tournaments
@@ -27,6 +28,16 @@ ID = UUID("00000000-0000-4000-8000-000000000001")
 OTHER = UUID("00000000-0000-4000-8000-000000000002")
 SALT = "000102030405060708090a0b0c0d0e0f"  # R-40 (EXAMPLES.md)
 COMMITMENT = "c" * 64
+RATED = {  # one player of a RatingsUpdated: the result's place, as rated, before and after
+    "account_id": 7,
+    "place": 1,
+    "idle": False,
+    "rated_place": 1,
+    "mu_before": 25.0,
+    "sigma_before": 8.333333333333334,
+    "mu_after": 27.635389493140497,
+    "sigma_after": 8.06590141354368,
+}
 
 PINNED = [
     pytest.param(
@@ -447,6 +458,26 @@ PINNED = [
             "balance": 0,
         },
         id="purchases: JokerPurchaseRefunded",
+    ),
+    pytest.param(
+        ratings.ratings_updated(
+            result=f"match:{ID}",
+            mode="quick",
+            kind="one_to_one",
+            model="openskill 6.2.0 PlackettLuce",
+            players=[dict(RATED)],
+            rated_at=AT,
+        ),
+        ("RatingsUpdated", 1),
+        {
+            "result": f"match:{ID}",
+            "mode": "quick",
+            "kind": "one_to_one",
+            "model": "openskill 6.2.0 PlackettLuce",
+            "players": [RATED],
+            "rated_at": "2026-06-01T09:00:00.250000+00:00",
+        },
+        id="ratings: RatingsUpdated",
     ),
 ]
 

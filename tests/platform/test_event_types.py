@@ -55,6 +55,7 @@ FEATURES = {
     "periodic",
     "points",
     "purchases",
+    "ratings",
     "reports",
     "sichuan",
     "tournaments",
@@ -73,6 +74,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
     from rivals.periodic.events import JOB_EVENTS
     from rivals.points.events import POINTS_EVENTS
     from rivals.purchases.events import PURCHASE_EVENTS
+    from rivals.ratings.events import RATING_EVENTS
     from rivals.reports.events import REPORT_EVENTS
     from rivals.sichuan.events import SICHUAN_EVENTS
 
@@ -87,6 +89,7 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "periodic": JOB_EVENTS,
         "points": POINTS_EVENTS,
         "purchases": PURCHASE_EVENTS,
+        "ratings": RATING_EVENTS,
         "reports": REPORT_EVENTS,
         "sichuan": SICHUAN_EVENTS,
         "tournaments": TOURNAMENT_EVENTS | POT_EVENTS | SCHEDULE_EVENTS,  # its constructors: tournaments/events.py

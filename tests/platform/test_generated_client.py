@@ -1,7 +1,8 @@
 """A generated client can trust the contract (issue 21): ``openapi-python-client`` generates a client
 from the schema the service serves, and a game client's day is played with that client only —
 two guests sign in, one wins a classic game with hints and a level, every ranking board is read
-with ranked players on it, a Quick Match is played to its result, a tournament is registered for
+with ranked players on it, a Quick Match is played to its result and both players' ratings and
+the rating board are read, a tournament is registered for
 and its page read, the daily bonus is claimed twice (the 409 parsed as the declared error), and a
 suspended account's 403 is parsed as the declared error. The client raises on any status the
 schema does not declare, and on any body it cannot parse.
@@ -123,6 +124,7 @@ def _play_the_plan(send, code: str, *, count: int | None = None) -> None:
 def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
     from rivals.fairplay.services import account_suspend
     from rivals.models import Account
+    from rivals.ratings.services import ratings_update
     from tournaments.services.lifecycle import tournament_create
 
     anonymous, signed_in = _clients(generated, wsgi)
@@ -218,6 +220,28 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
     match = _op("match_get").sync(second.match, client=b)
     assert match.status == m.MatchStatus.FINISHED
     assert [(p.player.id, p.points) for p in match.prizes if p.points] == [(tokens["a"].account_id, 20)]
+
+    # R-41: the Quick Match rated both: the winner's rating, the loser's, the profile's, the board
+    won = _op("rating_get").sync(tokens["a"].account_id, client=anonymous)
+    lost = _op("rating_get").sync(tokens["b"].account_id, client=anonymous)
+    assert isinstance(won, m.Rating) and won.mu > 25 > lost.mu and won.ordinal > lost.ordinal
+    assert won.provisional is True and won.rated.one_to_one == 1 and won.place is None
+    assert _op("player_get").sync(tokens["a"].account_id, client=anonymous).rating.mu == won.mu
+    board_page = _op("ratings_list").sync(client=anonymous, limit=10)
+    assert isinstance(board_page, m.RatingBoard) and board_page.count == 0  # both provisional (R-41)
+    for n in range(11):  # eleven more duels won by the same player: 12 one-to-one results each
+        ratings_update(
+            result=f"duel-{n}",
+            mode="duel",
+            players=[(tokens["a"].account_id, 1, False), (tokens["b"].account_id, 2, False)],
+            at=timezone.now(),
+        )
+    board_page = _op("ratings_list").sync(client=anonymous, limit=10)
+    assert [(r.place, r.player.id) for r in board_page.results] == [
+        (1, tokens["a"].account_id),
+        (2, tokens["b"].account_id),
+    ]
+    assert board_page.results[0].ordinal == _op("rating_get").sync(tokens["a"].account_id, client=anonymous).ordinal
 
     # a tournament: registered for, its page read
     now = timezone.now()

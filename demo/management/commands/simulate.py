@@ -20,7 +20,7 @@ from tqdm import tqdm
 from demo import day as days
 from demo import world as w
 from demo.population import populate
-from demo.summary import summary_lines, world_counts
+from demo.summary import ratings_against_skill, summary_lines, world_counts
 from rivals.models import Account, Event
 
 DEFAULT_SEED = 2026
@@ -99,6 +99,9 @@ class Command(BaseCommand):
                 days.simulate_day(world, first + timedelta(days=k), progress=bar)
             w.beat(world.end)  # what is due at the present (the real beat takes over from here)
         counts = world_counts(device_digests=world.device_digests(), events_before=events_before)
+        counts["ratings against the bots' hidden skill"] = ratings_against_skill(
+            {p.account.pk: p.skill for p in world.personas}
+        )
         elapsed = wall_time.perf_counter() - started
         self.stdout.write(
             self.style.SUCCESS(

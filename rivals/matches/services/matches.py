@@ -4,7 +4,7 @@ the tables of tournaments (R-23; tournaments award their own TP and prizes).
 A match is the stream ``match-<id>``: ``MatchCreated``, then ``MatchFinished`` with the standings
 and prizes once its last round has ended. Prizes are ``PointsAwarded`` (sources ``quick_match``
 and ``arena``) with one award key per match and account: exactly once, in the transaction of the
-last ``RoundEnded``.
+last ``RoundEnded``; so is the match's rating (R-41, ``RatingsUpdated``: ``rivals.ratings``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine import scoring
@@ -25,6 +26,7 @@ from rivals.matches.models import Match, Round
 from rivals.matches.services.rounds import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
 from rivals.points.services import points_award
+from rivals.ratings.services import ratings_update
 
 ROUNDS = {"quick": 1, "duel": 1, "arena": 3, "tournament": 1}  # R-12, R-19, R-20, R-23
 PLAYERS = {"quick": (2, 2), "duel": (2, 2), "arena": (4, 4), "tournament": (2, 4)}
@@ -148,6 +150,15 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         now=now,
         events=[match_finished(match_id=match.pk, standings=standings, prizes=prizes, finished_at=ended_at)],
     )
+    # R-41: every finished match is rated once (a tournament table too: its places are the round's,
+    # R-18 as R-24 orders them), in this transaction — whoever ended the last round
+    ratings_update(
+        result=f"match:{match.pk}",
+        mode=match.mode,
+        players=[(row["account_id"], row["place"], row["pairs_removed"] == 0) for row in _in_seats(standings, players)],
+        at=parse_datetime(ended_at),
+        now=now,
+    )
     source = PRIZE_SOURCES.get(match.mode)
     for prize in prizes:
         if source and prize["points"] > 0:
@@ -159,6 +170,11 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
                 at=rnd.ended_at,
                 ref={"match_id": str(match.pk)},
             )
+
+
+def _in_seats(standings: list[dict], players: list[int]) -> list[dict]:
+    by_account = {row["account_id"]: row for row in standings}
+    return [by_account[a] for a in players]
 
 
 def match_standings(

@@ -1,14 +1,19 @@
-"""The matchmaking queue (R-12 Quick Match, R-20 Arena): tickets, paired by the request that
-completes a group — first come, first served, no worker needed.
+"""The matchmaking queue (R-12 Quick Match, R-20 Arena, R-42 rating-aware): tickets, paired by
+the closest ratings inside a window that widens with each ticket's wait (``rivals.matches.pairing``,
+a pure function) — no worker needed: every join runs a pairing pass, and so does the beat's sweep
+(every 2 s), which applies the widened windows of tickets nobody joined after.
 
 A ticket is the stream ``queue-<id>``: ``QueueJoined``, then one of ``QueueMatched``,
 ``QueueLeft``, ``QueueExpired``. Joins of one account are serialised on an advisory lock, and
-pairing of one mode on another, so two requests can never take the same waiting ticket.
+pairing passes of one mode on another; a pass reads the waiting tickets, decides its groups, then
+locks each group's tickets (in id order) and matches it only if every one of them still waits —
+a ticket left or expired meanwhile is never matched, and two passes never take the same ticket.
 
 Decisions: an account has one live ticket — a waiting one, or a matched one whose match still
 runs — and a second join returns it (200) whatever mode it asks for; a waiting ticket expires
 ``QUEUE_TICKET_TTL_S`` (default 120 s) after joining (the client joins again); expiry is applied
-on read, by a task at the expiry instant and by the beat sweeper.
+on read, by a task at the expiry instant and by the beat sweeper. R-42: a group's seats are in
+the order its players joined.
 """
 
 from __future__ import annotations
@@ -17,17 +22,20 @@ import uuid
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.locks import advisory_lock
+from rivals.matches import pairing
 from rivals.matches.events import queue_expired, queue_joined, queue_left, queue_matched
 from rivals.matches.models import QueueTicket
-from rivals.matches.services.matches import match_create
+from rivals.matches.pairing import Waiting
+from rivals.matches.services.matches import matches_create
 from rivals.models import Account
+from rivals.ratings.selectors import pairing_ratings
 
 GROUP = {"quick": 2, "arena": 4}  # R-12: two players; R-20: four
 STREAM_TYPE = "queue"
@@ -84,13 +92,6 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     if live is not None:
         return live, False
     advisory_lock(f"queue:{mode}")
-    waiting = list(
-        QueueTicket.objects.select_for_update()
-        .filter(mode=mode, status="waiting", expires_at__gt=now)
-        .filter(account__suspended_at__isnull=True, account__closed_at__isnull=True)  # R-38
-        .exclude(account=account)
-        .order_by("created_at", "pk")[: GROUP[mode] - 1]
-    )
     ticket_id = uuid.uuid4()
     ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
     _append(
@@ -100,24 +101,78 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
         actor=f"account:{account.pk}",
         now=now,
     )
-    ticket = QueueTicket.objects.get(pk=ticket_id)
-    if len(waiting) == GROUP[mode] - 1:
-        group = [*waiting, ticket]
-        match = match_create(mode=mode, account_ids=[t.account_id for t in group], now=now)
-        for t in group:
-            _append(
-                t.pk,
-                queue_matched(ticket_id=t.pk, match_id=match.pk),
-                expected=t.version,
-                actor=f"account:{account.pk}",
-                now=now,
-            )
-        ticket.refresh_from_db()
-    else:
+    _pass(mode=mode, now=now, actor=f"account:{account.pk}")
+    ticket = QueueTicket.objects.select_related("match").get(pk=ticket_id)
+    if ticket.status == "waiting":
         from rivals.matches.tasks import schedule_ticket_expiry
 
         schedule_ticket_expiry(ticket_id=ticket.pk, at=ticket.expires_at)
     return ticket, True
+
+
+def _waiting(mode: str, now: datetime) -> list[Waiting]:
+    """The queue's state for pairing: the tickets that still wait, with their players' μ and last
+    opponents (R-38: a suspended or closed account is matched with nobody). Ticket ids as text:
+    pairing compares them to break ties, and text compares fast."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT t.id::text, t.account_id, t.created_at FROM matches_queue_ticket t "
+            "JOIN rivals_account a ON a.id = t.account_id WHERE t.mode = %s AND t.status = 'waiting' "
+            "AND t.expires_at > %s AND a.suspended_at IS NULL AND a.closed_at IS NULL",
+            [mode, now],
+        )
+        rows = cur.fetchall()
+    ratings = pairing_ratings([a for _, a, _ in rows])
+    return [
+        Waiting(ticket=pk, account=a, mu=ratings[a][0], joined_at=joined, last=frozenset(ratings[a][1]))
+        for pk, a, joined in rows
+    ]
+
+
+def _pass(*, mode: str, now: datetime, actor: str) -> int:
+    """One pairing pass over the waiting tickets of ``mode`` (the caller holds its lock): the
+    groups ``pairing.groups`` chooses become matches. Returns the matches made."""
+    chosen = pairing.groups(_waiting(mode, now), size=GROUP[mode], now=now, window=queue_window())
+    if not chosen:
+        return 0
+    ids = sorted(str(t.ticket) for group in chosen for t in group)
+    locked = {
+        str(t.pk): t
+        for t in QueueTicket.objects.select_for_update().filter(pk__in=ids, status="waiting", expires_at__gt=now)
+    }
+    groups = [[locked[str(t.ticket)] for t in group] for group in chosen if all(str(t.ticket) in locked for t in group)]
+    if not groups:
+        return 0
+    made = matches_create(mode=mode, tables=[([t.account_id for t in group], None) for group in groups], now=now)
+    for group, (match_id, _) in zip(groups, made, strict=True):
+        for t in group:
+            _append(t.pk, queue_matched(ticket_id=t.pk, match_id=match_id), expected=t.version, actor=actor, now=now)
+    return len(groups)
+
+
+def queue_window() -> pairing.Window:
+    """R-42's window, from the settings (read at each pass)."""
+    return pairing.Window(
+        start=settings.RIVALS["QUEUE_WINDOW_START"],
+        growth=settings.RIVALS["QUEUE_WINDOW_GROWTH_PER_S"],
+        anyone_after_s=settings.RIVALS["QUEUE_WINDOW_ANYONE_S"],
+    )
+
+
+@transaction.atomic
+def queue_pair(*, mode: str, now: datetime | None = None) -> int:
+    """A pairing pass of ``mode`` (the beat's sweep): the windows widened since the last join."""
+    now = now or timezone.now()
+    if QueueTicket.objects.filter(mode=mode, status="waiting", expires_at__gt=now).count() < GROUP[mode]:
+        return 0
+    advisory_lock(f"queue:{mode}")
+    return _pass(mode=mode, now=now, actor="system")
+
+
+def queue_pair_due(*, now: datetime | None = None) -> int:
+    """Beat sweeper: a pairing pass of each mode."""
+    now = now or timezone.now()
+    return sum(queue_pair(mode=mode, now=now) for mode in GROUP)
 
 
 def _ticket_of(account: Account, ticket_id, *, lock: bool = False) -> QueueTicket:

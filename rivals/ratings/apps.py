@@ -1,0 +1,25 @@
+from django.apps import AppConfig
+
+
+class RatingsConfig(AppConfig):
+    name = "rivals.ratings"
+    label = "ratings"
+    verbose_name = "Skill ratings"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from rivals import event_types, projections
+        from rivals.accounts import selectors
+        from rivals.admin_base import register_player_streams
+        from rivals.ratings import events
+        from rivals.ratings.admin import rating_streams
+        from rivals.ratings.projections import ratings_projection
+        from rivals.ratings.selectors import rating_profile_extension
+
+        # its event vocabulary: one typed constructor per type (rivals.event_types)
+        event_types.register(feature=self.label, types=events.RATING_EVENTS, module=events)
+        # applied live in the appends of its events; rebuilt and verified by rebuild_projections
+        projections.register(ratings_projection)
+        # GET /api/v1/players/{id} and the admin's player page: "rating"
+        selectors.register_public_profile_extension(rating_profile_extension)
+        register_player_streams(rating_streams)  # the admin's events of a player: its rated results
