@@ -118,7 +118,7 @@ def _assert_refused(outcome) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intentrace():
+def test_r18_exactly_one_round_ended_when_task_sweeper_read_and_intent_race():
     for attempt in range(3):
         a, b = accounts(2, prefix=f"race{attempt}")
         rnd = first_round(match("quick", [a, b]))
