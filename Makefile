@@ -1,6 +1,8 @@
 # Two commands from a fresh machine (Python >= 3.11 and a C compiler for the engine's core):
 #   make run    — the service: web (API + admin) + Celery worker + Celery beat
-#   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one)
+#   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one): both lanes, in parallel
+#   make fast   — the fast lane (the inner loop): everything but the proofs
+#   make proof  — the proofs alone: tests that start servers, workers, beat, a browser, or wait on the real clock
 #   make lint   — ruff: the linter and the formatter's check (.ci/run runs it before the tests)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
@@ -13,7 +15,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench faults topology security-probe fuzz demo venv
+.PHONY: run test fast proof lint bench faults topology security-probe fuzz demo venv
 
 $(STAMP): pyproject.toml setup.py $(wildcard rivals/engine/csrc/*)
 	@test -x $(BIN)/python || { echo "==> creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
@@ -30,8 +32,20 @@ run: $(STAMP)
 	@echo "==> starting the service$(if $(DATABASE_URL),, (embedded PostgreSQL under .data/pg: a few seconds the first time))"
 	@$(BIN)/python manage.py serve
 
+# pytest-xdist: one worker per core (PYTEST_WORKERS=1 runs in one process), each on its own database
+# cloned from the migrated template (tests/testdb.py); the proofs run one after another on one
+# worker (--dist loadgroup, tests/conftest.py)
+PYTEST_WORKERS ?= auto
+XDIST = $(if $(filter 1,$(PYTEST_WORKERS)),-p no:xdist,-n $(PYTEST_WORKERS) --dist loadgroup)
+
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(XDIST) $(PYTEST_ARGS)
+
+fast: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m "not proof" $(PYTEST_ARGS)
+
+proof: $(STAMP)
+	$(BIN)/python -m pytest $(XDIST) -m proof $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

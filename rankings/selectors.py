@@ -20,11 +20,12 @@ from typing import Any
 
 from django.db import connection
 
-from rankings.days import amr_window_start, romanian_day, romanian_today, week_start
+from rankings.days import amr_window_start, day_start_utc, romanian_day, romanian_today, week_start
 from rankings.models import HISTOGRAM_BUCKET
 from rankings.rules import board_key
 from rankings.services import rankings_roll_if_due
 from rivals.errors import NotAllowed, NotFound
+from rivals.points.selectors import awards_pending
 from rivals.replica import for_read
 
 BOARDS = ("amr", "weekly", "daily")
@@ -149,7 +150,8 @@ def ranking_period(*, board: str, on: date | None = None, now: datetime | None =
 
     R-34, past boards: ``on`` names a past Weekly (any day of the week) or Daily board. Its totals
     are those of the points awarded inside that period (a point belongs to the Romanian day of its
-    instant, whenever it was recorded), final once the period ended; places are shared as today's
+    instant, whenever it was recorded), final once the period ended and no round, arena, match,
+    tournament or pot that may still pay into it is unresolved; places are shared as today's
     (R-35). Decision: an account suspended or closed now is absent from past boards too (R-38: it
     leaves every ranking until lifted). A period that has not started is 422; boards are kept for the
     AMR's 365 days (the nightly roll prunes older days and weeks), an older one is 404."""
@@ -168,7 +170,12 @@ def ranking_period(*, board: str, on: date | None = None, now: datetime | None =
     kept = amr_window_start(today)
     if starts < kept:
         raise NotFound("boards are kept for the last 365 Romanian days", details={"kept_from": kept.isoformat()})
-    return {"day": starts, "starts_on": starts, "ends_on": ends, "final": ends < today}
+    # R-34: final once the period ended and nothing unresolved can still pay into it (a round
+    # that time ended at its deadline inside the period but that is written later pays it)
+    final = ends < today and not awards_pending(
+        start=day_start_utc(starts), end=day_start_utc(ends + timedelta(days=1))
+    )
+    return {"day": starts, "starts_on": starts, "ends_on": ends, "final": final}
 
 
 def ranking_me(*, board: str, account_id: int, now: datetime | None = None, day: date | None = None) -> dict[str, int]:

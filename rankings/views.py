@@ -23,7 +23,10 @@ class RankingRowOut(serializers.Serializer):
 class RankingPeriodOut(serializers.Serializer):
     starts_on = serializers.DateField(help_text="the board's first Romanian day (AMR: the window's)")
     ends_on = serializers.DateField(help_text="its last Romanian day")
-    final = serializers.BooleanField(help_text="the period has ended: its totals are final (R-34)")
+    final = serializers.BooleanField(
+        help_text="the period has ended and nothing unresolved (a round, arena, match, tournament or pot) can "
+        "still pay into it: its totals are final (R-34)"
+    )
 
 
 class RankingPageOut(serializers.Serializer):

@@ -20,6 +20,57 @@ from config.celery import app as _celery_app  # noqa: E402
 
 _celery_app.conf.broker_url = "memory://"
 
+# --- issue 32: the two lanes ---------------------------------------------------------------------
+# A test is a *proof* (``make proof``; ``make fast`` leaves it out, ``make test`` runs both lanes)
+# when it starts something beside the suite's own process and database — a server, a Celery worker
+# or beat, uvicorn, a browser, a second PostgreSQL or Redis — or waits on the real clock. Known by
+# the fixtures it uses, and for the modules that start theirs in the test's body, by name.
+PROOF_FIXTURES = frozenset(
+    {
+        "live",  # uvicorn serving config.asgi (tests/live/conftest.py)
+        "live_folder",  # the folder of a uvicorn a test starts itself (tests/live)
+        "live_server",  # pytest-django's threaded server (the admin's browser tests)
+        "browser",  # Debian's chromium through Playwright
+        "own_postgres",  # a PostgreSQL of the test's own, stopped and killed (tests/platform/test_outages.py)
+        "own_redis",  # a Redis of the test's own
+        "pair",  # a primary and its streaming replica (tests/platform/test_replica.py)
+        "bouncer",  # PgBouncer (tests/platform/test_pooler_safety.py)
+        "real_clock",  # waits on the real clock (below)
+    }
+)
+PROOF_MODULES = frozenset(
+    {
+        "tests.platform.test_celery_worker",  # beat and a real worker process
+        "tests.matches.test_clock_with_a_real_worker",  # beat and a real worker process
+        "tests.tournaments.test_worker",  # beat and a real worker process
+        "tests.live.test_serve",  # manage.py serve: web, worker, beat
+        "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
+    }
+)
+
+
+@pytest.fixture
+def real_clock():
+    """Asked for by a test that waits on the real clock (a proof): it gives nothing else."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(config, items):
+    grouped = config.pluginmanager.hasplugin("xdist")
+    for item in items:
+        module = getattr(item, "module", None)
+        name = module.__name__ if module else item.nodeid.partition("::")[0]
+        proof = PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or name in PROOF_MODULES
+        if proof:
+            item.add_marker(pytest.mark.proof)
+        if grouped:
+            # ``--dist loadgroup``: the proofs run one after another on one worker — each starts
+            # processes that want the machine's cores, and their clocks (timeouts, visibility
+            # windows, replica lag) assume they get them; every other test runs with its module,
+            # so that a module's fixtures (a seeded world, a generated client) are made once
+            item.add_marker(pytest.mark.xdist_group("proof" if proof else name.removeprefix("tests.")))
+
+
 _original_teardown = TransactionTestCase._fixture_teardown
 
 
@@ -36,6 +87,19 @@ def _fixture_teardown_ignoring_event_protection(self):
 
 
 TransactionTestCase._fixture_teardown = _fixture_teardown_ignoring_event_protection
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_test_environment, django_db_blocker):
+    """Issue 32: the worker's own database, cloned from the run's migrated template
+    (``tests/testdb.py``) instead of migrated afresh; dropped at the end of the session."""
+    from tests import testdb
+
+    with django_db_blocker.unblock():
+        name = testdb.clone_for_worker(testdb.worker_id())
+    yield
+    with django_db_blocker.unblock():
+        testdb.drop(name)
 
 
 @pytest.hookimpl(trylast=True)

@@ -10,7 +10,7 @@ projections.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
@@ -58,7 +58,10 @@ class TournamentForm(forms.ModelForm):
         if not settings["registration_opens_at"]:
             settings["registration_opens_at"] = min(timezone.now(), settings["starts_at"] or timezone.now())
         try:
-            lifecycle.settings_clean(settings)
+            if self.instance._state.adding:
+                lifecycle.settings_clean(settings)
+            else:  # as the edit will be (R-28: a Champions start moved to another week reopens registration)
+                lifecycle.settings_edited(self.instance, {k: settings[k] for k in self.changed_data if k in settings})
         except DomainError as exc:
             raise ValidationError(exc.message) from exc
         if data["ends_at"] <= timezone.now():
@@ -199,7 +202,15 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
         try:
             if change:
                 changed = {k: v for k, v in data.items() if k in form.changed_data}
+                before = Tournament.objects.get(pk=obj.pk).registered
                 saved = lifecycle.tournament_edit(tournament_id=obj.pk, actor=actor_of(request), **changed)
+                if saved.registered < before:  # moved into another week
+                    self.message_user(
+                        request,
+                        f"the start moved into another week: {before - saved.registered} registration(s) ended "
+                        "(reason rescheduled, each player notified); registration reopens under that week's rule",
+                        messages.WARNING,
+                    )
             else:
                 saved = lifecycle.tournament_create(actor=actor_of(request), **data)
         except DomainError as exc:

@@ -46,3 +46,8 @@ class TournamentsConfig(AppConfig):
         from tournaments.services.tables import on_round_ended
 
         round_ended.connect(on_round_ended, dispatch_uid="tournaments.table_points")
+        # a past board is final once no tournament or pot that may still pay into it is open
+        from rivals.points.selectors import register_pending_awards
+        from tournaments.selectors import awards_pending
+
+        register_pending_awards(awards_pending)

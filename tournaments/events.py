@@ -36,8 +36,9 @@ SCHEDULE_EVENTS = frozenset(
     {"ScheduleCreated", "ScheduleEdited", "ScheduleDeactivated", "ScheduleReactivated", "ScheduleRetired"}
 )
 # version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none);
-# version 2 of WaveSeated and PotCreated: the deal's code, salt and commitment (R-40)
-SCHEMA_VERSIONS = {"TournamentCancelled": 2, "WaveSeated": 2, "PotCreated": 2}
+# version 2 of WaveSeated and PotCreated: the deal's code, salt and commitment (R-40);
+# version 2 of TableScored: each row's ``pairs_removed`` (R-37; version 1 rows had none)
+SCHEMA_VERSIONS = {"TournamentCancelled": 2, "WaveSeated": 2, "PotCreated": 2, "TableScored": 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -96,8 +97,16 @@ def player_registered(*, account_id: int, at: datetime) -> NewEvent:
     return NewEvent("PlayerRegistered", {"account_id": account_id, "registered_at": iso(at)})
 
 
-def player_unregistered(*, account_id: int) -> NewEvent:
-    return NewEvent("PlayerUnregistered", {"account_id": account_id})
+def player_unregistered(*, account_id: int, reason: str | None = None, starts_at: datetime | None = None) -> NewEvent:
+    """The player withdrew, or (``reason``) the registration was ended for them: ``rescheduled``
+    when an operator moved a Champions Tournament's start into another Romanian week (R-28;
+    ``starts_at``: the new start)."""
+    data: dict[str, Any] = {"account_id": account_id}
+    if reason is not None:
+        data["reason"] = reason
+    if starts_at is not None:
+        data["starts_at"] = iso(starts_at)
+    return NewEvent("PlayerUnregistered", data)
 
 
 def tournament_started(*, registered: int, at: datetime) -> NewEvent:
@@ -149,7 +158,9 @@ def table_scored(
     results: list[dict[str, Any]],
     at: datetime,
 ) -> NewEvent:
-    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp"}]``."""
+    """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp",
+    "pairs_removed"}]`` (``pairs_removed`` since R-37's statistics; a table closed unplayed has no
+    ``round_id`` and 0 for everyone)."""
     return NewEvent(
         "TableScored",
         {
@@ -161,6 +172,7 @@ def table_scored(
             "results": results,
             "ended_at": iso(at),
         },
+        SCHEMA_VERSIONS["TableScored"],
     )
 
 

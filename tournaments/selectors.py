@@ -223,3 +223,15 @@ def pot_summary(pot: Pot, now: datetime) -> dict[str, Any]:
         "counts": pot.counts,
         "entrants": pot.entrants_count,
     }
+
+
+def awards_pending(start: datetime, end: datetime) -> bool:
+    """R-34 (``rivals.points.selectors.register_pending_awards``): a running tournament whose end
+    time is in ``[start, end)`` — its prizes are dated at its end and paid at its finalization —
+    or an open pot whose prizes count and whose end is (paid the same way). A scheduled
+    tournament whose end passed is cancelled, never paid. The running tournaments are few (the
+    status index); pots have their (status, end) index."""
+    return (
+        Tournament.objects.filter(status="running", ends_at__gte=start, ends_at__lt=end).exists()
+        or Pot.objects.filter(status="open", counts=True, ends_at__gte=start, ends_at__lt=end).exists()
+    )

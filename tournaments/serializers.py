@@ -44,7 +44,7 @@ class TournamentStandingOut(serializers.Serializer):
     place = serializers.IntegerField()
     player = PlayerRefOut()
     tp = serializers.IntegerField()
-    tables_played = serializers.IntegerField()
+    tables_played = serializers.IntegerField(help_text="tables the player removed a pair at (R-37)")
     prize = serializers.IntegerField(required=False, help_text="once finished")
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.dateparse import parse_datetime
 
+from rivals.matches.services.rounds import pairs_removed
 from tournaments.events import SETTINGS
 from tournaments.models import Registration, Table, TableSeat, Tournament, Trophy, Wave
 
@@ -127,7 +128,10 @@ def _table_scored(rows: TournamentRows, t: Tournament, d: dict) -> None:
         registration = rows.registrations.get(r["account_id"])
         if registration is not None:
             registration.tp += r["tp"]
-            registration.tables_played += 1
+            # a table counts as played once the player removed a pair at it; a table closed
+            # unplayed (no round) counts nothing
+            if d.get("round_id") is not None and pairs_removed(r) > 0:
+                registration.tables_played += 1
     wave = rows.waves[d["wave"]]
     if wave.tables_open == 1:
         wave.ended_at = at

@@ -173,14 +173,17 @@ def _close_rows(a: Account) -> Row:
     )
     tokens = AccessToken.objects.filter(account=a).count()
     lines = [
-        f"can no longer sign in: {tokens} signed-in device(s) signed out, its password made unusable",
+        (
+            f"can no longer sign in: {tokens} signed-in device(s) signed out, its password made unusable, its "
+            "device unlinked (that device signs in as a new guest from then on)"
+        ),
         (
             "leaves its club and every ranking and leaderboard; its games, rounds and points stay (other players' "
             "results depend on them)"
         ),
         *player_commitments(a),
         (
-            "with erasure: its email, device id and username are blanked and the key that seals its names in the "
+            "with erasure: its email and username are blanked and the key that seals its names in the "
             "log is destroyed — they read “Closed account” from then on"
         ),
     ]

@@ -187,6 +187,7 @@ class AccountView(APIView):
         responses={
             200: s.AccountOut,
             400: ErrorOut,
+            403: OpenApiResponse(ErrorOut, description="forbidden: a suspended account changes no display name (R-38)"),
             422: OpenApiResponse(ErrorOut, description="not_allowed: an operator reset this name (R-39, 7 days)"),
         },
     )

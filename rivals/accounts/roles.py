@@ -14,7 +14,7 @@ names the permissions it needs (``@admin.action(permissions=…)``, the ModelAdm
 ``has_<name>_permission``), so an action a role may not run is not offered, and a post of it
 anyway is refused (``rivals.admin_actions.ActionsAllowedMixin``).
 
-The groups are created by migration ``rivals 0015``; their permissions are set from this module
+The groups are created by migration ``rivals 0016``; their permissions are set from this module
 after every ``migrate`` (``roles_sync``, on ``post_migrate``) — so a model added later is readable
 by every role without a migration of its own, and a role's grants are code, reviewed like code.
 """

@@ -20,7 +20,7 @@ from rivals.accounts.events import (
     jokers_changed,
     signed_in,
 )
-from rivals.errors import Invalid, NotAllowed, Unauthenticated
+from rivals.errors import Forbidden, Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
@@ -109,7 +109,9 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
     a credential change or a reset unlinked is refused (401): that account signs in by email."""
     device_id = clean_text(device_id, field="device_id", max_length=DEVICE_ID_MAX, collapse_spaces=False)
     device_hash = secret_digest(device_id)
-    account = Account.objects.filter(device_id=device_hash).first()
+    # locked: a closure committing meanwhile unlinks the device (R-36), and the row no longer
+    # matches — the device then signs in as a new guest, nothing is appended to the closed account
+    account = Account.objects.select_for_update(no_key=True).filter(device_id=device_hash).first()
     created = False
     if account is None:
         _device_id_checked(device_id)
@@ -134,6 +136,22 @@ def account_guest_signin(*, device_id: str, now: datetime | None = None) -> tupl
     return account, key, created
 
 
+SUSPENDED_FACE = (
+    "this account is suspended: it cannot change its display name, found or join a club or file a report "
+    "until an operator lifts the suspension"
+)
+
+
+def account_public_face_guard(*, account: Account, doing: str) -> None:
+    """R-38: a suspended account can sign in, read, and add or change its own credentials, but
+    cannot change its public face — no display-name change, no club founded, joined or renamed, no
+    report filed: 403 ``forbidden`` (``details.doing`` names the refused act). Read from the row
+    (not the caller's copy, loaded when the request was authenticated)."""
+    suspended_at = Account.objects.filter(pk=account.pk).values_list("suspended_at", flat=True).first()
+    if suspended_at is not None:
+        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": suspended_at.isoformat()})
+
+
 def neutral_name(account_id: int) -> str:
     """The name a new account starts with, and the one an operator's reset gives (R-39)."""
     return f"Player {account_id}"
@@ -156,10 +174,12 @@ def _reset_name_held_until(account: Account, name: str, now: datetime) -> dateti
 @transaction.atomic
 def account_rename(*, account: Account, display_name: str, now: datetime | None = None) -> Account:
     """A name the player chose is personal data: sealed in the event with the account's key. A
-    name an operator reset is refused for ``NAME_RESET_HOLD`` (R-39, 422 ``not_allowed``)."""
+    name an operator reset is refused for ``NAME_RESET_HOLD`` (R-39, 422 ``not_allowed``); a
+    suspended account changes none (R-38, 403 ``forbidden``)."""
     name = visible_text(
         clean_text(display_name, field="display_name", max_length=DISPLAY_NAME_MAX), field="display_name"
     )
+    account_public_face_guard(account=account, doing="display_name_change")
     if name != account.display_name:
         held = _reset_name_held_until(account, name, now or timezone.now())
         if held is not None:
@@ -288,7 +308,8 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     tokens are deleted, its password unusable), leaves its club and every ranking and
     leaderboard. With ``erase`` its personal data goes: email, device id and username are blanked
     in the row and its key is destroyed, so the names sealed in its events are unreadable —
-    no event is rewritten (``rivals.personal``)."""
+    no event is rewritten (``rivals.personal``). Erased or not, its device is unlinked (R-36): the
+    same device id then signs in as a new guest account, and nothing is appended to this one."""
     account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if account.closed_at is not None:
         raise NotAllowed("the account is already closed", details={"closed_at": account.closed_at.isoformat()})
@@ -303,17 +324,19 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     AccessToken.objects.filter(account=account).delete()
     account.is_active = False
     account.password = make_password(None)
-    fields = ["is_active", "password"]
+    fields = ["is_active", "password", "device_id", "device_unlinked_at", "username"]
+    if account.device_id is not None and account.username == _guest_username(account.device_id):
+        account.username = f"closed-{account.pk}"  # the guest's username is its device's: it goes with it
+    account.device_id = account.device_unlinked_at = None  # R-36: the device is free for a new guest
     if erase:
         from rivals.models import OutboundEmail
 
         OutboundEmail.objects.filter(account=account).delete()
-        account.email = account.pending_email = account.device_id = account.device_unlinked_at = None
+        account.email = account.pending_email = None
         account.email_verified = False
         account.username = f"closed-{account.pk}"
         account.last_login = None
-        fields += ["email", "pending_email", "device_id", "device_unlinked_at", "email_verified", "username"]
-        fields += ["last_login"]
+        fields += ["email", "pending_email", "email_verified", "last_login"]
         personal.account_key_destroy(account_id=account.pk)
     account.save(update_fields=fields)
     account.refresh_from_db()

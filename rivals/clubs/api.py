@@ -3,7 +3,7 @@ leave, hand over ownership."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -14,6 +14,8 @@ from rivals.api.serializers import ErrorOut
 from rivals.clubs import selectors as sel
 from rivals.clubs import services as svc
 from rivals.clubs.serializers import ClubCreateIn, ClubOut, ClubOwnerIn, ClubPageIn, ClubPageOut
+
+SUSPENDED = OpenApiResponse(ErrorOut, description="forbidden: a suspended account founds and joins no club (R-38)")
 
 
 def _club(club) -> Response:
@@ -37,7 +39,7 @@ class ClubsView(APIView):
     @extend_schema(
         operation_id="club_create",
         request=ClubCreateIn,
-        responses={201: ClubOut, 400: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+        responses={201: ClubOut, 400: ErrorOut, 403: SUSPENDED, 409: ErrorOut, 422: ErrorOut},
     )
     @idempotent
     def post(self, request):
@@ -62,7 +64,7 @@ class ClubJoinView(APIView):
         operation_id="club_join",
         parameters=[uuid_path("club_id", "club")],
         request=None,
-        responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut},
+        responses={200: ClubOut, 403: SUSPENDED, 404: ErrorOut, 422: ErrorOut},
     )
     @idempotent
     def post(self, request, club_id):

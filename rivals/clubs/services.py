@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
+from rivals.accounts.services import account_public_face_guard
 from rivals.clubs.events import club_closed, club_founded, club_joined, club_left, club_owner_changed, club_renamed
 from rivals.clubs.models import Club, ClubMember
 from rivals.concurrency import retry_on_conflict
@@ -74,6 +75,7 @@ def club_found(*, account: Account, name: str, now: datetime | None = None) -> C
     name = visible_text(clean_text(name, field="name", max_length=CLUB_NAME_MAX), field="name")
     key = club_name_key(name)
     _lock_account(account)
+    account_public_face_guard(account=account, doing="club_found")  # R-38
     current = _membership(account)
     if current is not None:
         raise NotAllowed("you are already in a club: leave it first", details={"club": str(current.club_id)})
@@ -103,6 +105,7 @@ def club_found(*, account: Account, name: str, now: datetime | None = None) -> C
 def club_join(*, account: Account, club_id, now: datetime | None = None) -> Club:
     """Join an open club (``ClubJoined``); joining one's own club again changes nothing."""
     _lock_account(account)
+    account_public_face_guard(account=account, doing="club_join")  # R-38
     club = club_get(club_id, lock=True)
     current = _membership(account)
     if current is not None:

@@ -150,14 +150,12 @@ def shared_prizes(places: list[int], table: list[int]) -> list[int]:
 ARENA_PRIZES = (80, 40, 20, 0)  # R-20
 
 
-def arena_prizes(totals: list[int], completed: list[bool] | None = None, played: list[bool] | None = None) -> list[int]:
+def arena_prizes(totals: list[int], played: list[bool] | None = None) -> list[int]:
     """R-20: final places by the sum of the three round scores; prizes 80 / 40 / 20 / 0 shared by
-    tied players, rounded down. ``completed``: whether each completed a board in the match;
-    ``played``: whether each removed a pair in it (None: all did).
+    tied players, rounded down. ``played``: whether each removed a pair in the match (None: all
+    did).
 
-    Decision (the R-12/R-24 reading, kept for the Arena): every total 0 and nobody completed a
-    board pays nothing. R-18a: an idle player's share is not paid (nor passed on)."""
-    completed = completed if completed is not None else [False] * len(totals)
-    if nobody_earns(list(zip(completed, totals, strict=True))):
-        return [0] * len(totals)
+    R-20's decision: the seed's Arena has no "every score 0" clause (R-12/R-24 have one), so only
+    R-18a applies — four players who all removed pairs and all total 0 share 35 each; an idle
+    player's share is not paid (nor passed on)."""
     return idle_unpaid(shared_prizes(competition_places(totals), list(ARENA_PRIZES)), played)

@@ -25,6 +25,7 @@ NOTIFYING = frozenset(
         "QueueMatched",
         "RoundScheduled",
         "PlayerRegistered",
+        "PlayerUnregistered",
         "TournamentStartingSoon",
         "TablesOpened",
         "TournamentFinalized",
@@ -48,6 +49,7 @@ TYPES = (
     "match_found",
     "round_started",
     "tournament_registered",
+    "tournament_registration_ended",
     "tournament_starting",
     "tournament_seated",
     "tournament_finished",
@@ -112,6 +114,9 @@ def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
     if t == "PlayerRegistered" and tournament_id:
         data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
         return [(d["account_id"], "tournament_registered", data)]
+    if t == "PlayerUnregistered" and tournament_id and d.get("reason"):  # ended for the player, not withdrawn
+        data = {"tournament_id": tournament_id, "reason": d["reason"], "starts_at": d.get("starts_at")}
+        return [(d["account_id"], "tournament_registration_ended", data)]
     if t == "TournamentStartingSoon":
         data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
         return [(a, "tournament_starting", data) for a in d["account_ids"]]

@@ -44,3 +44,8 @@ class MatchesConfig(AppConfig):
         projections.register(matches_projection)
         register_holder("matches", _deals_held)  # a running round's or match's deal stays secret
         account_restricted.connect(_on_account_restricted, dispatch_uid="matches.commitments_end")
+        # a past board is final once no round that may still pay into its period is running
+        from rivals.matches.selectors import awards_pending
+        from rivals.points.selectors import register_pending_awards
+
+        register_pending_awards(awards_pending)

@@ -3,6 +3,7 @@ duels. Opponents are shown by score, pairs left and completion — never their b
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
@@ -10,8 +11,9 @@ from django.utils import timezone
 
 from rivals.deals.selectors import deal_fields, secret_codes
 from rivals.games.selectors import board_delta, game_view
-from rivals.matches.models import Duel, Match, QueueTicket, Round
+from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
+from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
 from rivals.models import Account, Game
 from rivals.romanian_time import iso_z
 
@@ -200,3 +202,30 @@ def duels_of(*, account: Account):
 
 def matches_of(*, account: Account):
     return Match.objects.filter(players__account=account).order_by("-created_at")
+
+
+def pending_last_rounds(start: datetime, end: datetime):
+    """The running last rounds of matches that pay points (Quick Match, Arena: a round knows its
+    mode, and a match of a mode has its number of rounds) whose deadline is in ``[start, end)``.
+    A deadline is at most 5 minutes after the start (R-17): a range of the partial index of
+    running rounds by start."""
+    last = Q()
+    for mode in PRIZE_SOURCES:
+        last |= Q(mode=mode, index=ROUNDS[mode])
+    return Round.objects.filter(
+        last,
+        status="running",
+        starts_at__gte=start - ROUND_DURATION,
+        starts_at__lt=end,
+        ends_at__gte=start,
+        ends_at__lt=end,
+    ).order_by()
+
+
+def awards_pending(start: datetime, end: datetime) -> bool:
+    """R-34 (``rivals.points.selectors.register_pending_awards``): may a round still pay points
+    dated in ``[start, end)``? Time may end a running round late, and its points are dated at its
+    deadline; only the last round of a paying match pays (an arena's earlier rounds pay nothing
+    themselves, and its next round starts after their end is written), and a round whose deadline
+    is still ahead ends now or later."""
+    return pending_last_rounds(start, end).exists()

@@ -19,7 +19,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 
 from rivals import personal
-from rivals.accounts.services import account_name_reset
+from rivals.accounts.services import account_name_reset, account_public_face_guard
 from rivals.clubs.models import Club
 from rivals.clubs.services import club_rename
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
@@ -65,10 +65,11 @@ def _subject_key(target: Account | Club) -> str:
 def report_file(
     *, reporter: Account, subject: str, reason: str, note: str | None = None, now: datetime | None = None
 ) -> Report:
-    """``ReportFiled`` (R-39): 404 unknown subject, 422 oneself, 409 an open report of the same
-    reporter on the same subject."""
+    """``ReportFiled`` (R-39): 403 a suspended reporter (R-38), 404 unknown subject, 422 oneself,
+    409 an open report of the same reporter on the same subject."""
     if reason not in dict(REASONS):
         raise Invalid(f"reason must be one of {sorted(dict(REASONS))}", details={"reason": ["unknown"]})
+    account_public_face_guard(account=reporter, doing="report_file")  # R-38 (the API's NotSuspended says it first)
     target = report_subject(subject)
     if isinstance(target, Account) and target.pk == reporter.pk:
         raise NotAllowed("you cannot report yourself")

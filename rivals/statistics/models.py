@@ -1,11 +1,13 @@
 """A player's statistics (T-10, R-37): projections of the events of their games, rounds and
 tournament tables (``rivals.statistics.projections``), shown on the public profile.
 
-* ``PlayerStats``: solo games played (boards dealt) and won, hints used (T-10: every hint given,
-  as the board counts it), rounds played and won (a round is won by its sole first place, R-18),
-  tournaments played (at least one table scored);
+* ``PlayerStats``: solo games played (R-37: a pair removed in them, by hand or with a joker) and
+  won, hints used (T-10: every hint given, as the board counts it), rounds played (a pair removed
+  in them) and won (by its sole first place, R-18, who played), tournaments played (a pair removed
+  at one of their tables);
 * ``BestTime``: the best winning time of the player's solo games per layout;
-* ``TournamentPlayed``: the tournaments a player sat at a table of (counted once each).
+* ``GamePlayed``: the solo games a player removed a pair in (counted once each);
+* ``TournamentPlayed``: the tournaments a player removed a pair at a table of (counted once each).
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ class PlayerStats(models.Model):
     account = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, primary_key=True, related_name="+"
     )
-    games_played = models.IntegerField(default=0, help_text="solo boards dealt (not a round's)")
+    games_played = models.IntegerField(default=0, help_text="solo games with a pair removed (R-37; not a round's)")
     games_won = models.IntegerField(default=0)
     hints_used = models.IntegerField(default=0, help_text="T-10")
-    rounds_played = models.IntegerField(default=0, help_text="competitive rounds: matches, duels, tables")
-    rounds_won = models.IntegerField(default=0, help_text="rounds the player placed first in, alone (R-18)")
-    tournaments_played = models.IntegerField(default=0, help_text="tournaments with a table of theirs scored")
+    rounds_played = models.IntegerField(
+        default=0, help_text="competitive rounds (matches, duels, tables) with a pair removed (R-37)"
+    )
+    rounds_won = models.IntegerField(default=0, help_text="rounds played and placed first in, alone (R-18)")
+    tournaments_played = models.IntegerField(default=0, help_text="tournaments with a pair removed at a table (R-37)")
 
     class Meta:
         verbose_name = "player statistics"
@@ -47,6 +51,17 @@ class BestTime(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account_id} {self.layout} {self.time_ms} ms"
+
+
+class GamePlayed(models.Model):
+    account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    game_id = models.UUIDField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["account", "game_id"], name="statistics_game_played_once")]
+
+    def __str__(self) -> str:
+        return f"{self.account_id} played {self.game_id}"
 
 
 class TournamentPlayed(models.Model):

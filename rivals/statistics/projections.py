@@ -2,16 +2,24 @@
 adds to a player's statistics; two storages keep the numbers — live (upserts in the append's
 transaction: commutative, no row read first) and the rebuild (dicts in memory, then COPY).
 
-What counts (decisions):
-* a solo game is played when its board is dealt (``GameStarted`` without a round), won at
-  ``GameWon``; its winning time (``play_ms``) competes for the best time of its layout — a
-  competitive round's boards are counted as rounds, not as games;
+What counts (decisions; R-37: a game, round or tournament counts as played once the player
+removed a pair in it, by hand or with a joker — a board dealt and left, an idle seat or a table
+closed unplayed counts nothing):
+* a solo game is played at its first pair (``PairRemoved``/``JokerUsed`` without a round; once,
+  ``GamePlayed``, whatever undos and restarts follow), won at ``GameWon``; its winning time
+  (``play_ms``) competes for the best time of its layout — a competitive round's boards are
+  counted as rounds, not as games;
 * a hint is used when the board counts it (``HintGiven``, unless a Pool hint found no pair: the
   board's own rule, ``rivals.games.state``); a restart does not give hints back;
-* a round is played by every player of its result (``RoundEnded``), won by its first place when
-  nobody shares it (R-18: ties, e.g. idle players all at 0, have no winner);
-* a tournament is played once a table of the player was scored (``TableScored``), once per
-  tournament.
+* a round is played by every player of its result (``RoundEnded``) who removed a pair in it, won
+  by its first place when nobody shares it and that player played (R-18: ties, e.g. idle players
+  all at 0, have no winner);
+* a tournament is played once the player removed a pair at a scored table (``TableScored``),
+  once per tournament; a table closed unplayed (no round) counts nothing.
+
+Live, the projection takes the caller's board (``uses_live``): a round's pair costs nothing here
+(its events name the round) and a solo pair's writes ride in the append's own statement
+(``defer_write``), so a pair's append keeps to the hot path (``projections.only_live``).
 """
 
 from __future__ import annotations
@@ -23,11 +31,16 @@ from datetime import datetime
 
 from django.db import connection
 
-from rivals.projections import Projection
+from rivals.matches.services.rounds import pairs_removed
+from rivals.projections import Projection, defer_write
 from rivals.rebuild.copies import Table
 from rivals.statistics.models import COUNTERS_SHOWN as COUNTERS
 
-EVENT_TYPES = frozenset({"GameStarted", "HintGiven", "GameWon", "RoundEnded", "TableScored"})
+PAIRS = frozenset({"PairRemoved", "JokerUsed"})  # R-37: a pair removed by hand or with a joker
+EVENT_TYPES = PAIRS | {"HintGiven", "GameWon", "RoundEnded", "TableScored"}
+# the rebuild also learns the solo games from their starts; a round's boards' events are skipped
+REBUILD_TYPES = EVENT_TYPES | {"GameStarted"}
+_SOLO_ONLY = "NOT (type IN ('GameStarted', 'PairRemoved', 'JokerUsed', 'HintGiven') AND data ? 'round_id')"
 
 SoloGame = tuple[int, str]  # (account id, layout) of a solo game
 GameOf = Callable[[str], "SoloGame | None"]
@@ -37,6 +50,7 @@ GameOf = Callable[[str], "SoloGame | None"]
 class Effect:
     counts: dict[int, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     best: list[tuple[int, str, int, str, datetime]] = field(default_factory=list)  # account, layout, ms, game, at
+    games: list[tuple[int, str]] = field(default_factory=list)  # (account, game) of a solo game's pair
     tournaments: list[tuple[int, str]] = field(default_factory=list)  # (account, tournament) of a scored table
 
     def add(self, account_id: int, counter: str, n: int = 1) -> None:
@@ -47,12 +61,16 @@ class Effect:
 def effect(event, game_of: GameOf) -> Effect:
     """What one event adds (``game_of``: a solo game's account and layout, None for a round's board)."""
     d, out = event.data, Effect()
-    if event.type == "GameStarted":
-        if d.get("round_id") is None:
-            out.add(d["account_id"], "games_played")
-    elif event.type == "HintGiven":
-        solo = game_of(event.stream_id.removeprefix("game-"))
-        if solo is not None and d.get("counted", True):  # as the board counts it (rivals.games.state)
+    if event.type in PAIRS or event.type == "HintGiven":
+        if "round_id" in d:  # a round's board: counted with the round (RoundEnded)
+            return out
+        game_id = event.stream_id.removeprefix("game-")
+        solo = game_of(game_id)
+        if solo is None:
+            pass
+        elif event.type != "HintGiven":
+            out.games.append((solo[0], game_id))
+        elif d.get("counted", True):  # as the board counts it (rivals.games.state)
             out.add(solo[0], "hints_used")
     elif event.type == "GameWon":
         game_id = event.stream_id.removeprefix("game-")
@@ -61,15 +79,15 @@ def effect(event, game_of: GameOf) -> Effect:
             out.add(solo[0], "games_won")
             out.best.append((solo[0], solo[1], d["play_ms"], game_id, event.recorded_at))
     elif event.type == "RoundEnded":
-        results = d["results"]
-        first = [r["account_id"] for r in results if r["place"] == 1]
-        for r in results:
+        played = [r for r in d["results"] if pairs_removed(r) > 0]
+        for r in played:
             out.add(r["account_id"], "rounds_played")
-        if len(first) == 1:  # R-18: a shared first place is nobody's win
+        first = [r["account_id"] for r in d["results"] if r["place"] == 1]
+        if len(first) == 1 and any(r["account_id"] == first[0] for r in played):  # R-18: a shared first is nobody's
             out.add(first[0], "rounds_won")
-    elif event.type == "TableScored":
+    elif event.type == "TableScored" and d.get("round_id") is not None:  # no round: closed unplayed
         tournament = event.stream_id.removeprefix("tournament-")
-        out.tournaments += [(r["account_id"], tournament) for r in d["results"]]
+        out.tournaments += [(r["account_id"], tournament) for r in d["results"] if pairs_removed(r) > 0]
     return out
 
 
@@ -89,12 +107,34 @@ _PLAYED = (
     "INSERT INTO statistics_tournamentplayed (account_id, tournament_id) VALUES (%s, %s) "
     "ON CONFLICT (account_id, tournament_id) DO NOTHING RETURNING account_id"
 )
+# R-37: a solo game counts once, at its first pair — the counter moves only while the game is not
+# recorded yet, then it is: two statements that see the same snapshot when they ride in the
+# append's own statement (``defer_write``: no round trip of their own on a solo pair), and that run
+# in this order otherwise
+_GAME_COUNTED = (
+    f"INSERT INTO statistics_playerstats (account_id, {', '.join(COUNTERS)}) "
+    f"SELECT %s::bigint, {', '.join('1' if c == 'games_played' else '0' for c in COUNTERS)} WHERE NOT EXISTS "
+    "(SELECT 1 FROM statistics_gameplayed WHERE account_id = %s::bigint AND game_id = %s::uuid) "
+    "ON CONFLICT (account_id) DO UPDATE SET games_played = statistics_playerstats.games_played + 1"
+)
+_GAME_PLAYED = (
+    "INSERT INTO statistics_gameplayed (account_id, game_id) VALUES (%s::bigint, %s::uuid) "
+    "ON CONFLICT (account_id, game_id) DO NOTHING"
+)
 
 
-def _live_game_of(cur) -> GameOf:
+def _game_played_writes(account_id: int, game_id: str) -> list[tuple[str, list]]:
+    return [(_GAME_COUNTED, [account_id, account_id, game_id]), (_GAME_PLAYED, [account_id, game_id])]
+
+
+def _live_game_of(live: dict | None) -> GameOf:
     def game_of(game_id: str) -> SoloGame | None:
-        cur.execute("SELECT account_id, layout, round_id FROM rivals_game WHERE id = %s", [game_id])
-        row = cur.fetchone()
+        game = (live or {}).get("game")
+        if game is not None and str(game.pk) == game_id:  # the caller's board: no query
+            return (game.account_id, game.layout) if game.round_id is None else None
+        with connection.cursor() as cur:
+            cur.execute("SELECT account_id, layout, round_id FROM rivals_game WHERE id = %s", [game_id])
+            row = cur.fetchone()
         return (row[0], row[1]) if row and row[2] is None else None
 
     return game_of
@@ -103,8 +143,11 @@ def _live_game_of(cur) -> GameOf:
 def _write_live(cur, out: Effect) -> None:
     for account_id, tournament in out.tournaments:
         cur.execute(_PLAYED, [account_id, tournament])
-        if cur.fetchone():  # the player's first scored table of this tournament
+        if cur.fetchone():  # the player's first played table of this tournament
             out.add(account_id, "tournaments_played")
+    for account_id, game_id in out.games:
+        for sql, params in _game_played_writes(account_id, game_id):
+            cur.execute(sql, params)
     for best in out.best:
         cur.execute(_BEST, list(best))
     for account_id in sorted(out.counts):  # one order for every writer: no deadlock between upserts
@@ -121,6 +164,7 @@ class FoldStore:
         self.counts: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
         self.best: dict[tuple[int, str], tuple[int, str, datetime]] = {}
         self.played: set[tuple[int, str]] = set()
+        self.games: set[tuple[int, str]] = set()
 
     def step(self, event) -> None:
         if event.type == "GameStarted" and event.data.get("round_id") is None:
@@ -130,6 +174,10 @@ class FoldStore:
             if pair not in self.played:
                 self.played.add(pair)
                 out.add(pair[0], "tournaments_played")
+        for pair in out.games:
+            if pair not in self.games:
+                self.games.add(pair)
+                out.add(pair[0], "games_played")
         for account_id, layout, ms, game_id, at in out.best:
             known = self.best.get((account_id, layout))
             if known is None or ms < known[0]:
@@ -141,7 +189,7 @@ class FoldStore:
 
     def copy(self) -> None:
         from rivals.rawsql import copy_insert
-        from rivals.statistics.models import BestTime, PlayerStats, TournamentPlayed
+        from rivals.statistics.models import BestTime, GamePlayed, PlayerStats, TournamentPlayed
 
         copy_insert(PlayerStats, [PlayerStats(account_id=a, **row) for a, row in self.counts.items()])
         copy_insert(
@@ -152,26 +200,48 @@ class FoldStore:
             ],
         )
         copy_insert(TournamentPlayed, [TournamentPlayed(account_id=a, tournament_id=t) for a, t in self.played])
+        copy_insert(GamePlayed, [GamePlayed(account_id=a, game_id=g) for a, g in self.games])
+
+
+_TABLES = ("statistics_playerstats", "statistics_besttime", "statistics_gameplayed", "statistics_tournamentplayed")
 
 
 class StatisticsProjection(Projection):
     name = "statistics"
     event_types = EVENT_TYPES
-    tables = (Table("statistics_playerstats"), Table("statistics_besttime"), Table("statistics_tournamentplayed"))
+    tables = tuple(Table(name) for name in _TABLES)
+    uses_live = True  # the caller's board (``live["game"]``): see the module's docstring
 
-    def apply(self, event) -> None:
+    @property
+    def rebuild_types(self) -> frozenset[str]:
+        return REBUILD_TYPES
+
+    def apply(self, event, live: dict | None = None) -> None:
+        if event.type in PAIRS and "round_id" in event.data:
+            return  # the hot path of a round: nothing here, no query
+        out = effect(event, _live_game_of(live))
+        if live is not None and out.games and not (out.counts or out.best or out.tournaments):
+            # a solo pair on the caller's board: its writes ride in the append's statement, once
+            # per game and append (one statement must not write a row twice)
+            seen = live.setdefault("statistics_games", set())
+            for pair in out.games:
+                if pair not in seen:
+                    seen.add(pair)
+                    for sql, params in _game_played_writes(*pair):
+                        defer_write(live, sql, params)
+            return
         with connection.cursor() as cur:
-            _write_live(cur, effect(event, _live_game_of(cur)))
+            _write_live(cur, out)
 
     def rebuild(self, log) -> None:
         store = FoldStore()
-        for event in log.events(self.event_types):
+        for event in log.events(REBUILD_TYPES, where=_SOLO_ONLY):
             store.step(event)
         store.copy()
 
     def reset(self) -> None:
         with connection.cursor() as cur:
-            for table in ("statistics_playerstats", "statistics_besttime", "statistics_tournamentplayed"):
+            for table in _TABLES:
                 cur.execute(f"DELETE FROM {table}")
 
 

@@ -9,10 +9,14 @@ class BestTimeOut(serializers.Serializer):
 
 
 class PlayerStatsOut(serializers.Serializer):
-    games_played = serializers.IntegerField(help_text="solo boards dealt to the player")
+    games_played = serializers.IntegerField(help_text="R-37: solo games the player removed a pair in")
     games_won = serializers.IntegerField()
     hints_used = serializers.IntegerField(help_text="T-10: every hint the boards counted")
-    rounds_played = serializers.IntegerField(help_text="competitive rounds (Quick Match, Duel, Arena, tables)")
-    rounds_won = serializers.IntegerField(help_text="rounds placed first in, alone (R-18)")
-    tournaments_played = serializers.IntegerField(help_text="tournaments with at least one table of the player")
+    rounds_played = serializers.IntegerField(
+        help_text="R-37: competitive rounds (Quick Match, Duel, Arena, tables) the player removed a pair in"
+    )
+    rounds_won = serializers.IntegerField(help_text="rounds played and placed first in, alone (R-18)")
+    tournaments_played = serializers.IntegerField(
+        help_text="R-37: tournaments with a table the player removed a pair at (a table closed unplayed counts nothing)"
+    )
     best_times = BestTimeOut(many=True, help_text="per layout, by layout id")

@@ -157,6 +157,24 @@ def test_r9_joker_pair_restarts_the_interval_and_keeps_the_record():
 
 
 @pytest.mark.django_db
+def test_r14_a_joker_first_then_the_first_hand_pair_sets_the_record_from_the_joker():
+    """EXAMPLES.md R-14: joker at 5.0 s (0 points, no record), first hand pair at 8.0 s → interval
+    3.0 (from the joker), record 3.0, 100 points; a pair 6.0 s later is not shorter → 100."""
+    acc = account("j", jokers=1)
+    game = new_game(acc, level=1, created_s=0)
+    result = intent(game, acc, "joker", now=at(5.0), tile=board_of(game).free_tiles()[0])
+    assert result.events[0].data["points"] == 0
+    game.refresh_from_db()
+    assert (game.score, game.record_ms, game.last_pair_ms) == (0, None, 5000)
+    intent(game, acc, "remove_pair", now=at(8.0), tiles=list(non_decisive_pair(game)))
+    game.refresh_from_db()
+    assert (game.score, game.record_ms) == (100, 3000)
+    intent(game, acc, "remove_pair", now=at(14.0), tiles=list(non_decisive_pair(game)))
+    game.refresh_from_db()
+    assert (game.score, game.record_ms) == (200, 3000)  # 100, not 200
+
+
+@pytest.mark.django_db
 def test_r9_jokers_are_refused_outside_single_player():
     acc = account("j", jokers=2)
     game = new_game(acc, "classic")

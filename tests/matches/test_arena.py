@@ -55,13 +55,56 @@ def test_r20_r18a_idle_players_get_no_arena_prize_and_their_shares_are_not_passe
     """EXAMPLES.md R-20: 0, 0, 0, −100 with nobody removing a pair → nobody; 500, 0, 0, −100 where
     only the first removed pairs → 80, 0, 0, 0 (the idle shares (40 + 20) / 2 are not paid)."""
     nobody = [False] * 4
-    assert arena_prizes([0, 0, 0, -100], nobody, nobody) == [0, 0, 0, 0]
-    assert arena_prizes([500, 0, 0, -100], nobody, [True, False, False, False]) == [80, 0, 0, 0]
-    assert arena_prizes([500, 0, 0, -100], nobody, [True, True, True, True]) == [80, 30, 30, 0]
-    # R-12/R-24's reading kept for the Arena: every total 0 and nobody completed pays nothing …
-    assert arena_prizes([0, 0, 0, 0], nobody, [True] * 4) == [0, 0, 0, 0]
-    # … but a completed board is not "every score 0"
-    assert arena_prizes([0, 0, 0, 0], [True, False, False, False], [True] * 4) == [35, 35, 35, 35]
+    assert arena_prizes([0, 0, 0, -100], nobody) == [0, 0, 0, 0]
+    assert arena_prizes([500, 0, 0, -100], [True, False, False, False]) == [80, 0, 0, 0]
+    assert arena_prizes([500, 0, 0, -100], [True, True, True, True]) == [80, 30, 30, 0]
+
+
+def test_r20_decision_no_every_score_zero_clause_four_players_who_played_and_total_0_share_35():
+    """R-20's decision: the Arena has no "every score 0" clause (R-12/R-24 do), only R-18a's idle
+    rule — four players who all removed pairs and all total 0 share (80 + 40 + 20 + 0) / 4 = 35."""
+    assert arena_prizes([0, 0, 0, 0], [True] * 4) == [35, 35, 35, 35]
+    assert arena_prizes([0, 0, 0, 0]) == [35, 35, 35, 35]
+    assert arena_prizes([0, 0, 0, 0], [True, True, False, False]) == [35, 35, 0, 0]
+    assert arena_prizes([0, 0, 0, 0], [False] * 4) == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("totals", "played", "prizes"),
+    [
+        ([2400, 2400, 1800, 1800], None, [60, 60, 10, 10]),
+        ([3000, 2000, 2000, 2000], None, [80, 20, 20, 20]),
+        ([2500, 2500, 2500, 1000], None, [46, 46, 46, 0]),
+        ([1000, 1000, 1000, 1000], None, [35, 35, 35, 35]),
+        ([0, 0, 0, -100], [False] * 4, [0, 0, 0, 0]),
+        ([500, 0, 0, -100], [True, False, False, False], [80, 0, 0, 0]),
+        ([0, 0, 0, 0], [True] * 4, [35, 35, 35, 35]),
+    ],
+)
+def test_r20_every_row_of_the_examples(totals, played, prizes):
+    """EXAMPLES.md R-20, row by row (``played``: who removed a pair; None: everyone)."""
+    assert arena_prizes(totals, played) == prizes
+
+
+@pytest.mark.django_db
+def test_r20_an_arena_whose_four_players_all_removed_pairs_and_total_0_pays_35_each():
+    """EXAMPLES.md R-20's last row through the services: in each round every player removes one
+    pair (+100) and taps one blocked tile (−100); nobody completes, every total is 0 → 35 each."""
+    players = accounts(4)
+    m = match("arena", players)
+    for index in (1, 2, 3):
+        rnd = m.rounds.get(index=index)
+        steady_all(rnd, dict.fromkeys(players, 1))
+        start = seconds(rnd.starts_at)
+        for k, p in enumerate(players):
+            play(rnd, p, "click_blocked", start + 2 + k * 0.1, tile=blocked_tile(rnd, p))
+        assert svc.round_end_if_due(round_id=rnd.pk, now=at(start + 25))
+    m.refresh_from_db()
+    assert m.status == "finished"
+    assert [(s["score"], s["place"], s["pairs_removed"], s["completed"]) for s in m.standings] == [(0, 1, 3, False)] * 4
+    assert [p["points"] for p in m.prizes] == [35, 35, 35, 35]
+    prizes = dict(PointsLedgerEntry.objects.filter(source="arena").values_list("account_id", "amount"))
+    assert prizes == {p.pk: 35 for p in players}
 
 
 @pytest.mark.django_db

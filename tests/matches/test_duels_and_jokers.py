@@ -11,7 +11,7 @@ from rivals.matches import services as svc
 from rivals.matches import tasks
 from rivals.matches.models import Duel, Match
 from rivals.models import Event, PointsLedgerEntry
-from tests.matches.helpers import accounts, at, board, complete, first_round, match, play, reload
+from tests.matches.helpers import accounts, at, board, complete, first_round, match, play, reload, seconds, steady
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +90,27 @@ def test_r9_jokers_in_a_round_spend_the_balance_at_most_two():
     with pytest.raises(LimitReached):
         play(rnd, a, "joker", 3, tile=_free_tile(rnd, a))
     assert reload(rnd).last_pair_at == at(2)  # a joker pair keeps the round alive (R-17)
+
+
+def test_r14_a_joker_first_then_a_hand_pair_at_8_s_sets_the_record_to_3_s():
+    """EXAMPLES.md R-14 (with R-9), in a round: a joker at 5.0 s scores 0 and sets no record; the
+    first hand pair at 8.0 s has an interval of 3.0 s (from the joker): record 3.0, 100 points; a
+    pair 6.0 s later is not shorter: 100 (not 200)."""
+    a, b = accounts(2, jokers=1)
+    rnd = first_round(match("duel", [a, b]))
+    start = seconds(rnd.starts_at)
+    joker = play(rnd, a, "joker", start + 5.0, tile=_free_tile(rnd, a))
+    assert joker.events[0].type == "JokerUsed" and joker.events[0].data["points"] == 0
+    game = board(rnd, a)
+    assert (game.score, game.record_ms, game.last_pair_ms) == (0, None, 5000)
+    steady(rnd, a, 1, start + 8.0)  # a pair neither decisive nor losing (R-15): its R-14 worth
+    game = board(rnd, a)
+    assert (game.score, game.record_ms, game.last_pair_ms) == (100, 3000, 8000)
+    steady(rnd, a, 1, start + 14.0)
+    game = board(rnd, a)
+    assert (game.score, game.record_ms) == (200, 3000)  # 6.0 s is not shorter than 3.0 s: 100, not 200
+    pairs = Event.objects.filter(stream_id=game.stream_id, type="PairRemoved").order_by("version")
+    assert [(e.data["points"], e.data["record_ms"]) for e in pairs] == [(100, 3000), (100, 3000)]
 
 
 def test_r9_with_an_empty_balance_the_joker_is_refused():

@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+pytestmark = pytest.mark.timeout(180)
 
 
 def _month_partition(moment: datetime) -> str:

@@ -42,6 +42,46 @@ PINNED = [
         id="tournaments: TournamentCancelled by an operator (version 2: the operator's note)",
     ),
     pytest.param(
+        tournaments.table_scored(
+            wave=2,
+            table=1,
+            round_id=ID,
+            reason="idle",
+            multiplier=3,
+            results=[
+                {"account_id": 7, "place": 1, "score": 900, "completed": False, "tp": 60, "pairs_removed": 9},
+                {"account_id": 8, "place": 2, "score": 0, "completed": False, "tp": 0, "pairs_removed": 0},
+            ],
+            at=AT,
+        ),
+        ("TableScored", 2),
+        {
+            "wave": 2,
+            "table": 1,
+            "round_id": str(ID),
+            "reason": "idle",
+            "multiplier": 3,
+            "results": [
+                {"account_id": 7, "place": 1, "score": 900, "completed": False, "tp": 60, "pairs_removed": 9},
+                {"account_id": 8, "place": 2, "score": 0, "completed": False, "tp": 0, "pairs_removed": 0},
+            ],
+            "ended_at": "2026-06-01T09:00:00.250000+00:00",
+        },
+        id="tournaments: TableScored (version 2: each row's pairs_removed, R-37)",
+    ),
+    pytest.param(
+        tournaments.player_unregistered(account_id=7, reason="rescheduled", starts_at=AT),
+        ("PlayerUnregistered", 1),
+        {"account_id": 7, "reason": "rescheduled", "starts_at": "2026-06-01T09:00:00.250000+00:00"},
+        id="tournaments: PlayerUnregistered ended by an operator's move of a Champions start (R-28)",
+    ),
+    pytest.param(
+        tournaments.player_unregistered(account_id=7),
+        ("PlayerUnregistered", 1),
+        {"account_id": 7},
+        id="tournaments: PlayerUnregistered, the player's own withdrawal",
+    ),
+    pytest.param(
         games.pair_removed(
             tiles=[4, 9],
             faces=["C1", "C1"],

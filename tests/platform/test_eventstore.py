@@ -10,6 +10,7 @@ from django.db import DatabaseError, connection, transaction
 from rivals import projections
 from rivals.eventstore import NewEvent, StreamConflict, event_append, stream_version
 from rivals.models import Account, Event, Stream
+from tests.testdb import worker_id
 
 
 def _append(stream="test-1", n=1, expected=0):
@@ -244,7 +245,7 @@ def app_role():
     database's transaction: created, used with SET ROLE, and rolled back with the test."""
     from django.core.management import call_command
 
-    name = "rivals_app_test"
+    name = f"rivals_app_test_{worker_id()}"  # roles are the server's, not the database's: one per worker
     with connection.cursor() as cur:
         cur.execute(f"CREATE ROLE {name} NOLOGIN")
     call_command("db_roles", app_role=name)

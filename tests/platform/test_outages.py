@@ -28,7 +28,7 @@ from tests.perf.stack import spawn as _spawn
 from tests.perf.stack import stop as _stop
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = pytest.mark.timeout(240)
 
 
 class OwnPostgres:

@@ -154,7 +154,7 @@ def test_the_rebuild_holds_its_lock_on_a_direct_connection_and_sets_nothing_for_
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(60)
-def test_a_second_beat_waits_as_standby_and_sends_nothing_until_the_leader_stops():
+def test_a_second_beat_waits_as_standby_and_sends_nothing_until_the_leader_stops(real_clock):
     call_command("setup_periodic_tasks")
     leader = LeaderScheduler(app=app)
     standby = LeaderScheduler(app=app)
@@ -167,8 +167,11 @@ def test_a_second_beat_waits_as_standby_and_sends_nothing_until_the_leader_stops
             assert standby.tick() > 0
         assert leader.sent > 0
         assert standby.sent == 0 and not standby.leading
-        leader.close()  # the leader stops: its lock goes with its connection
-        standby.tick()
+        leader.close()  # the leader stops: its lock goes with its connection — once its backend has gone
+        deadline = time.monotonic() + 10
+        while not standby.leading and time.monotonic() < deadline:
+            standby.tick()
+            time.sleep(0.05)
         assert standby.leading
         assert leader.lock_conn is None and not leader.leading
     finally:

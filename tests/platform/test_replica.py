@@ -24,7 +24,7 @@ import pytest
 from tests.perf.replica import Postgres
 from tests.perf.stack import ROOT, Stack
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]
+pytestmark = pytest.mark.timeout(180)
 
 MAX_LAG_S = 3.0  # the bound the web process is given; samples every 50 ms, 1 s out after a failure
 SEED = """

@@ -16,7 +16,7 @@ import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import strategies as st
 from schemathesis.config import SchemathesisConfig
@@ -36,16 +36,33 @@ OPERATIONS = [result.ok() for result in schema.get_all_operations()]
 SHARE = 0.4 / len(OPERATIONS)  # of ``make fuzz``'s time, each operation its share
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Issue 32: the fuzzed guest and the states clients meet (``tests/platform/seeded.py``),
+    seeded once for the module in a transaction that is rolled back after its last test — each
+    test runs in a savepoint inside it, so what one test's examples write is undone before the
+    next, and the seeded world is the same for every operation."""
+    from rivals.accounts.services import account_guest_signin
+    from tests.factories import device_id_for
+    from tests.platform.seeded import seed
+
+    with django_db_blocker.unblock(), transaction.atomic():
+        account, token, _ = account_guest_signin(device_id=device_id_for("schemathesis-device"))
+        ids = seed(account)
+        yield f"Token {token}", account.pk, ids
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def caller(guest, settings):
-    """A guest's token and account id; and, as Django's test client does, the WSGI calls keep the
-    test's connection (and its transaction) instead of closing it at the end of each request. The
-    store's purchase reports are accepted (their secret set): unsigned, each is 401."""
+def caller(world, settings):
+    """The seeded guest's token, account id and the seeded ids; and, as Django's test client
+    does, the WSGI calls keep the test's connection (and its transaction) instead of closing it at
+    the end of each request. The store's purchase reports are accepted (their secret set):
+    unsigned, each is 401."""
     settings.PURCHASES_WEBHOOK_SECRET = "schemathesis-store-secret"
-    client, account_id = guest("schemathesis-device")
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    yield client._credentials["HTTP_AUTHORIZATION"], account_id
+    yield world
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
 
@@ -59,15 +76,11 @@ def _reads_state(operation) -> bool:
 @pytest.mark.django_db
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: f"{op.method.upper()} {op.path}")
 def test_every_operation_answers_as_documented(operation, caller):
-    from rivals.models import Account
-    from tests.platform.seeded import seed
-
-    token, account_id = caller
+    token, _, ids = caller
     # positive and negative data, as schemathesis' own pytest runner generates (a branch that
     # cannot produce a case for an operation — no invalid path id is possible — is drawn again)
     strategies = [operation.as_strategy(mode) for mode in GenerationMode]
     if _reads_state(operation):  # and the states clients meet: the seeded resources' own ids
-        ids = seed(Account.objects.get(pk=account_id))
         names = [p.name for p in operation.path_parameters]
         if all(name in ids for name in names):
             path = {name: str(ids[name]) for name in names}

@@ -226,6 +226,50 @@ def test_jobs_run_due_runs_every_periodic_job_once_by_name():
     assert "tournaments" not in inspect.getsource(jobs_run_due)  # a generic command: tasks by name
 
 
+def test_r28_an_operator_moving_a_champions_start_into_another_week_in_the_admin_ends_its_registrations(
+    admin_client, admin_user
+):
+    from rivals.points.services import points_award
+    from rivals.romanian_time import week_bounds_utc
+    from tournaments.models import Registration
+    from tournaments.services.lifecycle import tournament_create
+    from tournaments.services.registration import tournament_register
+
+    now = timezone.now().replace(microsecond=0)
+    start, end = now + timedelta(hours=1), now + timedelta(hours=2)
+    monday = week_bounds_utc(start)[0]  # the registration (made "before") is in the start's week
+    t = tournament_create(
+        actor="operator:test", kind="champions", title="Champions", registration_opens_at=monday,
+        starts_at=start, ends_at=end, min_players=16, prize_table=[500], multipliers=[1],
+    )  # fmt: skip
+    (ann,) = players(1, prefix="champ")
+    points_award(account=ann, amount=200, source="tournament_prize", key="r28:admin", at=monday + timedelta(seconds=1))
+    tournament_register(tournament_id=t.pk, account=ann, now=monday + timedelta(seconds=2))
+    local = timezone.localtime
+    form = _form(
+        kind="champions",
+        title="Champions",
+        min_players="16",
+        prize_table="500",
+        multipliers="1",
+        registration_opens_at_0=local(monday).strftime("%Y-%m-%d"),
+        registration_opens_at_1=local(monday).strftime("%H:%M:%S"),
+        starts_at_0=local(start + timedelta(days=7)).strftime("%Y-%m-%d"),
+        starts_at_1=local(start + timedelta(days=7)).strftime("%H:%M:%S"),
+        ends_at_0=local(end + timedelta(days=7)).strftime("%Y-%m-%d"),
+        ends_at_1=local(end + timedelta(days=7)).strftime("%H:%M:%S"),
+    )
+    res = admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", form, follow=True)
+    assert res.status_code == 200
+    assert "1 registration(s) ended (reason rescheduled" in res.content.decode()
+    t.refresh_from_db()
+    assert (t.starts_at, t.registered) == (start + timedelta(days=7), 0)
+    assert t.registration_opens_at == week_bounds_utc(t.starts_at)[0]  # reopens under that week's rule
+    assert not Registration.objects.filter(tournament=t).exists()
+    ended = Event.objects.get(stream_id=t.stream_id, type="PlayerUnregistered")
+    assert ended.data["reason"] == "rescheduled" and ended.metadata["actor"] == f"operator:{admin_user.pk}"
+
+
 def test_a_finished_tournaments_page_shows_the_standings_first_and_nothing_to_save(admin_client):
     """Issue 40: the final standings first (places, names, table points, prizes), the tournament in
     a few lines, the tables and the event log folded away, no Save, no row captioned with ids."""

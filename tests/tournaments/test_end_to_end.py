@@ -18,7 +18,8 @@ from rivals.games.services import game_board
 from rivals.matches.models import Round
 from rivals.models import Event, Game, PointsLedgerEntry
 
-pytestmark = [pytest.mark.django_db, pytest.mark.slow, pytest.mark.timeout(240)]
+# on the real clock: a tournament of 30 seconds (a proof, tests/conftest.py)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_clock"), pytest.mark.timeout(240)]
 START_IN_S, DURATION_S = 4, 30
 
 

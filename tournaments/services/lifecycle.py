@@ -15,7 +15,7 @@ from rivals.eventstore import event_append
 from rivals.romanian_time import week_bounds_utc
 from rivals.text import clean_text
 from tournaments import events as ev
-from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Table, Tournament
+from tournaments.models import KINDS, MULTIPLIER_MAX, MULTIPLIER_MIN, Registration, Table, Tournament
 from tournaments.services.common import STREAM_TYPE, task_on_commit, tournament_append, tournament_locked
 
 MAX_PRIZE_PLACES = 1000
@@ -75,6 +75,27 @@ def _current_settings(t: Tournament) -> dict[str, Any]:
     return {k: getattr(t, k) for k in ev.SETTINGS}
 
 
+def settings_edited(t: Tournament, changes: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """The settings of ``t`` after ``changes`` (validated), and whether they move a Champions
+    Tournament's start into another Romanian week (R-28).
+
+    Decision (R-28): such a move ends every registration made before (``tournament_edit``) and
+    registration reopens under the new week's rule — from that week's Monday 00:00 Romanian time,
+    unless the operator sets ``registration_opens_at`` too (then clamped to that Monday as ever)."""
+    merged = {**_current_settings(t), **changes}
+    start = merged.get("starts_at")
+    moved = (
+        t.kind == "champions"
+        and merged.get("kind") == "champions"
+        and isinstance(start, datetime)
+        and not timezone.is_naive(start)
+        and week_bounds_utc(start)[0] != week_bounds_utc(t.starts_at)[0]
+    )
+    if moved and "registration_opens_at" not in changes:
+        merged["registration_opens_at"] = week_bounds_utc(start)[0]
+    return settings_clean(merged), moved
+
+
 @transaction.atomic
 def tournament_create(
     *,
@@ -121,6 +142,9 @@ def tournament_edit(*, tournament_id, actor: str, now: datetime | None = None, *
 
     A started (or finished, cancelled) tournament's rules cannot be edited. Decision: the kind can
     change only while nobody is registered (Champions eligibility is checked at registration).
+    R-28: a Champions Tournament's start moved into another Romanian week ends every registration
+    made before — a ``PlayerUnregistered`` each (``reason: rescheduled``, the new start; the player
+    is notified), after the ``TournamentEdited``, in registration order.
     """
     now = now or timezone.now()
     t = tournament_locked(tournament_id)
@@ -129,7 +153,7 @@ def tournament_edit(*, tournament_id, actor: str, now: datetime | None = None, *
         raise Invalid(f"not editable: {sorted(unknown)}", details={k: ["not editable"] for k in unknown})
     if t.status != "scheduled" or now >= t.starts_at:
         raise NotAllowed("a started tournament's rules cannot be edited", details={"status": t.status})
-    clean = settings_clean({**_current_settings(t), **changes})
+    clean, moved = settings_edited(t, changes)
     diff = {k: v for k, v in clean.items() if v != getattr(t, k)}
     if not diff:
         return t
@@ -137,7 +161,14 @@ def tournament_edit(*, tournament_id, actor: str, now: datetime | None = None, *
         raise NotAllowed("the kind cannot change once players registered", details={"registered": t.registered})
     if clean["ends_at"] <= now:
         raise Invalid("the tournament would already be over", details={"ends_at": ["in the future"]})
-    tournament_append(t, [ev.tournament_edited(changes=diff)], actor=actor, now=now)
+    ended = []
+    if moved:  # R-28: the registrations were made under another week's rule
+        registered = Registration.objects.filter(tournament=t).order_by("registered_at", "account_id")
+        ended = [
+            ev.player_unregistered(account_id=a, reason="rescheduled", starts_at=clean["starts_at"])
+            for a in registered.values_list("account_id", flat=True)
+        ]
+    tournament_append(t, [ev.tournament_edited(changes=diff), *ended], actor=actor, now=now)
     if "starts_at" in diff:
         task_on_commit("tournaments.tick", eta=t.starts_at, tournament_id=str(t.pk))
     return t

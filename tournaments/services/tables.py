@@ -154,6 +154,8 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
             "score": raw[p.account_id][1],
             "completed": raw[p.account_id][0],
             "tp": p.points,
+            # the table counts as played (statistics, tables_played) for who removed a pair
+            "pairs_removed": pairs_removed(by_account[p.account_id]) if p.account_id in by_account else 0,
         }
         for p in placed
     ]

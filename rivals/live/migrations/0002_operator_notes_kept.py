@@ -45,6 +45,6 @@ def notes_removed(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("live", "0001_initial"), ("rivals", "0015_operator_roles")]
+    dependencies = [("live", "0001_initial"), ("rivals", "0016_operator_roles")]
 
     operations = [migrations.RunPython(notes_removed, migrations.RunPython.noop)]

@@ -191,7 +191,7 @@ def match_standings(
     if mode == "quick":
         points = scoring.quick_match_points([(completed[a], totals[a]) for a in players], paid)
     elif mode == "arena":
-        points = scoring.arena_prizes([totals[a] for a in players], [completed[a] for a in players], paid)
+        points = scoring.arena_prizes([totals[a] for a in players], paid)
     else:
         points = None
     standings = sorted(

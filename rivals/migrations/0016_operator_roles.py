@@ -23,7 +23,7 @@ def groups_create(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rivals", "0014_event_unlinked"),
+        ("rivals", "0015_closed_accounts_unlink_devices"),
         ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
