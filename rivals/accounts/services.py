@@ -249,6 +249,17 @@ def account_jokers_change(
     return account
 
 
+def _jokers_by_operator(
+    account: Account, delta: int, kind: str, note: str, actor: str, reason_code: str, message: str
+) -> Account:
+    """An operator's joker change: the note for operators, the code and message for the player."""
+    note = clean_text(note, field="reason", max_length=300)
+    reason_code, message = notice_clean(reason_code, message)
+    return account_jokers_change(
+        account=account, delta=delta, reason=kind, actor=actor, note=note, reason_code=reason_code, message=message
+    )
+
+
 @transaction.atomic
 def account_jokers_grant(
     *, account: Account, amount: int, reason: str, actor: str, reason_code: str = "goodwill", message: str = ""
@@ -257,17 +268,7 @@ def account_jokers_grant(
     kept from the player, who is told ``reason_code`` and ``message`` (``rivals.player_notice``)."""
     if not 1 <= amount <= 1000:
         raise Invalid("a grant gives 1–1000 jokers")
-    note = clean_text(reason, field="reason", max_length=300)
-    reason_code, message = notice_clean(reason_code, message)
-    return account_jokers_change(
-        account=account,
-        delta=amount,
-        reason="operator_grant",
-        actor=actor,
-        note=note,
-        reason_code=reason_code,
-        message=message,
-    )
+    return _jokers_by_operator(account, amount, "operator_grant", reason, actor, reason_code, message)
 
 
 @transaction.atomic
@@ -286,17 +287,7 @@ def account_jokers_correct(
             f"the player has {account.jokers} joker(s): spent jokers cannot be taken back",
             details={"jokers": account.jokers},
         )
-    note = clean_text(reason, field="reason", max_length=300)
-    reason_code, message = notice_clean(reason_code, message)
-    return account_jokers_change(
-        account=account,
-        delta=-amount,
-        reason="operator_correction",
-        actor=actor,
-        note=note,
-        reason_code=reason_code,
-        message=message,
-    )
+    return _jokers_by_operator(account, -amount, "operator_correction", reason, actor, reason_code, message)
 
 
 @transaction.atomic
