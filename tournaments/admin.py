@@ -224,7 +224,7 @@ class PotForm(forms.ModelForm):
     code = forms.CharField(
         required=False,
         max_length=20,
-        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised (R-40). "
+        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised. "
         "Players see only its commitment until the pot closes.",
     )
     prize_split = IntListField(lo=0, help_text="points per place, e.g. 500,300,200")

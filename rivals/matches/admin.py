@@ -308,9 +308,9 @@ def _commitments(account) -> list[str]:
     running = Round.objects.filter(players__contains=[account.pk], status="running").count()
     lines = []
     if tickets:
-        lines.append(f"{tickets} waiting queue ticket(s) end now (QueueLeft)")
+        lines.append(f"{tickets} waiting queue ticket(s) end now: the player leaves the queue")
     if duels:
-        lines.append(f"{duels} pending duel challenge(s) end now (DuelDeclined by the server)")
+        lines.append(f"{duels} pending duel challenge(s) end now, both players told")
     if running:
         lines.append(f"{running} round(s) it plays now go on; its intents are refused from now on")
     return lines
