@@ -31,10 +31,13 @@ app = Celery("rivals", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# the terminal: the routine jobs' sends, receipts and successes at DEBUG only (issue 22)
-from celery.signals import after_setup_logger  # noqa: E402
+# the terminal: the routine jobs' sends, receipts and successes at DEBUG only (issue 22); one clock,
+# UTC with its zone, as the web's lines (issue 40)
+from celery.signals import after_setup_logger, after_setup_task_logger  # noqa: E402
 
-from config.logfilters import quiet_routine_tasks  # noqa: E402
+from config.logfilters import quiet_routine_tasks, utc_clock  # noqa: E402
 
 after_setup_logger.connect(quiet_routine_tasks, weak=False, dispatch_uid="config.quiet_routine_tasks")
+after_setup_logger.connect(utc_clock, weak=False, dispatch_uid="config.utc_clock")
+after_setup_task_logger.connect(utc_clock, weak=False, dispatch_uid="config.utc_clock_tasks")
 quiet_routine_tasks()

@@ -7,11 +7,17 @@ not hundreds of routine lines a minute burying the one-time admin password.
   ``--loglevel DEBUG``); failures and retries keep their level.
 - ``OneLineForbidden``: a 403 (an operator opening a page that is read-only for everyone, such as
   an event's "add") is one line in the log, not the exception's 40-line traceback.
+- One clock (issue 40): every line of web, worker and beat starts with the instant in UTC, the
+  zone written (``UTCFormatter``: Django's ``LOGGING``, uvicorn's ``config/uvicorn_logging.json``,
+  Celery's loggers through ``utc_clock``) — not the processes' local time, not no time at all.
+- One line per request (issue 40): uvicorn's access line, except for static files and the favicon
+  (``NoStaticFiles``: an admin page asks for ~20 of them).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
 
@@ -50,3 +56,35 @@ def quiet_routine_tasks(**_) -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RoutineTasks) for f in logger.filters):
             logger.addFilter(RoutineTasks())
+
+
+LOG_FORMAT = "%(asctime)s UTC %(levelname)s %(name)s: %(message)s"
+UNLOGGED_PATHS = ("/static/", "/favicon.ico")
+
+
+class UTCFormatter(logging.Formatter):
+    """``2026-06-01 18:00:05.250 UTC INFO uvicorn.access: …``."""
+
+    converter = time.gmtime
+    default_msec_format = "%s.%03d"
+
+    def __init__(self, fmt: str | None = None, datefmt: str | None = None, style: str = "%", **kwargs) -> None:
+        super().__init__(fmt or LOG_FORMAT, datefmt, style)
+
+
+class NoStaticFiles(logging.Filter):
+    """uvicorn's access line (``'%s - "%s %s HTTP/%s" %d'``: client, method, path …) of a static
+    file or the favicon is not shown."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3:
+            return not str(args[2]).startswith(UNLOGGED_PATHS)
+        return True
+
+
+def utc_clock(logger=None, **_) -> None:
+    """Celery's ``after_setup_logger`` / ``after_setup_task_logger``: its handlers write the one
+    clock (worker and beat)."""
+    for handler in getattr(logger, "handlers", []):
+        handler.setFormatter(UTCFormatter())

@@ -59,7 +59,7 @@ PERIODIC_TASKS: list[dict] = [
     # P-4: pool games end when their server time runs out, even if the client stopped calling.
     {
         "name": "games-expire-due",
-        "description": "Ends Pool games whose server time ran out, even if the player stopped playing (P-4). Every 15 seconds.",
+        "description": "Ends Pool games whose server time ran out, even if the player stopped playing. Every 15 seconds.",
         "task": "rivals.games_expire_due",
         "interval_seconds": 15,
     },
@@ -67,14 +67,14 @@ PERIODIC_TASKS: list[dict] = [
     # ends every round whose deadline passed even if its scheduled task was lost or the worker died.
     {
         "name": "matches-sweep",
-        "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, expires old queue tickets and duel challenges (R-17), and pairs the queue's waiting tickets whose rating window widened (R-42). Every 2 seconds.",
+        "description": "Ends competitive rounds whose deadline passed if their own timer task was lost, expires old queue tickets and duel challenges, and pairs the waiting players whose rating window has widened. Every 2 seconds.",
         "task": "matches.sweep",
         "interval_seconds": 2,
     },
     # move the AMR window at Romanian midnight (00:01 Bucharest; never skipped/doubled by DST).
     {
         "name": "rankings-roll",
-        "description": "Moves the 365-day AMR window at Romanian midnight: days that left the window leave the totals (R-34). Daily at 00:01 Romanian time.",
+        "description": "Moves the 365-day AMR window at Romanian midnight: days that left the window leave the totals. Daily at 00:01 Romanian time.",
         "task": "rankings.roll",
         "crontab": {"minute": "1", "hour": "0", "timezone": ROMANIA},
     },
@@ -89,7 +89,7 @@ PERIODIC_TASKS: list[dict] = [
     # (each is also scheduled for its moment on commit; this is the safety net). Cheap when idle.
     {
         "name": "tournaments-sweep",
-        "description": "Starts, cancels, seats the next waves of and finalizes tournaments whose moment has come, if their own task was lost (R-22…R-26, R-29). Every 5 seconds.",
+        "description": "Starts, cancels, seats the next waves of and finalizes tournaments whose moment has come, if their own task was lost. Every 5 seconds.",
         "task": "tournaments.sweep",
         "interval_seconds": 5,
     },
@@ -97,7 +97,7 @@ PERIODIC_TASKS: list[dict] = [
     # (hourly at :07 Bucharest; idempotent — one instance per schedule and Romanian date).
     {
         "name": "tournaments-schedules",
-        "description": "Creates the coming instances of recurring tournament schedules, in Romanian time (R-21). Hourly at :07.",
+        "description": "Creates the coming instances of recurring tournament schedules, in Romanian time. Hourly at :07.",
         "task": "tournaments.schedules_materialize",
         "crontab": {"minute": "7", "hour": "*", "timezone": ROMANIA},
     },
@@ -111,7 +111,7 @@ PERIODIC_TASKS: list[dict] = [
     # P-5: pot competitions are ranked and paid once their end time passed.
     {
         "name": "pots-sweep",
-        "description": "Ranks and pays pot competitions whose end time passed (P-5). Every 15 seconds.",
+        "description": "Ranks and pays pot competitions whose end time passed. Every 15 seconds.",
         "task": "tournaments.pots_sweep",
         "interval_seconds": 15,
     },

@@ -306,6 +306,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True
+# no result backend keeps results, so nothing expires: beat does not add its own daily
+# celery.backend_cleanup (issue 40: a job listed that no one declared)
+CELERY_RESULT_EXPIRES = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -336,9 +339,10 @@ CHANNEL_LAYERS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # config/logfilters.py: a 403 is one line, not a traceback (issue 22)
+    # config/logfilters.py: a 403 is one line, not a traceback (issue 22); one clock, UTC (issue 40)
     "filters": {"one_line_403": {"()": "config.logfilters.OneLineForbidden"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"utc": {"()": "config.logfilters.UTCFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "utc"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # pgserver narrates every start/join/exit of the embedded server at INFO: only its problems
     "loggers": {"pgserver": {"level": "WARNING"}, "django.request": {"filters": ["one_line_403"]}},

@@ -8,13 +8,14 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from config.views import landing
+from config.views import favicon, landing
 from rivals.api.views_health import healthz
 
 urlpatterns = [
     path("", landing, name="landing"),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

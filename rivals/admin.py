@@ -32,6 +32,21 @@ class EventPlayerFilter(PlayerFilter):
         return queryset.filter(player_streams_q([account_id]))
 
 
+class ActorFilter(admin.SimpleListFilter):
+    """``?actor=operator:<id>``: the events an operator wrote (the Operators page links here).
+    Shown only while in use; it reads the log newest first until a page is full."""
+
+    title = "actor"
+    parameter_name = "actor"
+
+    def lookups(self, request, model_admin):
+        value = request.GET.get(self.parameter_name, "")
+        return [(value, value)] if value else []
+
+    def queryset(self, request, queryset):
+        return queryset.filter(metadata__actor=self.value()) if self.value() else queryset
+
+
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
     """Search by exact stream id (``game-…``), by type, or by player — a name or an id: every
@@ -40,7 +55,7 @@ class EventAdmin(ReadOnlyAdmin):
     names linked to their pages, and its actor by name."""
 
     list_display = ("position", "stream_link", "version", "type", "recorded_at", "actor")
-    list_filter = (EventPlayerFilter, "stream_type", "type")
+    list_filter = (EventPlayerFilter, ActorFilter, "stream_type", "type")
     search_fields = ("=stream_id", "type")
     search_help_text = "a stream id (game-…), an event type, or a player's name or id"
     ordering = ("-position",)

@@ -7,7 +7,14 @@
 - ``report``: what the action did, row by row: a success message only for what succeeded, a
   warning naming each row it skipped and why;
 - ``ObjectActionsMixin``: the same actions as buttons on an object's own page (they post to the
-  list's action with that one row, and come back to the page).
+  list's action with that one row, and come back to the page);
+- roles (issue 40, ``rivals.accounts.roles``): every action names the permissions it needs
+  (``@admin.action(permissions=[…])`` and the ModelAdmin's ``has_<name>_permission``, e.g.
+  ``permission_check("rivals.suspend_account")``); Django offers an operator only the actions
+  their role allows, and ``ActionsAllowedMixin`` refuses a post of any other, saying so;
+- ``NoticeForm``: an act on a player's account keeps the operator's note (``reason``, in the
+  event for operators) apart from what the player is told (a reason code and, optionally, a
+  message written for them: ``rivals.player_notice``).
 
 Nothing irreversible is pre-ticked: the forms' checkboxes start unticked.
 """
@@ -25,14 +32,62 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from rivals.errors import DomainError
+from rivals.player_notice import MESSAGE_MAX, REASON_CODES
+
+NOTE_HELP = "kept for operators (in the event and on these pages); the player never sees it"
 
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=300,
+        label="Operator's note",
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="recorded in the event (operators read it later)",
+        help_text=NOTE_HELP,
     )
+
+
+class NoticeForm(ReasonForm):
+    """What the player is told (a reason code, an optional message for them) and the operator's
+    note, under labels that say who reads each."""
+
+    reason_code = forms.ChoiceField(
+        label="Reason the player is told", choices=list(REASON_CODES.items()), help_text="the player reads this"
+    )
+    message = forms.CharField(
+        required=False,
+        max_length=MESSAGE_MAX,
+        label="Message to the player (optional)",
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 60}),
+        help_text="the player reads this, word for word — write it for them",
+    )
+    field_order = ("reason_code", "message", "reason")
+
+
+def notice_form(default_code: str, base: type[forms.Form] = NoticeForm) -> type[forms.Form]:
+    """``base`` (a ``NoticeForm``) with ``default_code`` chosen first."""
+
+    class Form(base):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.fields["reason_code"].initial = default_code
+
+    Form.__name__ = base.__name__
+    return Form
+
+
+def notice_of(data: dict) -> dict:
+    """The service keywords of a ``NoticeForm``'s cleaned data: the note and what the player is told."""
+    return {"reason": data["reason"], "reason_code": data["reason_code"], "message": data.get("message", "")}
+
+
+def permission_check(perm: str):
+    """A ModelAdmin's ``has_<name>_permission`` for an action's ``permissions=[name]``: the
+    operator's role holds ``perm`` (``app_label.codename``)."""
+
+    def check(self, request, obj=None) -> bool:
+        return request.user.has_perm(perm)
+
+    return check
 
 
 @dataclass
@@ -120,9 +175,30 @@ def confirm_then_apply(
     return render(request, "admin/rivals/confirm_action.html", context)
 
 
-class ObjectActionsMixin:
+class ActionsAllowedMixin:
+    """A post of an action the operator's role does not allow (Django's own list leaves it out,
+    so it would only say "No action selected", or nothing when the role has no action at all)
+    changes nothing and says so."""
+
+    def changelist_view(self, request, extra_context=None):
+        name = request.POST.get("action", "") if request.method == "POST" else ""
+        if name and name not in self.get_actions(request):
+            declared = {n: description for _, n, description in self._get_base_actions()}
+            if name in declared:
+                roles = ", ".join(request.user.groups.values_list("name", flat=True)) or "none"
+                self.message_user(
+                    request,
+                    f"“{declared[name]}” is not allowed to your role ({roles}): nothing was changed",
+                    messages.ERROR,
+                )
+                return HttpResponseRedirect(_next_url(request) or request.get_full_path())
+        return super().changelist_view(request, extra_context)
+
+
+class ObjectActionsMixin(ActionsAllowedMixin):
     """Buttons on an object's page for the list's actions: ``object_actions`` names them with
-    the button's label, ``object_action_shown(obj, name)`` hides those that do not apply to it."""
+    the button's label, ``object_action_shown(obj, name)`` hides those that do not apply to it
+    (and those the operator's role does not allow: ``get_actions``)."""
 
     object_actions: tuple[tuple[str, str], ...] = ()
     change_form_template = "admin/rivals/change_form_actions.html"

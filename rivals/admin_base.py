@@ -13,7 +13,9 @@ MAX_PLAYERS_MATCHED = 20  # a search that names more players than this is too va
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """Events and ledgers are history: nobody adds, changes or deletes them here, superusers included."""
+    """Events and ledgers are history: nobody adds, changes or deletes them here, superusers
+    included. A subclass may declare actions (a job's pause, a round's end): each names the
+    permission it needs (``rivals.admin_actions``), and Django's bulk delete is never offered."""
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -23,9 +25,6 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-    def get_actions(self, request):
-        return {}
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -44,6 +44,59 @@ def heartbeat_status(*, source: str = "celery", now: datetime | None = None) -> 
     }
 
 
+# a job is late once its next run after the last one is overdue by more than its own interval —
+# at least a minute (beat's and a worker's own delays), at most an hour (a daily job missed is
+# seen within the hour, not a day later)
+LATE_GRACE_MIN_S, LATE_GRACE_MAX_S = 60, 3600
+
+
+def _period_s(task, due: datetime, now: datetime) -> float:
+    """The seconds between the job's runs: its interval, or a crontab's gap after ``due``."""
+    if task.interval is not None:
+        return task.schedule.run_every.total_seconds()
+    following = now + task.schedule.remaining_estimate(due + timedelta(seconds=1))
+    return max((following - due).total_seconds(), 1.0)
+
+
+def job_overdue_s(task, run, *, now: datetime) -> float | None:
+    """How long past its grace a declared, enabled job's next run is (None: not late, or never
+    ran — nothing to measure from). ``run``: its ``JobRun`` (the worker's last start)."""
+    if run is None or run.started_at is None:
+        return None
+    due = now + task.schedule.remaining_estimate(run.started_at)
+    grace = min(max(_period_s(task, due, now), LATE_GRACE_MIN_S), LATE_GRACE_MAX_S)
+    overdue = (now - due).total_seconds() - grace
+    return overdue if overdue > 0 else None
+
+
+def jobs_status(*, now: datetime | None = None) -> dict[str, list[str]]:
+    """For ``/healthz`` and the jobs page (issue 40): the jobs ``config/periodic.py`` declares that
+    an operator paused, that are late (``job_overdue_s``) and whose last run failed, by name."""
+    from django_celery_beat.models import PeriodicTask
+
+    from config.periodic import PERIODIC_TASKS
+    from rivals.models import JobRun
+
+    now = now or timezone.now()
+    tasks = list(
+        PeriodicTask.objects.filter(name__in=[spec["name"] for spec in PERIODIC_TASKS])
+        .select_related("interval", "crontab")
+        .order_by("name")
+    )
+    runs = JobRun.objects.in_bulk([t.task for t in tasks])
+    out: dict[str, list[str]] = {"paused": [], "late": [], "failed": []}
+    for task in tasks:
+        run = runs.get(task.task)
+        if not task.enabled:
+            out["paused"].append(task.name)
+            continue
+        if job_overdue_s(task, run, now=now) is not None:
+            out["late"].append(task.name)
+        if run is not None and run.finished_at is not None and not run.ok:
+            out["failed"].append(task.name)
+    return out
+
+
 def _prune(queryset, field: str, before: datetime) -> int:
     """Delete rows older than ``before`` in batches (short transactions, no long locks)."""
     deleted = 0

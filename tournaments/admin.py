@@ -1,8 +1,10 @@
 """Operators' admin for tournaments, schedules, pot competitions and trophies.
 
 Creating, editing and cancelling go through the services, so each is an event with the operator
-as actor; a started tournament is read-only; registrations, waves, tables, standings, trophies and
-events are read-only views of the projections.
+as actor; they are Game operations' (issue 40: ``tournaments.add_…``/``change_…``). A started
+tournament is read-only and its page shows the standings first (``tournaments.admin_page``);
+registrations, waves, tables, standings, trophies and events are read-only views of the
+projections.
 """
 
 from __future__ import annotations
@@ -10,17 +12,16 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
 from rivals.admin_actions import ObjectActionsMixin, Row, actor_of, confirm_then_apply
 from rivals.admin_base import register_player_commitments
-from rivals.admin_display import account_link, names_of, when
+from rivals.admin_display import names_of, when
 from rivals.deals.selectors import deal_commitment
 from rivals.errors import DomainError
 from tournaments.admin_common import IntListField, events_table
+from tournaments.admin_page import standings_html, summary_html, tables_html
 from tournaments.events import SETTINGS
 from tournaments.models import (
     Pot,
@@ -30,7 +31,6 @@ from tournaments.models import (
     TableSeat,
     Tournament,
     Trophy,
-    Wave,
 )
 from tournaments.services import lifecycle, pots
 
@@ -69,15 +69,6 @@ class TournamentForm(forms.ModelForm):
         return data
 
 
-def _round_link(round_id):
-    if not round_id:
-        return "—"
-    try:
-        return format_html('<a href="{}">{}</a>', reverse("admin:matches_round_change", args=[round_id]), round_id)
-    except NoReverseMatch:
-        return str(round_id)
-
-
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
     can_delete = False
@@ -88,45 +79,6 @@ class ReadOnlyInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-class RegistrationInline(ReadOnlyInline):
-    """Standings: total TP, ties by registration time then account id (R-26)."""
-
-    model = Registration
-    fields = readonly_fields = ("account", "registered_at", "tp", "tables_played", "place", "prize")
-    ordering = ("-tp", "registered_at", "account_id")
-    verbose_name_plural = "registrations and standings"
-
-
-class WaveInline(ReadOnlyInline):
-    model = Wave
-    fields = readonly_fields = ("number", "multiplier", "seated_at", "ended_at", "tables_open", "waiting")
-
-
-class TableInline(ReadOnlyInline):
-    model = Table
-    fields = readonly_fields = ("wave", "number", "status", "players", "round", "seated_at", "ended_at", "end_reason")
-
-    @admin.display(description="players (place, score, TP)")
-    def players(self, obj: Table):
-        seats = list(obj.seats.order_by("seat"))
-        names = names_of(s.account_id for s in seats)
-        return format_html_join(
-            ", ",
-            "{} ({})",
-            (
-                (
-                    account_link(s.account_id, names),
-                    f"place {s.place}, score {s.score}, {s.tp} TP" if s.place is not None else "playing",
-                )
-                for s in seats
-            ),
-        )
-
-    @admin.display(description="round")
-    def round(self, obj: Table):
-        return _round_link(obj.round_id)
 
 
 def _prizes(t: Tournament) -> str:
@@ -146,8 +98,8 @@ def _cancel_rows(t: Tournament) -> Row:
     lines = [
         f"{t.get_status_display()}: starts {when(t.starts_at)}, ends {when(t.ends_at)}",
         (
-            f"{t.registered} registered player(s){': ' + who + more if registered else ''} — each is told "
-            "(the tournament_cancelled notification)"
+            f"{t.registered} registered player(s){': ' + who + more if registered else ''} — each is told it was "
+            "cancelled by an operator (not your note)"
         ),
     ]
     if t.status == "running":
@@ -155,13 +107,13 @@ def _cancel_rows(t: Tournament) -> Row:
         seated = TableSeat.objects.filter(table__in=tables).count()
         lines.append(
             f"running, wave {t.current_wave}: {seated} player(s) seated at {tables.count()} table(s) now — their "
-            "rounds end now, scoring no TP"
+            "rounds end now, scoring no table points"
         )
     lines.append(_prizes(t))
     return Row(t, f"{t.title} ({t.get_kind_display()})", lines, skip)
 
 
-@admin.action(description="Cancel the selected tournaments (TournamentCancelled, with a reason)")
+@admin.action(description="Cancel the selected tournaments", permissions=["change"])
 def cancel_tournaments(modeladmin, request, queryset):
     def apply(t, d, actor):
         _, ended = lifecycle.tournament_cancel_now(tournament_id=t.pk, actor=actor, note=d["reason"])
@@ -173,8 +125,8 @@ def cancel_tournaments(modeladmin, request, queryset):
         queryset,
         name="cancel_tournaments",
         title="Cancel tournaments",
-        explain="A cancelled tournament cannot be resumed: nobody plays on, no prize, no trophy. Appends "
-        "TournamentCancelled with your reason (the players are told it was cancelled by an operator).",
+        explain="A cancelled tournament cannot be resumed: nobody plays on, no prize, no trophy. The players are "
+        "told it was cancelled by an operator; your note stays here.",
         rows=_cancel_rows,
         apply=apply,
         ordering=("starts_at", "pk"),
@@ -184,6 +136,10 @@ def cancel_tournaments(modeladmin, request, queryset):
 
 @admin.register(Tournament)
 class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
+    """An upcoming tournament is a form (its settings, then who registered); once it started — or
+    for a role that may not edit it — its page shows the standings first, then the tournament in
+    a few lines, its waves and tables and its event log folded away, and no Save."""
+
     form = TournamentForm
     object_actions = (("cancel_tournaments", "Cancel…"),)
     list_display = ("title", "kind", "status", "starts_at", "ends_at", "registered", "min_players", "current_wave")
@@ -191,36 +147,33 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
     search_fields = ("title", "=id")
     ordering = ("-starts_at",)
     actions = [cancel_tournaments]
-    inlines = [RegistrationInline, WaveInline, TableInline]
-    STATE = (
-        "id",
-        "status",
-        "registered",
-        "current_wave",
-        "seed",
-        "created_at",
-        "started_at",
-        "finalized_at",
-        "cancelled_at",
-        "cancel_reason",
-        "cancel_note",
-        "schedule",
-        "occurrence",
-        "event_list",
-    )
+    READ = ("standings", "summary", "tables", "event_list")
+    readonly_fields = READ
 
-    def get_fields(self, request, obj=None):
-        return list(TournamentForm.Meta.fields) + (list(self.STATE) if obj else [])
+    def _editable(self, request, obj) -> bool:
+        return obj is None or self.has_change_permission(request, obj)
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None:
+            return [(None, {"fields": TournamentForm.Meta.fields})]
+        log = ("Event log (oldest first)", {"fields": ("event_list",), "classes": ("collapse",)})
+        if self._editable(request, obj):
+            return [(None, {"fields": TournamentForm.Meta.fields}), ("Registered", {"fields": ("standings",)}), log]
+        standings = "Registered" if obj.status in ("scheduled", "cancelled") else "Standings"
+        return [
+            (standings, {"fields": ("standings",)}),
+            ("The tournament", {"fields": ("summary",)}),
+            ("Waves and tables", {"fields": ("tables",), "classes": ("collapse",)}),
+            log,
+        ]
 
     def get_readonly_fields(self, request, obj=None):
-        if obj is None:
-            return ()
-        if obj.status != "scheduled":  # a started tournament's rules cannot be edited
-            return list(TournamentForm.Meta.fields) + list(self.STATE)
-        return self.STATE
+        return self.READ if obj is not None else ()
 
-    def get_inlines(self, request, obj):
-        return self.inlines if obj else []
+    def has_change_permission(self, request, obj=None):
+        """Only an upcoming tournament's settings are edited (R-21); a started one is history."""
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or (obj.status == "scheduled" and timezone.now() < obj.starts_at))
 
     def has_delete_permission(self, request, obj=None):
         return False
@@ -228,7 +181,19 @@ class TournamentAdmin(ObjectActionsMixin, admin.ModelAdmin):
     def object_action_shown(self, obj: Tournament, name: str) -> bool:
         return obj.status in ("scheduled", "running")
 
-    @admin.display(description="events")
+    @admin.display(description="")
+    def standings(self, obj: Tournament):
+        return standings_html(obj)
+
+    @admin.display(description="")
+    def summary(self, obj: Tournament):
+        return summary_html(obj)
+
+    @admin.display(description="")
+    def tables(self, obj: Tournament):
+        return tables_html(obj)
+
+    @admin.display(description="")
     def event_list(self, obj: Tournament):
         return events_table(obj.stream_id)
 
@@ -259,7 +224,7 @@ class PotForm(forms.ModelForm):
     code = forms.CharField(
         required=False,
         max_length=20,
-        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised (R-40). "
+        help_text="the deal (MJ1-Lnn-XXXXXXX); empty: a fresh deal no one can have practised. "
         "Players see only its commitment until the pot closes.",
     )
     prize_split = IntListField(lo=0, help_text="points per place, e.g. 500,300,200")
@@ -290,21 +255,42 @@ class PotAdmin(admin.ModelAdmin):
     list_display = ("title", "code", "status", "starts_at", "ends_at", "time_limit_s", "open_entry", "counts")
     list_filter = ("status", "counts")
     inlines = [PotEntrantInline]
-    STATE = ("id", "status", "commitment", "created_at", "finalized_at", "event_list")
+    STATE = ("settings", "status", "commitment", "created", "finalized", "event_list")
 
     def get_fields(self, request, obj=None):
         if obj:
-            return list(PotForm.Meta.fields) + list(self.STATE)
+            return list(self.STATE)
         return list(PotForm.Meta.fields) + ["entrants"]
 
     def get_readonly_fields(self, request, obj=None):
-        # Decision: a pot's settings are fixed once created (entrants may already be playing)
-        return list(PotForm.Meta.fields) + list(self.STATE) if obj else ()
+        return list(self.STATE) if obj else ()
+
+    def has_change_permission(self, request, obj=None):
+        # Decision: a pot's settings are fixed once created (entrants may already be playing): no Save
+        return obj is None and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="commitment (R-40)")
+    @admin.display(description="settings")
+    def settings(self, obj: Pot) -> str:
+        prizes = " / ".join(str(p) for p in obj.prize_split if p) or "none"
+        entry = "anyone may enter" if obj.open_entry else "the entry list only"
+        counts = "count for the rankings" if obj.counts else "do not count for the rankings"
+        return (
+            f"{obj.title}: {obj.time_limit_s} s per entrant's game, {entry}; prizes {prizes} points by place, which "
+            f"{counts}; open {when(obj.starts_at)} – {when(obj.ends_at)}"
+        )
+
+    @admin.display(description="created")
+    def created(self, obj: Pot) -> str:
+        return when(obj.created_at)
+
+    @admin.display(description="finished")
+    def finalized(self, obj: Pot) -> str:
+        return when(obj.finalized_at)
+
+    @admin.display(description="the deal's commitment (players check the deal with it once it is shown)")
     def commitment(self, obj: Pot):
         return deal_commitment(obj.code, obj.salt) if obj.salt else "—"
 

@@ -2,7 +2,8 @@
 time. Their life goes through the services (``tournaments.services.schedules``), each step an
 event on ``schedule-<id>``: saving the form creates or edits; deactivating and retiring are
 actions that list the upcoming instances and ask whether to cancel them (unticked by default);
-nothing is deleted, and "active" is not a checkbox that silently stops nothing."""
+nothing is deleted, and "active" is not a checkbox that silently stops nothing. The weekdays are
+checkboxes (stored as the digits 0 = Monday … 6 = Sunday). They are Game operations' (issue 40)."""
 
 from __future__ import annotations
 
@@ -20,20 +21,33 @@ from tournaments.admin_common import IntListField, events_table
 from tournaments.models import RecurringSchedule, Tournament
 from tournaments.services import schedules
 
+WEEKDAYS = (("0", "Mon"), ("1", "Tue"), ("2", "Wed"), ("3", "Thu"), ("4", "Fri"), ("5", "Sat"), ("6", "Sun"))
+
+
+def weekdays_said(digits: str) -> str:
+    """``0123456`` → ``every day``; ``01234`` → ``Mon, Tue, Wed, Thu, Fri``."""
+    if digits == "0123456":
+        return "every day"
+    return ", ".join(name for d, name in WEEKDAYS if d in digits) or "no day"
+
 
 class RecurringScheduleForm(forms.ModelForm):
     prize_table = IntListField(lo=0, help_text="points per final place, e.g. 100,50,25")
-    multipliers = IntListField(lo=1, hi=6, help_text="TP multiplier per wave (×1…×6)")
+    multipliers = IntListField(lo=1, hi=6, help_text="table points multiplier per wave (×1…×6), e.g. 1,2,3")
+    weekdays = forms.MultipleChoiceField(
+        choices=WEEKDAYS, widget=forms.CheckboxSelectMultiple, help_text="the days it runs (Romanian time)"
+    )
 
     class Meta:
         model = RecurringSchedule
         fields = schedules.SCHEDULE_SETTINGS
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.initial["weekdays"] = list(self.instance.weekdays or "0123456")
+
     def clean_weekdays(self):
-        days = "".join(sorted(set(self.cleaned_data["weekdays"].replace(",", "").replace(" ", ""))))
-        if not days or any(c not in "0123456" for c in days):
-            raise ValidationError("digits 0 (Monday) … 6 (Sunday), e.g. 0123456 for every day")
-        return days
+        return "".join(sorted(set(self.cleaned_data["weekdays"])))
 
     def clean_min_players(self):
         value = self.cleaned_data["min_players"]
@@ -46,7 +60,7 @@ class StopForm(ReasonForm):
     cancel_upcoming = forms.BooleanField(
         required=False,
         initial=False,
-        label="Also cancel the upcoming tournaments listed above (a TournamentCancelled each; cannot be undone)",
+        label="Also cancel the upcoming tournaments listed above (cannot be undone; their players are told)",
     )
 
 
@@ -89,8 +103,7 @@ def _stop(retire: bool):
             title=f"{verb} schedules",
             explain=f"{verb}: the schedule creates no more tournaments"
             + (" — for good; it stays listed, as do its tournaments." if retire else " until it is reactivated.")
-            + f" Appends Schedule{'Retired' if retire else 'Deactivated'} with your reason. Its upcoming "
-            "tournaments stay open unless you tick the box below.",
+            + " Its upcoming tournaments stay open unless you tick the box below.",
             form_class=StopForm,
             rows=_stop_rows(retire),
             apply=apply,
@@ -98,12 +111,10 @@ def _stop(retire: bool):
         )
 
     action.__name__ = "retire_schedules" if retire else "deactivate_schedules"
-    return admin.action(
-        description=f"{verb} (Schedule{'Retired' if retire else 'Deactivated'}; asks about upcoming instances)"
-    )(action)
+    return admin.action(description=f"{verb} (asks about the upcoming tournaments)", permissions=["change"])(action)
 
 
-@admin.action(description="Reactivate (ScheduleReactivated)")
+@admin.action(description="Reactivate", permissions=["change"])
 def reactivate_schedules(modeladmin, request, queryset):
     def rows(s: RecurringSchedule) -> Row:
         skip = "retired" if s.retired_at else "already active" if s.active else None
@@ -119,7 +130,7 @@ def reactivate_schedules(modeladmin, request, queryset):
         queryset,
         name="reactivate_schedules",
         title="Reactivate schedules",
-        explain="Appends ScheduleReactivated with your reason; the next instances are created now.",
+        explain="The schedule creates tournaments again; its next instances are created now.",
         rows=rows,
         apply=apply,
     )
@@ -144,7 +155,7 @@ class RecurringScheduleAdmin(ObjectActionsMixin, admin.ModelAdmin):
     """Every chosen weekday at a Romanian wall-clock time; instances appear ``days_ahead`` in advance."""
 
     form = RecurringScheduleForm
-    list_display = ("title", "kind", "local_time", "weekdays", "duration_minutes", "days_ahead", "state", "upcoming")
+    list_display = ("title", "kind", "local_time", "days", "duration_minutes", "days_ahead", "state", "upcoming")
     list_filter = (StateFilter, "kind")
     actions = [deactivate_schedules, retire_schedules, reactivate_schedules]
     object_actions = (
@@ -155,13 +166,17 @@ class RecurringScheduleAdmin(ObjectActionsMixin, admin.ModelAdmin):
     STATE = ("state", "created_at", "retired_at", "instances", "event_list")
 
     def get_fields(self, request, obj=None):
-        return list(schedules.SCHEDULE_SETTINGS) + (list(self.STATE) if obj else [])
+        settings = list(schedules.SCHEDULE_SETTINGS)
+        if obj is not None and not self.has_change_permission(request, obj):  # read: the days by name
+            settings[settings.index("weekdays")] = "days"
+        return settings + (list(self.STATE) if obj else [])
 
     def get_readonly_fields(self, request, obj=None):
-        return self.STATE if obj else ()
+        return (*self.STATE, "days") if obj else ()
 
     def has_change_permission(self, request, obj=None):
-        return obj is None or obj.retired_at is None  # a retired schedule is history
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or obj.retired_at is None)  # a retired schedule is history
 
     def has_delete_permission(self, request, obj=None):
         return False  # retire instead: its tournaments keep pointing at it
@@ -170,6 +185,10 @@ class RecurringScheduleAdmin(ObjectActionsMixin, admin.ModelAdmin):
         if obj.retired_at:
             return False
         return (name == "reactivate_schedules") != obj.active
+
+    @admin.display(description="weekdays")
+    def days(self, obj: RecurringSchedule) -> str:
+        return weekdays_said(obj.weekdays)
 
     @admin.display(description="upcoming")
     def upcoming(self, obj: RecurringSchedule) -> int:

@@ -1,49 +1,57 @@
 """The player page (issue 22): a game-operator page, not Django's user-permissions form — the key
 figures of the player, links to everything the player did, and the operator actions as buttons
 (grant jokers, correct a grant, suspend, lift, close), each a service call that appends an event
-with the operator as actor and, where it cannot be undone, a reason. Nothing on the page is
-edited in place: every change to a player is an event. "Add" makes an operator (an event too).
+with the operator as actor. Nothing on the page is edited in place: every change to a player is
+an event. Operators have a page of their own (``rivals.accounts.admin_operators``).
+
+Each action asks what its role needs (issue 40, ``rivals.accounts.roles``): joker grants and
+corrections are Game operations', suspensions, lifts and closures Support's. What the player is
+told (a reason code, a message written for them) is chosen on the form, apart from the
+operator's note, which stays with the operators (``rivals.player_notice``).
 
 Accounts are never deleted here: a deletion would orphan the account's events (and
-``rebuild_projections`` could not restore it). Closing is an event (``AccountClosed``) and, with
-erasure, destroys the player's personal data without rewriting any event (``rivals.personal``).
+``rebuild_projections`` could not restore it). Closing is an event and, with erasure, destroys
+the player's personal data without rewriting any event (``rivals.personal``).
 """
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
-from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import Group
-from django.core.exceptions import ValidationError
 from django.db.models import Q
-from django.http import HttpResponseRedirect
-from django.urls import reverse
 
 from rivals.accounts import admin_security
 from rivals.accounts.admin_page import account_hub, key_figures, last_seen
-from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, actor_of, confirm_then_apply
+from rivals.accounts.roles import role_label, role_of
+from rivals.admin_actions import (
+    NoticeForm,
+    ObjectActionsMixin,
+    ReasonForm,
+    Row,
+    confirm_then_apply,
+    notice_form,
+    notice_of,
+    permission_check,
+)
 from rivals.admin_base import choice_filter, player_commitments
 from rivals.admin_display import when
-from rivals.errors import DomainError
 from rivals.models import AccessToken, Account
 
 SUSPENDED = (
-    "its intents are refused (403); it leaves every ranking and leaderboard and receives no prize, trophy or "
-    "points until the suspension is lifted"
+    "the player's moves and entries into play are refused; they leave every ranking and leaderboard and win no "
+    "prize, trophy or points until the suspension is lifted"
 )
 
 
-class GrantJokersForm(forms.Form):
+class GrantJokersForm(NoticeForm):
     amount = forms.IntegerField(min_value=1, max_value=1000, initial=1)
-    reason = forms.CharField(max_length=200, help_text="recorded in the JokersChanged event")
+    field_order = ("amount", "reason_code", "message", "reason")
 
 
-class CorrectJokersForm(forms.Form):
+class CorrectJokersForm(NoticeForm):
     amount = forms.IntegerField(min_value=1, max_value=1000, label="jokers to take back")
-    reason = forms.CharField(
-        max_length=300, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), help_text="e.g. the mistaken grant"
-    )
+    field_order = ("amount", "reason_code", "message", "reason")
 
 
 class CloseForm(ReasonForm):
@@ -60,15 +68,13 @@ def _skip_operator(account: Account) -> str | None:
     return "an operator's account, not a player" if account.is_staff else None
 
 
-@admin.action(description="Grant jokers (JokersChanged)")
+@admin.action(description="Grant jokers", permissions=["grant_jokers"])
 def grant_jokers(modeladmin, request, queryset):
-    """R-11: each grant is a ``JokersChanged`` event with the operator as actor."""
-    from rivals.accounts.services import account_jokers_change
+    """R-11: each grant is a joker balance change with the operator as actor."""
+    from rivals.accounts.services import account_jokers_grant
 
     def apply(a, d, actor):
-        a = account_jokers_change(
-            account=a, delta=d["amount"], reason="operator_grant", actor=actor, ref={"note": d["reason"]}
-        )
+        a = account_jokers_grant(account=a, amount=d["amount"], actor=actor, **notice_of(d))
         return f"now {a.jokers} joker(s)"
 
     return confirm_then_apply(
@@ -77,20 +83,21 @@ def grant_jokers(modeladmin, request, queryset):
         queryset,
         name="grant_jokers",
         title="Grant jokers",
-        form_class=GrantJokersForm,
-        explain="Each account below receives the jokers as a JokersChanged event with you as the actor and your "
-        "reason. A mistaken grant is taken back with “Correct jokers”, never edited.",
+        form_class=notice_form("goodwill", GrantJokersForm),
+        explain="Each player below receives the jokers, with you recorded as the giver. The player is told the "
+        "reason you choose and your message; your note stays here. A mistaken grant is taken back with “Correct "
+        "jokers”, never edited.",
         rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
         apply=apply,
     )
 
 
-@admin.action(description="Correct jokers (a compensating JokersChanged)")
+@admin.action(description="Correct jokers (take back a mistaken grant)", permissions=["grant_jokers"])
 def correct_jokers(modeladmin, request, queryset):
     from rivals.accounts.services import account_jokers_correct
 
     def apply(a, d, actor):
-        a = account_jokers_correct(account=a, amount=d["amount"], reason=d["reason"], actor=actor)
+        a = account_jokers_correct(account=a, amount=d["amount"], actor=actor, **notice_of(d))
         return f"now {a.jokers} joker(s)"
 
     return confirm_then_apply(
@@ -99,10 +106,10 @@ def correct_jokers(modeladmin, request, queryset):
         queryset,
         name="correct_jokers",
         title="Correct jokers",
-        form_class=CorrectJokersForm,
-        explain="Takes jokers back from each account below — a grant made by mistake — as a compensating "
-        "JokersChanged (operator_correction) with your reason; the grant itself stays in the log. Jokers "
-        "already spent cannot be taken back: the balance never goes below 0.",
+        form_class=notice_form("correction", CorrectJokersForm),
+        explain="Takes jokers back from each player below — a grant made by mistake; the grant itself stays in "
+        "the history. Jokers already spent cannot be taken back: the balance never goes below 0. The player is "
+        "told the reason you choose and your message.",
         rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
         apply=apply,
     )
@@ -117,7 +124,7 @@ def _suspend_rows(a: Account) -> Row:
     return Row(a, _label(a), [f"will be suspended: {SUSPENDED}", *player_commitments(a)], skip)
 
 
-@admin.action(description="Suspend (AccountSuspended: R-38)")
+@admin.action(description="Suspend", permissions=["suspend_account"])
 def suspend(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspend
 
@@ -127,22 +134,23 @@ def suspend(modeladmin, request, queryset):
         queryset,
         name="suspend",
         title="Suspend accounts",
-        form_class=ReasonForm,
-        explain="Appends AccountSuspended with your reason to each account below. Lifting the suspension "
-        "later restores the account's play and rankings, but not what it ended now.",
+        form_class=notice_form("fair_play"),
+        explain="Each player below is suspended and told the reason you choose and your message; your note "
+        "stays here. Lifting the suspension later restores their play and rankings, but not what it ended now.",
         rows=_suspend_rows,
-        apply=lambda a, d, actor: account_suspend(account=a, reason=d["reason"], actor=actor) and "suspended",
+        apply=lambda a, d, actor: account_suspend(account=a, actor=actor, **notice_of(d)) and "suspended",
         danger=True,
     )
 
 
-@admin.action(description="Lift the suspension (AccountSuspensionLifted)")
+@admin.action(description="Lift the suspension", permissions=["suspend_account"])
 def lift_suspension(modeladmin, request, queryset):
     from rivals.fairplay.services import account_suspension_lift
 
     def rows(a: Account) -> Row:
         skip = None if a.suspended_at else "not suspended"
-        lines = [f"suspended since {when(a.suspended_at)}: {a.suspension_reason}"] if a.suspended_at else []
+        note = f"suspended since {when(a.suspended_at)} (operator's note: {a.suspension_reason})"
+        lines = [note] if a.suspended_at else []
         return Row(a, _label(a), [*lines, "may play again and returns to the rankings"], skip)
 
     return confirm_then_apply(
@@ -151,22 +159,23 @@ def lift_suspension(modeladmin, request, queryset):
         queryset,
         name="lift_suspension",
         title="Lift suspensions",
-        form_class=ReasonForm,
-        explain="They may play again and return to the rankings. Appends AccountSuspensionLifted with your reason.",
+        form_class=notice_form("other"),
+        explain="They may play again and return to the rankings. Each is told the reason you choose and your "
+        "message; your note stays here.",
         rows=rows,
-        apply=lambda a, d, actor: account_suspension_lift(account=a, reason=d["reason"], actor=actor) and "lifted",
+        apply=lambda a, d, actor: account_suspension_lift(account=a, actor=actor, **notice_of(d)) and "lifted",
     )
 
 
 def _close_rows(a: Account) -> Row:
-    skip = ("an operator's account: remove it from the staff first" if a.is_staff else None) or (
+    skip = ("an operator: remove them on the Operators page" if a.is_staff else None) or (
         f"already closed ({when(a.closed_at)})" if a.closed_at else None
     )
     tokens = AccessToken.objects.filter(account=a).count()
     lines = [
         (
             f"can no longer sign in: {tokens} signed-in device(s) signed out, its password made unusable, its "
-            "device unlinked (that device signs in as a new guest from then on, R-36)"
+            "device unlinked (that device signs in as a new guest from then on)"
         ),
         (
             "leaves its club and every ranking and leaderboard; its games, rounds and points stay (other players' "
@@ -181,7 +190,7 @@ def _close_rows(a: Account) -> Row:
     return Row(a, _label(a), lines, skip)
 
 
-@admin.action(description="Close the account (AccountClosed; optional erasure)")
+@admin.action(description="Close the account (optional erasure)", permissions=["close_account"])
 def close_account(modeladmin, request, queryset):
     from rivals.accounts.services import account_close
 
@@ -196,8 +205,8 @@ def close_account(modeladmin, request, queryset):
         name="close_account",
         title="Close accounts",
         form_class=CloseForm,
-        explain="Appends AccountClosed with your reason. A closed account is never reopened. Erasure (only if "
-        "ticked) also destroys the player's personal data; no event is rewritten.",
+        explain="A closed account is never reopened. Erasure (only if ticked) also destroys the player's personal "
+        "data; the history is not rewritten.",
         rows=_close_rows,
         apply=apply,
         danger=True,
@@ -216,14 +225,6 @@ StateFilter = choice_filter(
 RoleFilter = choice_filter(
     "role", "role", {"player": ("players", Q(is_staff=False)), "operator": ("operators", Q(is_staff=True))}
 )
-
-
-class OperatorCreationForm(BaseUserCreationForm):
-    """An operator's username and password; saved by ``operator_create`` (an event), never by the form."""
-
-    class Meta:
-        model = Account
-        fields = ("username",)
 
 
 @admin.register(Account)
@@ -246,32 +247,26 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
         ("Key figures", {"fields": ("figures",)}),
         ("Everything the player did", {"fields": ("hub",)}),
         (
-            "Identity (the write model; the name, jokers and states are projections of events)",
+            "Identity (the name, jokers and states follow from the player's history)",
             {
                 "fields": (
                     "display_name",
                     "username",
                     "role",
-                    "date_joined",
+                    "joined",
                     "seen",
                     "device",
-                    "email",
-                    "email_verified",
+                    "email_address",
+                    "email_state",
                 )
             },
         ),
-        ("Fair play", {"fields": ("suspended_at", "suspension_reason", "closed_at")}),
+        ("Fair play", {"fields": ("suspension", "closure")}),
     )
-    add_form = OperatorCreationForm
-    add_fieldsets = (("A new operator (not a player)", {"fields": ("username", "password1", "password2")}),)
-
-    def get_fieldsets(self, request, obj=None):
-        return self.add_fieldsets if obj is None else self.fieldsets
-
-    def get_form(self, request, obj=None, **kwargs):
-        if obj is None:
-            kwargs["form"] = self.add_form
-        return super().get_form(request, obj, **kwargs)
+    readonly_fields = ("joined", "email_address", "email_state", "suspension", "closure")
+    has_grant_jokers_permission = permission_check("rivals.grant_jokers")
+    has_suspend_account_permission = permission_check("rivals.suspend_account")
+    has_close_account_permission = permission_check("rivals.close_account")
 
     def get_search_results(self, request, queryset, search_term):
         """A device id typed in the search box is found by its digest (the row keeps no id)."""
@@ -281,6 +276,9 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
         if search_term:
             results = results | queryset.filter(device_id=secret_digest(search_term.strip()))
         return results, duplicates
+
+    def has_add_permission(self, request):
+        return False  # players sign up through the API; operators are added on the Operators page
 
     def has_change_permission(self, request, obj=None):
         return False  # every change to a player is an action: a service call and an event
@@ -297,34 +295,37 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
             return obj.suspended_at is None
         return name != "correct_jokers" or obj.jokers > 0
 
-    def save_model(self, request, obj, form, change):
-        """The admin's "Add": an operator, through the service (``OperatorCreated``)."""
-        from rivals.accounts.operators import operator_create
-
-        try:
-            made = operator_create(
-                username=form.cleaned_data["username"], password=form.cleaned_data["password1"], actor=actor_of(request)
-            )
-        except DomainError as exc:
-            raise ValidationError(exc.message) from exc
-        obj.pk = made.pk
-        obj.refresh_from_db()
-
-    def response_add(self, request, obj, post_url_continue=None):
-        """To the new operator's page (read-only like every account's), not back to the list."""
-        super().response_add(request, obj, post_url_continue)  # its message
-        return HttpResponseRedirect(reverse("admin:rivals_account_change", args=[obj.pk]))
-
-    def save_related(self, request, form, formsets, change):
-        return None  # nothing else to save: no groups, no permissions
-
     @admin.display(description="role")
     def role(self, obj: Account) -> str:
-        return ("operator (superuser)" if obj.is_superuser else "operator") if obj.is_staff else "player"
+        return f"operator: {role_label(role_of(obj))}" if obj.is_staff else "player"
 
     @admin.display(description="state")
     def state(self, obj: Account) -> str:
         return "closed" if obj.closed_at else "suspended" if obj.suspended_at else "active"
+
+    @admin.display(description="joined")
+    def joined(self, obj: Account) -> str:
+        return when(obj.date_joined)
+
+    @admin.display(description="email")
+    def email_address(self, obj: Account) -> str:
+        return obj.email or "none"
+
+    @admin.display(description="email verified")
+    def email_state(self, obj: Account) -> str:
+        if obj.pending_email:
+            return "an address waits for its verification"
+        return "yes" if obj.email_verified else "no"
+
+    @admin.display(description="suspension")
+    def suspension(self, obj: Account) -> str:
+        if obj.suspended_at is None:
+            return "not suspended"
+        return f"since {when(obj.suspended_at)} — operator's note (the player never sees it): {obj.suspension_reason}"
+
+    @admin.display(description="closed")
+    def closure(self, obj: Account) -> str:
+        return when(obj.closed_at) if obj.closed_at else "no"
 
     @admin.display(description="last seen")
     def seen(self, obj: Account) -> str:
@@ -346,7 +347,10 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
         return account_hub(obj) if obj.pk else "—"
 
 
-# Decision: operators are superusers (rivals.accounts.operators): no groups or permissions to hand out
+# Roles are groups (rivals.accounts.roles), given on the Operators page: the groups themselves are
+# code, not edited here
 admin.site.unregister(Group)
 
 admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)
+
+from rivals.accounts import admin_operators  # noqa: E402,F401  registers the Operators page

@@ -42,7 +42,8 @@ def _state(account: Account) -> str:
     if account.closed_at:
         return format_html("<b>closed</b> {}", when(account.closed_at))
     if account.suspended_at:
-        return format_html("<b>suspended</b> since {}: {}", when(account.suspended_at), account.suspension_reason)
+        note = account.suspension_reason  # the operator's note: the player was told a code (issue 40)
+        return format_html("<b>suspended</b> since {} (operator's note: {})", when(account.suspended_at), note)
     return "active"
 
 
@@ -72,9 +73,14 @@ def key_figures(account: Account):
     from rivals.fairplay.models import FairPlayFlag
 
     if account.is_staff:
+        from rivals.accounts.roles import role_label, role_of
+
         return format_html(
-            "<p>An operator{} — not a player: no public profile, no ranking, never listed.</p>",
-            " (superuser)" if account.is_superuser else "",
+            '<p>An operator ({}{}) — not a player: no public profile, no ranking, never listed. <a href="{}">Their '
+            "role and removal: the Operators page</a>.</p>",
+            role_label(role_of(account)),
+            "" if account.is_active else ", removed: can no longer sign in",
+            url("admin:rivals_operator_change", account.pk),
         )
     figures = player_figures(account=account)
     points, places, stats = figures.get("points", {}), figures.get("places", {}), figures.get("stats", {})

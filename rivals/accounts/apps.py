@@ -25,3 +25,13 @@ class AccountsConfig(AppConfig):
         from rivals.models.accounts import register_operator_factory
 
         register_operator_factory(operator_create)  # createsuperuser: an operator's creation is an event
+        from django.apps import apps
+        from django.db.models.signals import post_migrate
+
+        from rivals.accounts.roles import roles_sync_after_migrate
+
+        # the roles' groups get their permissions after every migrate (issue 40; rivals.accounts.roles):
+        # on the platform app's signal, the first of the project's apps with models
+        post_migrate.connect(
+            roles_sync_after_migrate, sender=apps.get_app_config("rivals"), dispatch_uid="rivals.accounts.roles_sync"
+        )

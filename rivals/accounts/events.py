@@ -31,10 +31,21 @@ ACCOUNT_EVENTS = frozenset(
         "PasswordReset",
         "AdminSignedIn",
         "AdminSignInFailed",
+        "OperatorRoleChanged",
+        "OperatorRemoved",
     }
 )
-# version 2: no personal data in the clear (version 1 had the display name and the device id)
-SCHEMA_VERSIONS = {"AccountCreated": 2, "DisplayNameChanged": 2}
+# AccountCreated, DisplayNameChanged version 2: no personal data in the clear (version 1 had the
+# display name and the device id). Issue 40: OperatorCreated version 2 names the operator's role
+# (version 1: ``superuser``); DisplayNameReset and JokersChanged version 2 keep what the player is
+# told (``reason_code``, ``message``) apart from the operator's note (``reason`` / ``note``).
+SCHEMA_VERSIONS = {
+    "AccountCreated": 2,
+    "DisplayNameChanged": 2,
+    "OperatorCreated": 2,
+    "DisplayNameReset": 2,
+    "JokersChanged": 2,
+}
 
 
 def _event(type_: str, account_id: int, **data: Any) -> NewEvent:
@@ -49,12 +60,25 @@ def account_created(*, account_id: int, display_name: str) -> NewEvent:
     return _event("AccountCreated", account_id, display_name=display_name)
 
 
-def operator_created(*, account_id: int, display_name: str, superuser: bool) -> NewEvent:
+def operator_created(*, account_id: int, display_name: str, role: str) -> NewEvent:
     """An operator's account (the admin's staff, not a player: no public profile, no ranking):
     ``display_name`` is its username, the name it goes by in the admin — an identifier chosen at
-    work, not a player's name, so in the clear. Every way an operator comes to exist writes it
-    (the admin's "Add", ``manage.py createsuperuser``, ``make run``'s development superuser)."""
-    return _event("OperatorCreated", account_id, display_name=display_name, superuser=superuser)
+    work, not a player's name, so in the clear; ``role``: ``administrator``, ``game_ops``,
+    ``support`` or ``viewer`` (``rivals.accounts.roles``). Every way an operator comes to exist
+    writes it (the Operators page, ``manage.py operator_add`` and ``createsuperuser``, ``make
+    run``'s development superuser). Version 1 had ``superuser`` instead of the role."""
+    return _event("OperatorCreated", account_id, display_name=display_name, role=role)
+
+
+def operator_role_changed(*, account_id: int, role: str, previous_role: str | None, reason: str) -> NewEvent:
+    """An Administrator gave the operator another role (``previous_role`` None: it had none)."""
+    return _event("OperatorRoleChanged", account_id, role=role, previous_role=previous_role, reason=reason)
+
+
+def operator_removed(*, account_id: int, role: str | None, reason: str) -> NewEvent:
+    """Offboarding: the operator can no longer sign in (its sessions and tokens end); the account
+    stays, so its past actions stay attributed to it by name."""
+    return _event("OperatorRemoved", account_id, role=role, reason=reason)
 
 
 def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEvent:
@@ -63,12 +87,21 @@ def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEve
 
 
 def display_name_reset(
-    *, account_id: int, display_name: str, previous_name_sealed: str, reason: str, report_id: str | None = None
+    *,
+    account_id: int,
+    display_name: str,
+    previous_name_sealed: str,
+    reason: str,
+    report_id: str | None = None,
+    reason_code: str,
+    message: str,
 ) -> NewEvent:
     """R-39: an operator reset the name to a neutral one (``display_name``, in the clear: it is not
     the player's); the name reset is sealed with the account's key (``previous_name_sealed``: the
     same name is refused to the player for a while, and erasure makes it unreadable). On the
-    account's stream: the player is told (the ``display_name_reset`` notification)."""
+    account's stream: the player is told (the ``display_name_reset`` notification) the
+    ``reason_code`` and the ``message`` written for them ("" for none) — never ``reason``, the
+    operator's note (version 2; version 1 had the note only)."""
     return _event(
         "DisplayNameReset",
         account_id,
@@ -76,13 +109,29 @@ def display_name_reset(
         previous_name_sealed=previous_name_sealed,
         reason=reason,
         report_id=report_id,
+        reason_code=reason_code,
+        message=message,
     )
 
 
-def jokers_changed(*, account_id: int, delta: int, reason: str, ref: dict[str, Any] | None = None) -> NewEvent:
+def jokers_changed(
+    *,
+    account_id: int,
+    delta: int,
+    reason: str,
+    ref: dict[str, Any] | None = None,
+    note: str | None = None,
+    reason_code: str | None = None,
+    message: str | None = None,
+) -> NewEvent:
     """R-11: every change of a joker balance; ``ref``'s keys join the data (``game_id``, ``day``
-    and ``streak``, an operator's ``note`` …)."""
-    return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}))
+    and ``streak`` …). An operator's grant or correction (version 2) has ``note`` (the operator's,
+    never shown to the player), ``reason_code`` and ``message`` (what the player is told, "" for
+    nothing more than the code); version 1 had the note only."""
+    by_operator = (
+        {} if reason_code is None else {"note": note or "", "reason_code": reason_code, "message": message or ""}
+    )
+    return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}), **by_operator)
 
 
 def account_closed(*, account_id: int, reason: str, erased: bool) -> NewEvent:

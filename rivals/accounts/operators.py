@@ -1,11 +1,15 @@
-"""Operators' accounts (issue 22): the admin's staff are accounts, but not players — no public
-profile, no ranking presence, never listed (``selectors.LISTED``). Their creation is an event like
-every account's (``OperatorCreated``, read by the account profile projection), so that
-``rebuild_projections --verify`` holds on any database with operators.
+"""Operators' accounts (issues 22 and 40): the admin's staff are accounts, but not players — no
+public profile, no ranking presence, never listed (``selectors.LISTED``). Each holds one role
+(``rivals.accounts.roles``: Administrator, Game operations, Support, Viewer). Their life is
+events on their account stream, with the acting operator as actor, like every account's:
+``OperatorCreated`` (read by the account profile projection, so ``rebuild_projections --verify``
+holds on any database with operators), ``OperatorRoleChanged``, ``OperatorRemoved``.
 
-Every way an operator account comes to exist goes through ``operator_create``: the admin's "Add
-operator", ``manage.py createsuperuser`` (the platform's ``AccountManager.create_superuser``, to
-which this room registers it) and ``make run``'s development superuser (``dev_operator_ensure``).
+Every way an operator account comes to exist goes through ``operator_create``: the Operators
+page's "Add", ``manage.py operator_add``, ``manage.py createsuperuser`` (the platform's
+``AccountManager.create_superuser``, to which this room registers it: an Administrator) and
+``make run``'s development superuser (``dev_operator_ensure``). There is always an
+Administrator: the last one can be neither removed nor given another role.
 """
 
 from __future__ import annotations
@@ -14,38 +18,120 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
-from rivals.accounts.events import operator_created
+from rivals.accounts.events import operator_created, operator_removed, operator_role_changed
+from rivals.accounts.roles import ADMINISTRATOR, ROLES, role_assign, role_label, role_of
 from rivals.accounts.services import account_event
-from rivals.errors import Conflict, Invalid
-from rivals.models import Account, Event
+from rivals.errors import Conflict, Invalid, NotAllowed
+from rivals.locks import advisory_lock
+from rivals.models import AccessToken, Account, Event
 from rivals.text import clean_text
 
 RESERVED_PREFIXES = ("guest-", "closed-")  # the usernames the services give players' accounts
 CREATED = ("AccountCreated", "OperatorCreated")
+ROLES_LOCK = "operators:roles"  # serialises the changes that could leave no Administrator
+
+
+def _role_checked(role: str) -> str:
+    if role not in ROLES:
+        text = f"role: one of {', '.join(ROLES)}"
+        raise Invalid(text, details={"role": [text]})
+    return role
+
+
+def _reason(reason: str) -> str:
+    return clean_text(reason, field="reason", max_length=300)
 
 
 @transaction.atomic
 def operator_create(
-    *, username: str, password: str | None, actor: str, superuser: bool = True, now: datetime | None = None
+    *, username: str, password: str | None, actor: str, role: str = ADMINISTRATOR, now: datetime | None = None
 ) -> Account:
-    """A new operator's account: the row (its password hashed; ``None``: unusable) and its
-    ``OperatorCreated`` event. Decision: operators are superusers — the admin has no per-model
-    permissions to hand out (and shows no permission widgets)."""
+    """A new operator's account: the row (its password hashed; ``None``: unusable), its role
+    (``rivals.accounts.roles``) and its ``OperatorCreated`` event. ``createsuperuser`` makes an
+    Administrator (the default)."""
+    role = _role_checked(role)
     username = clean_text(username, field="username", max_length=150, collapse_spaces=False)
     if username.startswith(RESERVED_PREFIXES):
         message = f"an operator's username cannot start with {' or '.join(RESERVED_PREFIXES)} (players' names)"
         raise Invalid(f"username: {message}", details={"username": [message]})
     if Account.objects.filter(username=username).exists():
         raise Conflict("an account with this username exists", details={"username": ["taken"]})
-    account = Account(username=username, is_staff=True, is_superuser=superuser)
+    account = Account(username=username, is_staff=True)
     account.set_password(password)
     account.save()
-    event = operator_created(account_id=account.pk, display_name=username, superuser=superuser)
-    account_event(account, event, actor=actor, now=now)
+    role_assign(account, role)
+    account_event(
+        account, operator_created(account_id=account.pk, display_name=username, role=role), actor=actor, now=now
+    )
     account.refresh_from_db()
     return account
+
+
+def _operator_locked(account: Account) -> Account:
+    advisory_lock(ROLES_LOCK)
+    account = Account.objects.select_for_update().get(pk=account.pk)
+    if not account.is_staff:
+        raise NotAllowed("not an operator: a player's account")
+    if not account.is_active:
+        raise NotAllowed("the operator was removed")
+    return account
+
+
+def _other_administrators(account: Account) -> int:
+    return Account.objects.filter(is_staff=True, is_active=True, is_superuser=True).exclude(pk=account.pk).count()
+
+
+@transaction.atomic
+def operator_role_change(*, account: Account, role: str, actor: str, reason: str = "") -> Account:
+    """An Administrator gives the operator another role (``OperatorRoleChanged``); the last
+    Administrator keeps theirs. ``reason``: a note for operators (may be empty)."""
+    role = _role_checked(role)
+    account = _operator_locked(account)
+    previous = role_of(account)
+    if previous == role:
+        raise NotAllowed(f"the operator is already {role_label(role)}")
+    if previous == ADMINISTRATOR and not _other_administrators(account):
+        raise NotAllowed("the last Administrator cannot be given another role: make another Administrator first")
+    reason = clean_text(reason or "", field="reason", max_length=300, min_length=0)
+    role_assign(account, role)
+    changed = operator_role_changed(account_id=account.pk, role=role, previous_role=previous, reason=reason)
+    account_event(account, changed, actor=actor)
+    account.refresh_from_db()
+    return account
+
+
+@transaction.atomic
+def operator_remove(*, account: Account, reason: str, actor: str) -> Account:
+    """Offboarding (``OperatorRemoved``): the person can no longer sign in — the account made
+    inactive (its admin sessions end at their next request), its password unusable, its API
+    tokens deleted, its role taken away. The account stays: its past actions stay attributed to
+    it by name. The last Administrator cannot be removed."""
+    account = _operator_locked(account)
+    role = role_of(account)
+    if role == ADMINISTRATOR and not _other_administrators(account):
+        raise NotAllowed("the last Administrator cannot be removed: make another Administrator first")
+    reason = _reason(reason)
+    account.is_active, account.is_superuser, account.password = False, False, make_password(None)
+    account.save(update_fields=["is_active", "is_superuser", "password"])
+    account.groups.clear()
+    AccessToken.objects.filter(account=account).delete()
+    account_event(account, operator_removed(account_id=account.pk, role=role, reason=reason), actor=actor)
+    account.refresh_from_db()
+    return account
+
+
+def operator_actor(username: str | None) -> str:
+    """The actor of a script's act: ``operator:<id>`` of the active operator named (``--by``),
+    else ``operator:cli`` (someone at the server's shell)."""
+    if not username:
+        return "operator:cli"
+    by = Account.objects.filter(username=username, is_staff=True, is_active=True).first()
+    if by is None:
+        raise NotAllowed(f"--by: no active operator is named {username!r}")
+    return f"operator:{by.pk}"
 
 
 def operators_recorded(*, actor: str = "system") -> int:
@@ -63,7 +149,7 @@ def operators_recorded(*, actor: str = "system") -> int:
         if account.stream_id in known:
             continue
         name = account.display_name or account.username
-        event = operator_created(account_id=account.pk, display_name=name, superuser=account.is_superuser)
+        event = operator_created(account_id=account.pk, display_name=name, role=role_of(account) or "viewer")
         with transaction.atomic():
             account_event(account, event, actor=actor)
         recorded += 1

@@ -24,6 +24,7 @@ from rivals.errors import Forbidden, Invalid, NotAllowed, Unauthenticated
 from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
+from rivals.player_notice import notice_clean
 from rivals.replica import acted_for
 from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
@@ -192,14 +193,23 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
 
 @transaction.atomic
 def account_name_reset(
-    *, account: Account, reason: str, actor: str, report_id: str | None = None, now: datetime | None = None
+    *,
+    account: Account,
+    reason: str,
+    actor: str,
+    report_id: str | None = None,
+    now: datetime | None = None,
+    reason_code: str = "abusive_name",
+    message: str = "",
 ) -> Account:
     """R-39: an operator resets a display name to the neutral one (``DisplayNameReset`` on the
-    account's stream, so the player is told); the name reset is kept sealed for the hold."""
+    account's stream, so the player is told ``reason_code`` and ``message`` — never ``reason``,
+    the operator's note: ``rivals.player_notice``); the name reset is kept sealed for the hold."""
     account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if account.closed_at is not None:
         raise NotAllowed("the account is closed")
     reason = clean_text(reason, field="reason", max_length=300)
+    reason_code, message = notice_clean(reason_code, message)
     neutral = neutral_name(account.pk)
     if account.display_name == neutral:
         raise NotAllowed("the name is already the neutral one", details={"display_name": neutral})
@@ -210,6 +220,8 @@ def account_name_reset(
         previous_name_sealed=sealed["previous_name_sealed"],
         reason=reason,
         report_id=report_id,
+        reason_code=reason_code,
+        message=message,
     )
     account_event(account, reset, actor=actor, now=now)
     account.refresh_from_db(fields=["display_name", "search_name"])
@@ -218,22 +230,55 @@ def account_name_reset(
 
 @transaction.atomic
 def account_jokers_change(
-    *, account: Account, delta: int, reason: str, actor: str, ref: dict | None = None, now: datetime | None = None
+    *,
+    account: Account,
+    delta: int,
+    reason: str,
+    actor: str,
+    ref: dict | None = None,
+    now: datetime | None = None,
+    **by_operator,
 ) -> Account:
-    """Every change of a joker balance is a ``JokersChanged`` event (R-11)."""
+    """Every change of a joker balance is a ``JokersChanged`` event (R-11); ``by_operator``: an
+    operator's ``note``, ``reason_code`` and ``message`` (``account_jokers_grant``)."""
     if delta == 0:
         raise Invalid("a joker change must not be zero")
-    changed = jokers_changed(account_id=account.pk, delta=delta, reason=reason, ref=ref)
+    changed = jokers_changed(account_id=account.pk, delta=delta, reason=reason, ref=ref, **by_operator)
     account_event(account, changed, actor=actor, now=now)
     account.refresh_from_db(fields=["jokers"])
     return account
 
 
+def _jokers_by_operator(
+    account: Account, delta: int, kind: str, note: str, actor: str, reason_code: str, message: str
+) -> Account:
+    """An operator's joker change: the note for operators, the code and message for the player."""
+    note = clean_text(note, field="reason", max_length=300)
+    reason_code, message = notice_clean(reason_code, message)
+    return account_jokers_change(
+        account=account, delta=delta, reason=kind, actor=actor, note=note, reason_code=reason_code, message=message
+    )
+
+
 @transaction.atomic
-def account_jokers_correct(*, account: Account, amount: int, reason: str, actor: str) -> Account:
+def account_jokers_grant(
+    *, account: Account, amount: int, reason: str, actor: str, reason_code: str = "goodwill", message: str = ""
+) -> Account:
+    """An operator grants jokers (R-11, ``operator_grant``): ``reason`` is the operator's note,
+    kept from the player, who is told ``reason_code`` and ``message`` (``rivals.player_notice``)."""
+    if not 1 <= amount <= 1000:
+        raise Invalid("a grant gives 1–1000 jokers")
+    return _jokers_by_operator(account, amount, "operator_grant", reason, actor, reason_code, message)
+
+
+@transaction.atomic
+def account_jokers_correct(
+    *, account: Account, amount: int, reason: str, actor: str, reason_code: str = "correction", message: str = ""
+) -> Account:
     """An operator takes back jokers granted by mistake (issue 22): a compensating
-    ``JokersChanged`` (``operator_correction``, negative, with the reason) — never an edit of the
-    grant. Jokers the player already spent cannot be taken back: the balance never goes below 0."""
+    ``JokersChanged`` (``operator_correction``, negative, with the operator's note and what the
+    player is told) — never an edit of the grant. Jokers the player already spent cannot be taken
+    back: the balance never goes below 0."""
     account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if amount < 1:
         raise Invalid("a correction takes back at least one joker")
@@ -242,10 +287,7 @@ def account_jokers_correct(*, account: Account, amount: int, reason: str, actor:
             f"the player has {account.jokers} joker(s): spent jokers cannot be taken back",
             details={"jokers": account.jokers},
         )
-    reason = clean_text(reason, field="reason", max_length=300)
-    return account_jokers_change(
-        account=account, delta=-amount, reason="operator_correction", actor=actor, ref={"note": reason}
-    )
+    return _jokers_by_operator(account, -amount, "operator_correction", reason, actor, reason_code, message)
 
 
 @transaction.atomic
@@ -263,7 +305,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     if account.closed_at is not None:
         raise NotAllowed("the account is already closed", details={"closed_at": account.closed_at.isoformat()})
     if account.is_staff:
-        raise NotAllowed("an operator's account is not closed here: remove its staff status first")
+        raise NotAllowed("an operator's account is not closed: remove the operator (the Operators page)")
     reason = clean_text(reason, field="reason", max_length=300)
     account_event(account, account_closed(account_id=account.pk, reason=reason, erased=erase), actor=actor)
     # its club, queue tickets and duels (the features that hold them listen)

@@ -24,7 +24,9 @@ class ClubsConfig(AppConfig):
         from rivals.signals import account_restricted
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
-        event_types.register(feature=self.label, types=events.CLUB_EVENTS, module=events)
+        event_types.register(
+            feature=self.label, types=events.CLUB_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
+        )
         # applied live in every append to a club stream; reset and replayed by rebuild_projections
         projections.register(clubs_projection)
         account_restricted.connect(_on_account_restricted, dispatch_uid="clubs.leave_on_close")

@@ -10,6 +10,9 @@ from uuid import UUID
 from rivals.eventstore import NewEvent
 
 CLUB_EVENTS = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
+# issue 40: ClubRenamed version 2 tells the owner (``owner_id``) the ``reason_code`` and ``message``
+# of the rename, beside the operator's note (``reason``); version 1 had the note only
+SCHEMA_VERSIONS = {"ClubRenamed": 2}
 
 
 def club_founded(*, club_id: UUID | str, name: str, name_key: str, owner_id: int) -> NewEvent:
@@ -39,9 +42,20 @@ def club_closed(*, club_id: UUID | str, reason: str) -> NewEvent:
 
 
 def club_renamed(
-    *, club_id: UUID | str, name: str, name_key: str, previous_name: str, reason: str, report_id: str | None = None
+    *,
+    club_id: UUID | str,
+    name: str,
+    name_key: str,
+    previous_name: str,
+    reason: str,
+    report_id: str | None = None,
+    owner_id: int,
+    reason_code: str,
+    message: str,
 ) -> NewEvent:
-    """R-39: an operator renamed the club, with a reason (and the report that asked for it)."""
+    """R-39: an operator renamed the club, with a note for operators (``reason``, and the report
+    that asked for it); its owner is told (the ``club_renamed`` notification) the ``reason_code``
+    and the ``message`` written for them ("" for none)."""
     return NewEvent(
         "ClubRenamed",
         {
@@ -51,5 +65,9 @@ def club_renamed(
             "previous_name": previous_name,
             "reason": reason,
             "report_id": report_id,
+            "owner_id": owner_id,
+            "reason_code": reason_code,
+            "message": message,
         },
+        SCHEMA_VERSIONS["ClubRenamed"],
     )

@@ -28,6 +28,7 @@ from rivals.eventstore import NewEvent, event_append
 from rivals.ids import is_uuid
 from rivals.models import Account
 from rivals.names import name_skeleton, visible_text
+from rivals.player_notice import notice_clean
 from rivals.text import clean_text
 
 CLUB_NAME_MAX = 32
@@ -188,11 +189,22 @@ def club_owner_change(*, account: Account, club_id, owner_id: int) -> Club:
 
 @retry_on_conflict
 @transaction.atomic
-def club_rename(*, club_id, name: str, reason: str, actor: str, report_id: str | None = None) -> Club:
-    """R-39: an operator renames a club, with a reason (``ClubRenamed``): the name is checked as a
-    founder's is (visible, free among open clubs by its skeleton: 409 when taken)."""
+def club_rename(
+    *,
+    club_id,
+    name: str,
+    reason: str,
+    actor: str,
+    report_id: str | None = None,
+    reason_code: str = "abusive_name",
+    message: str = "",
+) -> Club:
+    """R-39: an operator renames a club, with a note for operators (``reason``) and what its owner
+    is told (``reason_code``, ``message``: ``rivals.player_notice``) — ``ClubRenamed``. The name is
+    checked as a founder's is (visible, free among open clubs by its skeleton: 409 when taken)."""
     name = visible_text(clean_text(name, field="name", max_length=CLUB_NAME_MAX), field="name")
     reason = clean_text(reason, field="reason", max_length=300)
+    reason_code, message = notice_clean(reason_code, message)
     club = club_get(club_id, lock=True)
     if club.status != "open":
         raise NotAllowed("the club is closed", details={"status": club.status})
@@ -200,7 +212,15 @@ def club_rename(*, club_id, name: str, reason: str, actor: str, report_id: str |
     if Club.objects.filter(name_key=key, status="open").exclude(pk=club.pk).exists():
         raise Conflict("a club with this name exists", details={"name": ["taken"]})
     renamed = club_renamed(
-        club_id=club.pk, name=name, name_key=key, previous_name=club.name, reason=reason, report_id=report_id
+        club_id=club.pk,
+        name=name,
+        name_key=key,
+        previous_name=club.name,
+        reason=reason,
+        report_id=report_id,
+        owner_id=club.owner_id,
+        reason_code=reason_code,
+        message=message,
     )
     _append(club.pk, club.version, [renamed], actor)
     club.refresh_from_db()

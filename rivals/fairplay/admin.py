@@ -14,7 +14,16 @@ from django.db import transaction
 from django.db.models import Case, IntegerField, Value, When
 from django.utils.html import format_html, format_html_join
 
-from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_actions import (
+    NOTE_HELP,
+    NoticeForm,
+    ObjectActionsMixin,
+    Row,
+    confirm_then_apply,
+    notice_form,
+    notice_of,
+    permission_check,
+)
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitments
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
 from rivals.fairplay.models import FairPlayFlag
@@ -23,17 +32,28 @@ from rivals.models import Event, RejectedIntent
 
 SIDE_BY_SIDE_ROWS = 300
 SUSPENSION = (
-    "suspended: its intents are refused (403), it leaves every ranking and leaderboard and receives no "
-    "prize, trophy or points until the suspension is lifted"
+    "suspended: the player's moves and entries into play are refused, they leave every ranking and leaderboard "
+    "and win no prize, trophy or points until the suspension is lifted"
 )
 
 
 class NoteForm(forms.Form):
     reason = forms.CharField(
         max_length=300,
-        label="review note",
+        label="Review note",
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
-        help_text="recorded in FairPlayFlagReviewed: why the flag is dismissed or confirmed",
+        help_text=f"why the flag is dismissed or confirmed — {NOTE_HELP}",
+    )
+
+
+class SuspendForm(NoticeForm):
+    """A confirmation with a suspension: the review note is the suspension's operator's note too."""
+
+    reason = forms.CharField(
+        max_length=300,
+        label="Review note (also the suspension's operator's note)",
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text=NOTE_HELP,
     )
 
 
@@ -62,8 +82,8 @@ def _review(decision: str, label: str):
             queryset.select_related("account"),
             name=f"review_{decision}",
             title=f"{label} flags",
-            explain=f"Each open flag below is closed as {decision} (FairPlayFlagReviewed) with your note and "
-            "you as the reviewer. Flags already reviewed are skipped.",
+            explain=f"Each open flag below is closed as {decision}, with your note and you as the reviewer. The "
+            "player is not told. Flags already reviewed are skipped.",
             form_class=NoteForm,
             rows=_review_rows(decision),
             apply=lambda f, d, actor: (
@@ -73,7 +93,7 @@ def _review(decision: str, label: str):
         )
 
     action.__name__ = f"review_{decision}"
-    return admin.action(description=f"{label} (FairPlayFlagReviewed, with a note)")(action)
+    return admin.action(description=f"{label} (with a note)", permissions=["review"])(action)
 
 
 def _suspend_rows(flag: FairPlayFlag) -> Row:
@@ -92,12 +112,14 @@ def _confirm_and_suspend(flag: FairPlayFlag, data: dict, actor: str) -> str:
     if flag.account.suspended_at is not None:
         return "confirmed; the account was already suspended"
     account_suspend(
-        account=flag.account, reason=f"fair play ({flag.get_kind_display()}): {data['reason']}", actor=actor
+        account=flag.account,
+        actor=actor,
+        **notice_of({**data, "reason": f"fair play ({flag.get_kind_display()}): {data['reason']}"}),
     )
     return "confirmed; account suspended"
 
 
-@admin.action(description="Confirm and suspend the flagged accounts (FairPlayFlagReviewed, AccountSuspended)")
+@admin.action(description="Confirm and suspend the flagged accounts", permissions=["review_and_suspend"])
 def confirm_and_suspend(modeladmin, request, queryset):
     return confirm_then_apply(
         modeladmin,
@@ -105,9 +127,10 @@ def confirm_and_suspend(modeladmin, request, queryset):
         queryset.select_related("account"),
         name="confirm_and_suspend",
         title="Confirm and suspend",
-        explain="Each open flag below is confirmed and its account suspended, with your reason in both events "
-        "(FairPlayFlagReviewed, then AccountSuspended with you as the actor). Flags already reviewed are "
-        "skipped; an account already suspended stays as it is.",
+        form_class=notice_form("fair_play", SuspendForm),
+        explain="Each open flag below is confirmed and its player suspended, with your note on both and you as "
+        "the actor. The player is told the reason you choose and your message, never your note. Flags already "
+        "reviewed are skipped; a player already suspended stays as they are.",
         rows=_suspend_rows,
         apply=_confirm_and_suspend,
         ordering=("flagged_at", "pk"),
@@ -146,11 +169,11 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
         open_first = Case(When(status="open", then=Value(0)), default=Value(1), output_field=IntegerField())
         return [open_first.asc(), "-flagged_at"]
 
-    def get_actions(self, request):
-        actions = {}
-        for fn in (_review("dismissed", "Dismiss"), _review("confirmed", "Confirm"), confirm_and_suspend):
-            actions[fn.__name__] = (fn, fn.__name__, fn.short_description)
-        return actions
+    actions = [_review("dismissed", "Dismiss"), _review("confirmed", "Confirm"), confirm_and_suspend]
+    has_review_permission = permission_check("fairplay.change_fairplayflag")
+
+    def has_review_and_suspend_permission(self, request) -> bool:
+        return request.user.has_perms(["fairplay.change_fairplayflag", "rivals.suspend_account"])
 
     def object_action_shown(self, obj, name: str) -> bool:
         return obj.status == "open"

@@ -26,7 +26,9 @@ class FairPlayConfig(AppConfig):
         from rivals.signals import intent_accepted, intent_refused
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
-        event_types.register(feature=self.label, types=events.FAIRPLAY_EVENTS, module=events)
+        event_types.register(
+            feature=self.label, types=events.FAIRPLAY_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
+        )
         projections.register(flags_projection)
         intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
         intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")

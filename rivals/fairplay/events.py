@@ -13,6 +13,9 @@ from uuid import UUID
 from rivals.eventstore import NewEvent
 
 FAIRPLAY_EVENTS = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted"})
+# issue 40, version 2: what the player is told (``reason_code``, ``message``) beside the operator's
+# note (``reason``); version 1 had the note only
+SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
 
 
 def fair_play_flagged(
@@ -48,10 +51,21 @@ def fair_play_flag_reviewed(*, account_id: int, flag_id: UUID | str, decision: s
     )
 
 
-def account_suspended(*, account_id: int, reason: str) -> NewEvent:
-    """The account's intents are refused; it leaves rankings and leaderboards."""
-    return NewEvent("AccountSuspended", {"account_id": account_id, "reason": reason})
+def account_suspended(*, account_id: int, reason: str, reason_code: str, message: str) -> NewEvent:
+    """The account's intents are refused; it leaves rankings and leaderboards. ``reason``: the
+    operator's note (operators only); the player is told ``reason_code`` and ``message`` ("" for
+    none)."""
+    return NewEvent(
+        "AccountSuspended",
+        {"account_id": account_id, "reason": reason, "reason_code": reason_code, "message": message},
+        SCHEMA_VERSIONS["AccountSuspended"],
+    )
 
 
-def account_suspension_lifted(*, account_id: int, reason: str) -> NewEvent:
-    return NewEvent("AccountSuspensionLifted", {"account_id": account_id, "reason": reason})
+def account_suspension_lifted(*, account_id: int, reason: str, reason_code: str, message: str) -> NewEvent:
+    """As ``account_suspended``: the note for operators, the code and message for the player."""
+    return NewEvent(
+        "AccountSuspensionLifted",
+        {"account_id": account_id, "reason": reason, "reason_code": reason_code, "message": message},
+        SCHEMA_VERSIONS["AccountSuspensionLifted"],
+    )

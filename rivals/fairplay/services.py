@@ -33,6 +33,7 @@ from rivals.fairplay.events import (
 )
 from rivals.fairplay.models import FairPlayFlag
 from rivals.models import Account, RejectedIntent
+from rivals.player_notice import notice_clean
 from rivals.rawsql import execute_prepared
 from rivals.signals import account_restricted
 from rivals.text import clean_text
@@ -211,13 +212,19 @@ def fairplay_flag_review(*, flag: FairPlayFlag, decision: str, note: str, actor:
 
 
 @transaction.atomic
-def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
-    """R-38: refuse the account's intents and take it out of rankings and leaderboards."""
+def account_suspend(
+    *, account: Account, reason: str, actor: str, reason_code: str = "fair_play", message: str = ""
+) -> Account:
+    """R-38: refuse the account's intents and take it out of rankings and leaderboards.
+    ``reason``: the operator's note (kept from the player); the player is told ``reason_code``
+    and ``message`` (``rivals.player_notice``)."""
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is not None:
         raise NotAllowed("the account is already suspended")
     reason = clean_text(reason, field="reason", max_length=300)
-    account_event(account, account_suspended(account_id=account.pk, reason=reason), actor=actor)
+    reason_code, message = notice_clean(reason_code, message)
+    suspended = account_suspended(account_id=account.pk, reason=reason, reason_code=reason_code, message=message)
+    account_event(account, suspended, actor=actor)
     # R-38: its waiting queue tickets and pending duels end now, in this transaction
     account_restricted.send(
         sender=Account, account_id=account.pk, reason="account_suspended", actor=actor, now=timezone.now()
@@ -227,11 +234,17 @@ def account_suspend(*, account: Account, reason: str, actor: str) -> Account:
 
 
 @transaction.atomic
-def account_suspension_lift(*, account: Account, reason: str, actor: str) -> Account:
+def account_suspension_lift(
+    *, account: Account, reason: str, actor: str, reason_code: str = "other", message: str = ""
+) -> Account:
+    """The account plays again; as ``account_suspend``, the note for operators, the code and
+    message for the player."""
     account = Account.objects.select_for_update().get(pk=account.pk)
     if account.suspended_at is None:
         raise NotAllowed("the account is not suspended")
     reason = clean_text(reason, field="reason", max_length=300)
-    account_event(account, account_suspension_lifted(account_id=account.pk, reason=reason), actor=actor)
+    reason_code, message = notice_clean(reason_code, message)
+    lifted = account_suspension_lifted(account_id=account.pk, reason=reason, reason_code=reason_code, message=message)
+    account_event(account, lifted, actor=actor)
     account.refresh_from_db()
     return account

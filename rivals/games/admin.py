@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, register_player_streams, stream_ids
-from rivals.admin_display import events_url
+from rivals.admin_display import account_link, events_url, when
 from rivals.games.replay import board_svg, replay_frame
 from rivals.models import Game
 
@@ -29,11 +29,61 @@ class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     list_filter = ("mode", "status", "ruleset")
     search_fields = ("=id", "=code", "account__username", "account__display_name")
     search_help_text = "a game id, a game code, or a player's name or id"
-    raw_id_fields = ("account",)
-    exclude = ("plan",)
+    # what an operator reads of a game (issue 40): not its storage (the faces, a bitset of the tiles
+    # on the board, the undo stack) — the board itself is the replay above
+    fields = (
+        "player",
+        "mode",
+        "level",
+        "code",
+        "layout",
+        "status",
+        "score",
+        "tiles_left",
+        "started",
+        "finished",
+        "play_time",
+        "aids",
+        "round_link",
+        "events",
+    )
+    readonly_fields = fields
     ordering = ("-started_at",)
     list_select_related = ("account",)
     change_form_template = "admin/rivals/game/change_form.html"
+
+    @admin.display(description="player")
+    def player(self, obj: Game):
+        return account_link(obj.account_id)
+
+    @admin.display(description="tiles left")
+    def tiles_left(self, obj: Game) -> int:
+        return bin(int(obj.present or "0", 16)).count("1")
+
+    @admin.display(description="started")
+    def started(self, obj: Game) -> str:
+        return when(obj.started_at)
+
+    @admin.display(description="finished")
+    def finished(self, obj: Game) -> str:
+        return when(obj.finished_at)
+
+    @admin.display(description="play time")
+    def play_time(self, obj: Game) -> str:
+        if obj.completion_ms is None:
+            return "—"
+        seconds = obj.completion_ms / 1000
+        return f"{int(seconds // 60)} min {seconds % 60:.1f} s"
+
+    @admin.display(description="jokers, hints, undos, shuffles used")
+    def aids(self, obj: Game) -> str:
+        return f"{obj.jokers_used}, {obj.hints_used}, {obj.undos_used}, {obj.shuffles_used}"
+
+    @admin.display(description="round")
+    def round_link(self, obj: Game):
+        if not obj.round_id:
+            return "— (not a competition round)"
+        return format_html('<a href="{}">the round</a>', reverse("admin:matches_round_change", args=[obj.round_id]))
 
     @admin.display(description="events")
     def events(self, obj):

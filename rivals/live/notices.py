@@ -10,6 +10,8 @@ import json
 from collections import defaultdict
 from typing import Any, Protocol
 
+from rivals.player_notice import notice_data
+
 # PointsAwarded sources that are prizes (R-12 Quick Match points, R-20 Arena, R-26 tournaments,
 # P-5 pots); daily bonuses and levels are not prizes.
 PRIZE_SOURCES = frozenset({"quick_match", "arena", "tournament_prize", "pool_pot"})
@@ -31,12 +33,15 @@ NOTIFYING = frozenset(
         "PointsAwarded",
         "JokersChanged",
         "DisplayNameReset",
+        "ClubRenamed",
         "AccountSuspended",
         "AccountSuspensionLifted",
         "RatingsUpdated",
     }
 )
 FACT_TYPES = frozenset({"QueueJoined", "DuelChallenged", "WaveSeated", "PlayerRegistered", "PlayerUnregistered"})
+OPERATOR_CHANGES = ("operator_grant", "operator_correction")  # JokersChanged reasons an operator gives
+OPERATOR_ONLY = frozenset({"note", "reason_code", "message"})  # the note; the rest is said by notice_data
 
 TYPES = (
     "duel_challenged",
@@ -54,6 +59,7 @@ TYPES = (
     "trophy_awarded",
     "jokers_changed",
     "display_name_reset",
+    "club_renamed",
     "account_suspended",
     "account_suspension_lifted",
     "rating_changed",
@@ -164,18 +170,34 @@ def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:
             return []
         data = {"source": d["source"], "amount": d["amount"], "ref": d.get("ref")}
         return [(d["account_id"], "prize_awarded", data)]
+    if t == "ClubRenamed" and d.get("owner_id"):  # R-39: its owner chose the name (version 2 names the owner)
+        data = {"club_id": d["club_id"], "name": d["name"], **notice_data(d, default_code="abusive_name")}
+        return [(d["owner_id"], "club_renamed", data)]
     account = _account_of(event.stream_id)
     if account is None:
         return []
+    # issue 40: what an operator did to the account tells the player the reason code and the
+    # message written for them, never the operator's note (rivals.player_notice)
     if t == "JokersChanged":
-        return [(account, "jokers_changed", dict(d))]
+        return [(account, "jokers_changed", _jokers(d))]
     if t == "DisplayNameReset":  # R-39: the neutral name an operator gave (the old one stays sealed)
-        return [(account, "display_name_reset", {"display_name": d["display_name"]})]
+        return [(account, "display_name_reset", {"display_name": d["display_name"], **notice_data(d)})]
     if t == "AccountSuspended":
-        return [(account, "account_suspended", {"reason": d.get("reason")})]
+        return [(account, "account_suspended", notice_data(d))]
     if t == "AccountSuspensionLifted":
-        return [(account, "account_suspension_lifted", {"reason": d.get("reason")})]
+        return [(account, "account_suspension_lifted", notice_data(d))]
     return []
+
+
+def _jokers(d: dict[str, Any]) -> dict[str, Any]:
+    """A joker change as the player reads it: the delta, the reason and its reference (a game, a
+    day …); an operator's grant or correction says its reason code (a correction made before
+    there were codes: ``correction``) and message, never the operator's note."""
+    data = {k: v for k, v in d.items() if k not in OPERATOR_ONLY}
+    if d.get("reason") in OPERATOR_CHANGES:
+        default = "correction" if d["reason"] == "operator_correction" else "other"
+        data.update(notice_data(d, default_code=default))
+    return data
 
 
 class FoldedFacts:

@@ -19,7 +19,11 @@ class NotificationOut(serializers.Serializer):
     at = serializers.DateTimeField()
     data = serializers.DictField(
         help_text="free-form: what the notification's type names (a duel's id and challenger, a round's "
-        "id, a tournament's id and title, a prize's source and amount …; API.md Notifications)"
+        "id, a tournament's id and title, a prize's source and amount …; API.md Notifications). What an "
+        "operator did to the account (account_suspended, account_suspension_lifted, jokers_changed of an "
+        "operator_grant or operator_correction, display_name_reset, club_renamed) carries reason_code "
+        "(fair_play, abusive_name, terms, outage, goodwill, correction, other) and, only where the operator "
+        "wrote one for the player, message — never the operator's own note"
     )
 
 

@@ -17,8 +17,9 @@ RESTRICTING = ("AccountSuspended", "AccountClosed")  # the account's sockets clo
 # round, match or wave is created it is secret by definition, and a replay (``since``) of an event
 # made then shows it as it was; the REST reads show ``code`` and ``salt`` once the deal is over
 DEAL_SECRET = ("code", "salt")
-# what a tournament's page shows of its events: never the seed of its seating nor a wave's deal
-TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence", *DEAL_SECRET})
+# what a tournament's page shows of its events: never the seed of its seating nor a wave's deal,
+# nor an operator's note of a cancellation (issue 40: the note stays with the operators)
+TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence", "note", *DEAL_SECRET})
 
 
 def keys_of(entry: dict[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 
 from rivals.admin import ReadOnlyAdmin
-from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply, permission_check
 from rivals.admin_base import (
     PlayerFilter,
     ReadOnlyInline,
@@ -150,7 +150,7 @@ def _end_rows(rnd: Round) -> Row:
     )
 
 
-@admin.action(description="End the round now (RoundEnded with you as actor)")
+@admin.action(description="End the round now", permissions=["end"])
 def end_round_now(modeladmin, request, queryset):
     return confirm_then_apply(
         modeladmin,
@@ -158,8 +158,8 @@ def end_round_now(modeladmin, request, queryset):
         queryset,
         name="end_round_now",
         title="End rounds now",
-        explain="Each running round below ends now (RoundEnded with you as the actor); a round whose deadline "
-        "already passed ends as the clock ended it. It cannot be resumed.",
+        explain="Each running round below ends now, with you recorded as the one who ended it; a round whose "
+        "deadline already passed ends as the clock ended it. It cannot be resumed.",
         form_class=ConfirmForm,
         rows=_end_rows,
         apply=lambda r, d, actor: "ended" if round_end_now(round_id=r.pk, actor=actor) else None,
@@ -203,12 +203,8 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     readonly_fields = fields
 
     object_actions = (("end_round_now", "End now…"),)
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        if request.user.is_staff:
-            actions["end_round_now"] = (end_round_now, "end_round_now", end_round_now.short_description)
-        return actions
+    actions = [end_round_now]
+    has_end_permission = permission_check("matches.change_round")
 
     def object_action_shown(self, obj: Round, name: str) -> bool:
         return obj.status == "running"
@@ -312,9 +308,9 @@ def _commitments(account) -> list[str]:
     running = Round.objects.filter(players__contains=[account.pk], status="running").count()
     lines = []
     if tickets:
-        lines.append(f"{tickets} waiting queue ticket(s) end now (QueueLeft)")
+        lines.append(f"{tickets} waiting queue ticket(s) end now: the player leaves the queue")
     if duels:
-        lines.append(f"{duels} pending duel challenge(s) end now (DuelDeclined by the server)")
+        lines.append(f"{duels} pending duel challenge(s) end now, both players told")
     if running:
         lines.append(f"{running} round(s) it plays now go on; its intents are refused from now on")
     return lines

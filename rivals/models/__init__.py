@@ -1,4 +1,4 @@
-from .accounts import AccessToken, Account, AccountKey
+from .accounts import AccessToken, Account, AccountKey, Operator
 from .events import Event, EventSeal, Heartbeat, IdempotencyRecord, Stream
 from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
@@ -19,6 +19,7 @@ __all__ = [
     "EventSeal",
     "Heartbeat",
     "IdempotencyRecord",
+    "Operator",
     "OutboundEmail",
     "PointsLedgerEntry",
     "Stream",

@@ -96,6 +96,14 @@ class Account(AbstractBaseUser, PermissionsMixin):
 
     class Meta:
         db_table = "rivals_account"
+        # what an operator may do to a player (issue 40: the roles of rivals.accounts.roles) —
+        # Django's add/change/delete do not fit: nobody edits an account in place
+        permissions = [
+            ("grant_jokers", "Can grant and correct jokers"),
+            ("suspend_account", "Can suspend accounts and lift suspensions"),
+            ("close_account", "Can close and erase accounts"),
+            ("export_account", "Can export a player's data"),
+        ]
 
     def __str__(self) -> str:
         return self.display_name or self.username
@@ -108,6 +116,24 @@ class Account(AbstractBaseUser, PermissionsMixin):
     def listed(self) -> bool:
         """Shown in rankings and leaderboards: not suspended, not closed (R-38)."""
         return self.suspended_at is None and self.closed_at is None
+
+
+class OperatorManager(AccountManager):
+    def get_queryset(self):
+        return super().get_queryset().filter(is_staff=True)
+
+
+class Operator(Account):
+    """The admin's operators (issue 40): the staff accounts, on a page of their own where an
+    Administrator adds them with a role, changes their role and removes them. A proxy: the same
+    rows as ``Account``; its add/change/delete permissions are the Administrator's alone."""
+
+    objects = OperatorManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = "operator"
+        verbose_name_plural = "operators"
 
 
 class AccessToken(models.Model):

@@ -11,11 +11,12 @@ from django.utils.html import format_html
 from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask, SolarSchedule
 
 from config.periodic import PERIODIC_TASKS
-from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply
+from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply, permission_check
 from rivals.admin_base import ReadOnlyAdmin
 from rivals.admin_display import actor_html, when
 from rivals.models import JobRun
 from rivals.periodic.services import job_pause, job_resume, job_state
+from rivals.system import jobs_status
 
 admin.site.unregister(PeriodicTask)
 # the schedules' rows too: edited here, they would change a job's timing outside the declaration
@@ -36,7 +37,7 @@ def _every(seconds: int) -> str:
 def declared_schedule(spec: dict | None) -> str:
     """The schedule ``config/periodic.py`` declares, in words."""
     if spec is None:
-        return "not declared (a stale task: setup_periodic_tasks keeps it disabled)"
+        return "not declared (every start of the service disables it)"
     if "interval_seconds" in spec:
         return _every(spec["interval_seconds"])
     cron = spec["crontab"]
@@ -63,7 +64,14 @@ def _current(task: PeriodicTask) -> str:
 
 
 def _label(task: PeriodicTask) -> str:
-    return f"{task.name} ({task.task})"
+    return task.name
+
+
+MONITORED = (
+    "monitoring sees it: /healthz answers “degraded” (jobs: paused) from now until the job is resumed — tell "
+    "whoever watches it"
+)
+HEARTBEAT = "the heartbeat goes stale within three minutes: /healthz answers “degraded” (heartbeat) too"
 
 
 def _switch(pause: bool):
@@ -73,12 +81,15 @@ def _switch(pause: bool):
         skip = (
             ("already paused" if not task.enabled else None) if pause else (None if not task.enabled else "not paused")
         )
-        effect = (
-            "beat stops sending it — through restarts too — until it is resumed"
-            if pause
-            else f"beat sends it again ({declared_schedule(DECLARED.get(task.name))})"
-        )
-        return Row(task, _label(task), [task.description or "—", effect], skip)
+        if pause:
+            lines = ["beat stops sending it — through restarts too — until it is resumed"]
+            if task.name in DECLARED:
+                lines.append(MONITORED)
+            if task.task == "rivals.heartbeat":
+                lines.append(HEARTBEAT)
+        else:
+            lines = [f"beat sends it again ({declared_schedule(DECLARED.get(task.name))}), the first time now"]
+        return Row(task, _label(task), [task.description or "—", *lines], skip)
 
     def action(modeladmin, request, queryset):
         service = job_pause if pause else job_resume
@@ -88,8 +99,7 @@ def _switch(pause: bool):
             queryset,
             name=action.__name__,
             title=f"{verb} jobs",
-            explain=f"Appends Job{'Paused' if pause else 'Resumed'} with your reason; every start "
-            "(setup_periodic_tasks) keeps the job as you leave it. The safety nets of the game clock "
+            explain="Every start of the service keeps the job as you leave it. The safety nets of the game clock "
             "(matches-sweep, tournaments-sweep) are how missed deadlines are caught: pause them only to investigate.",
             rows=rows,
             apply=lambda t, d, actor: service(name=t.name, reason=d["reason"], actor=actor) and None,
@@ -98,18 +108,24 @@ def _switch(pause: bool):
         )
 
     action.__name__ = "pause_jobs" if pause else "resume_jobs"
-    return admin.action(description=f"{verb} (Job{'Paused' if pause else 'Resumed'}, with a reason)")(action)
+    return admin.action(description=f"{verb} (with a note)", permissions=["pause"])(action)
+
+
+pause_jobs, resume_jobs = _switch(True), _switch(False)
 
 
 @admin.register(PeriodicTask)
 class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
-    list_display = ("name", "what_it_does", "declared", "state", "last_sent", "last_run", "last_result")
-    list_display_links = ("name",)
-    list_filter = ("enabled",)
+    """The health columns first (issue 40: the list fits 1280 px); what each job does is its
+    name's tooltip on the list and the first line of its page."""
+
+    list_display = ("job", "state", "last_sent", "last_run", "last_result", "declared")
+    list_display_links = ("job",)
+    ordering = ("name",)  # no filter beside the list: the state column says it, and the list fits 1280 px
     fields = (
-        "name",
-        "task",
+        "job",
         "what_it_does",
+        "task_name",
         "declared",
         "schedule_now",
         "state",
@@ -118,20 +134,38 @@ class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         "last_result",
     )
     readonly_fields = fields
+    actions = [pause_jobs, resume_jobs]
     object_actions = (("pause_jobs", "Pause…"), ("resume_jobs", "Resume…"))
-
-    def get_actions(self, request):
-        return {fn.__name__: (fn, fn.__name__, fn.short_description) for fn in (_switch(True), _switch(False))}
+    has_pause_permission = permission_check("django_celery_beat.change_periodictask")
 
     def object_action_shown(self, obj: PeriodicTask, name: str) -> bool:
         return (name == "pause_jobs") == obj.enabled
 
+    def get_changelist_instance(self, request):
+        """The page's runs and health in two queries (not per row)."""
+        cl = super().get_changelist_instance(request)
+        runs = JobRun.objects.in_bulk({t.task for t in cl.result_list})
+        health = jobs_status()
+        for task in cl.result_list:
+            task.job_run, task.health = runs.get(task.task), health
+        return cl
+
     def _run(self, obj: PeriodicTask) -> JobRun | None:
+        if hasattr(obj, "job_run"):
+            return obj.job_run
         return JobRun.objects.filter(pk=obj.task).first()
+
+    @admin.display(description="job", ordering="name")
+    def job(self, obj: PeriodicTask):
+        return format_html('<span title="{}">{}</span>', obj.description or "", obj.name)
 
     @admin.display(description="what it does")
     def what_it_does(self, obj: PeriodicTask) -> str:
         return obj.description or "—"
+
+    @admin.display(description="task")
+    def task_name(self, obj: PeriodicTask) -> str:
+        return obj.task
 
     @admin.display(description="declared schedule")
     def declared(self, obj: PeriodicTask) -> str:
@@ -146,9 +180,12 @@ class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
 
     @admin.display(description="state")
     def state(self, obj: PeriodicTask):
-        last = job_state(obj.name)
+        if obj.name not in DECLARED:
+            return "enabled, not declared: the next start disables it" if obj.enabled else "disabled (not declared)"
         if obj.enabled:
-            return "running"
+            health = getattr(obj, "health", None) or jobs_status()
+            return format_html("<b>late</b>") if obj.name in health["late"] else "running"
+        last = job_state(obj.name)
         if last is not None and last.type == "JobPaused":
             return format_html(
                 "<b>paused</b> by {} at {}: {}",
@@ -156,7 +193,7 @@ class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 when(last.recorded_at),
                 last.data.get("reason", ""),
             )
-        return format_html("<b>disabled</b>{}", " (not declared)" if obj.name not in DECLARED else "")
+        return format_html("<b>disabled</b>")
 
     @admin.display(description="last sent by beat")
     def last_sent(self, obj: PeriodicTask):
@@ -174,7 +211,9 @@ class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             return "—"
         colour = "#1a7f37" if run.ok else "#b3261e"
         return format_html(
-            '<span style="color:{}">{}</span> {} <small>({} runs, {} failed)</small>',
+            '<span class="job-result" title="{}"><span style="color:{}">{}</span> {}</span><br>'
+            "<small>{} runs, {} failed</small>",
+            run.result,
             colour,
             "ok" if run.ok else "FAILED",
             run.result,

@@ -54,8 +54,13 @@ def _switch(*, name: str, reason: str, actor: str, pause: bool) -> PeriodicTask:
     event_append(
         stream_id=job_stream(name), stream_type=STREAM_TYPE, expected_version=ANY_VERSION, actor=actor, events=[made]
     )
+    sent = task.last_run_at
     task.enabled = not pause
     task.save()  # django-celery-beat tells beat that its schedule changed
+    # … and forgets when beat last sent a disabled job: kept, so that the jobs page says it after a
+    # pause and a resume (issue 40), and a resumed job runs at once (its next run is overdue)
+    PeriodicTask.objects.filter(pk=task.pk).update(last_run_at=sent)
+    task.last_run_at = sent
     return task
 
 

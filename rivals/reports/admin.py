@@ -3,7 +3,9 @@ the fair-play flags. A report's page shows its subject's current name and the na
 the other reports on it, and — for a player — their fair-play flags (a report of cheating is
 reviewed there: the flagged games, the refused intents, suspension). Operator actions ask for a
 reason on a page of their own and call the services: each appends events with the operator as
-actor (``ReportReviewed``; ``DisplayNameReset`` on the player's stream; ``ClubRenamed``)."""
+actor (``ReportReviewed``; ``DisplayNameReset`` on the player's stream; ``ClubRenamed``). They
+are Support's (``reports.change_report``, issue 40); a name reset and a club rename tell the
+player a reason code and a message written for them, never the operator's note."""
 
 from __future__ import annotations
 
@@ -16,11 +18,21 @@ from django.utils.http import urlencode
 
 from rivals import personal
 from rivals.accounts.services import neutral_name
-from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, confirm_then_apply
+from rivals.admin_actions import (
+    NoticeForm,
+    ObjectActionsMixin,
+    ReasonForm,
+    Row,
+    confirm_then_apply,
+    notice_form,
+    notice_of,
+    permission_check,
+)
 from rivals.admin_base import PlayerSearchMixin
 from rivals.admin_display import actor_html, when
 from rivals.models import Event
 from rivals.reports.models import Report
+from rivals.reports.selectors import reports_upheld_by_renaming
 from rivals.reports.services import report_club_rename, report_name_reset, report_review
 
 HISTORY_ROWS = 50
@@ -34,8 +46,9 @@ def report_streams(account_ids: list[int]) -> Q:
     return q
 
 
-class RenameForm(ReasonForm):
+class RenameForm(NoticeForm):
     name = forms.CharField(max_length=32, label="the club's new name")
+    field_order = ("name", "reason_code", "message", "reason")
 
 
 def _label(report: Report, subject_name: str) -> str:
@@ -69,11 +82,15 @@ def _reasoned(modeladmin, request, queryset, *, name, title, explain, form_class
     )
 
 
-def _open_on(report: Report) -> int:
-    return Report.objects.filter(subject=report.subject, status="open").count()
+def _upheld(report: Report) -> str:
+    """How many open reports the rename upholds — only those (issue 40: not every open one)."""
+    upheld = reports_upheld_by_renaming(report).count()
+    others = Report.objects.filter(subject=report.subject, status="open").count() - upheld
+    left = f"; {others} other open report(s) on it (not about the name) stay open" if others else ""
+    return f"{upheld} open report(s) about the name are upheld{left}"
 
 
-@admin.action(description="Dismiss (ReportReviewed: dismissed)")
+@admin.action(description="Dismiss", permissions=["review"])
 def dismiss(modeladmin, request, queryset):
     return _reasoned(
         modeladmin,
@@ -81,14 +98,16 @@ def dismiss(modeladmin, request, queryset):
         queryset,
         name="dismiss",
         title="Dismiss reports",
-        explain="Nothing is done about the subjects. Appends ReportReviewed (dismissed) with your reason.",
+        explain="Nothing is done about the subjects; the reports are closed as dismissed, with your note.",
         form_class=ReasonForm,
         apply=lambda r, d, actor: report_review(report=r, decision="dismissed", note=d["reason"], actor=actor).status,
         consequence=lambda r: "the report is dismissed; its subject is not changed",
     )
 
 
-@admin.action(description="Uphold without changing a name (e.g. cheating dealt with in fair play)")
+@admin.action(
+    description="Uphold without changing a name (e.g. cheating dealt with in fair play)", permissions=["review"]
+)
 def uphold(modeladmin, request, queryset):
     return _reasoned(
         modeladmin,
@@ -96,8 +115,8 @@ def uphold(modeladmin, request, queryset):
         queryset,
         name="uphold",
         title="Uphold reports",
-        explain="The report was right; what was done happened elsewhere (a fair-play suspension …). "
-        "Appends ReportReviewed (upheld) with your reason.",
+        explain="The report was right; what was done happened elsewhere (a fair-play suspension …). The "
+        "reports are closed as upheld, with your note.",
         form_class=ReasonForm,
         apply=lambda r, d, actor: report_review(report=r, decision="upheld", note=d["reason"], actor=actor).status,
         consequence=lambda r: "the report is upheld; its subject is not changed here",
@@ -110,11 +129,11 @@ def _reset_consequence(report: Report) -> str:
     player = report.subject_player
     return (
         f"{player.display_name} (#{player.pk}) is renamed “{neutral_name(player.pk)}” and told; the name cannot be "
-        f"chosen again for 7 days; {_open_on(report)} open report(s) on the player are upheld"
+        f"chosen again for 7 days; {_upheld(report)}"
     )
 
 
-@admin.action(description="Reset the player's display name (DisplayNameReset; the player is told)")
+@admin.action(description="Reset the player's display name (the player is told)", permissions=["review"])
 def reset_display_name(modeladmin, request, queryset):
     return _reasoned(
         modeladmin,
@@ -122,13 +141,11 @@ def reset_display_name(modeladmin, request, queryset):
         queryset,
         name="reset_display_name",
         title="Reset display names",
-        explain="Each reported player's name becomes the neutral 'Player <id>' (DisplayNameReset on their "
-        "stream: they are told); they cannot choose the reset name again for 7 days. Every open report about "
-        "the name is upheld.",
-        form_class=ReasonForm,
-        apply=lambda r, d, actor: (
-            f"renamed “{report_name_reset(report=r, reason=d['reason'], actor=actor).display_name}”"
-        ),
+        explain="Each reported player's name becomes the neutral 'Player <id>'; they are told the reason you "
+        "choose and your message (never your note), and cannot choose the reset name again for 7 days. Every "
+        "open report about the name is upheld.",
+        form_class=notice_form("abusive_name"),
+        apply=lambda r, d, actor: f"renamed “{report_name_reset(report=r, actor=actor, **notice_of(d)).display_name}”",
         consequence=_reset_consequence,
     )
 
@@ -136,12 +153,10 @@ def reset_display_name(modeladmin, request, queryset):
 def _rename_consequence(report: Report) -> str:
     if not report.subject_club_id:
         return "a player: their name is reset with “Reset the player's display name”, not here"
-    return (
-        f"the club “{report.subject_club.name}” takes the new name; {_open_on(report)} open report(s) on it are upheld"
-    )
+    return f"the club “{report.subject_club.name}” takes the new name and its owner is told; {_upheld(report)}"
 
 
-@admin.action(description="Rename the club (ClubRenamed)")
+@admin.action(description="Rename the club (its owner is told)", permissions=["review"])
 def rename_club(modeladmin, request, queryset):
     return _reasoned(
         modeladmin,
@@ -149,14 +164,23 @@ def rename_club(modeladmin, request, queryset):
         queryset,
         name="rename_club",
         title="Rename clubs",
-        explain="The reported club takes the new name (checked as a founder's: free among open clubs). Every "
-        "open report about its name is upheld. Choose one report per club.",
-        form_class=RenameForm,
+        explain="The reported club takes the new name (checked as a founder's: free among open clubs); its owner "
+        "is told the reason you choose and your message (never your note). Every open report about its name is "
+        "upheld. Choose one report per club.",
+        form_class=notice_form("abusive_name", RenameForm),
         apply=lambda r, d, actor: (
-            f"renamed “{report_club_rename(report=r, name=d['name'], reason=d['reason'], actor=actor).name}”"
+            f"renamed “{report_club_rename(report=r, name=d['name'], actor=actor, **notice_of(d)).name}”"
         ),
         consequence=_rename_consequence,
     )
+
+
+def _told(data: dict) -> str:
+    """What the player was told of a reset or rename (issue 40; earlier ones: nothing but the fact)."""
+    if not data.get("reason_code"):
+        return "the player was told of the change only"
+    message = f", “{data['message']}”" if data.get("message") else ""
+    return f"the player was told: {data['reason_code']}{message}"
 
 
 def _name_history(report: Report):
@@ -178,7 +202,11 @@ def _name_history(report: Report):
             before = personal.unseal(d, account_id=d["account_id"], field="previous_name") or personal.ERASED_NAME
             name = d["display_name"]
             how = format_html(
-                "reset by {} (was {}): {}", actor_html(e.metadata.get("actor")), repr(before), d["reason"]
+                "reset by {} (was {}) — operator's note: {}; {}",
+                actor_html(e.metadata.get("actor")),
+                repr(before),
+                d["reason"],
+                _told(d),
             )
         elif e.type in ("AccountCreated", "DisplayNameChanged"):
             name = personal.unseal(d, account_id=d["account_id"], field="display_name") or personal.ERASED_NAME
@@ -188,7 +216,12 @@ def _name_history(report: Report):
             how = (
                 "founded"
                 if e.type == "ClubFounded"
-                else format_html("renamed by {}: {}", actor_html(e.metadata.get("actor")), d["reason"])
+                else format_html(
+                    "renamed by {} — operator's note: {}; {}",
+                    actor_html(e.metadata.get("actor")),
+                    d["reason"],
+                    _told(d),
+                )
             )
         rows.append((when(e.recorded_at), name, how))
     return rows[::-1]
@@ -242,11 +275,8 @@ class ReportAdmin(ObjectActionsMixin, PlayerSearchMixin, admin.ModelAdmin):
         open_first = Case(When(status="open", then=Value(0)), default=Value(1), output_field=IntegerField())
         return [open_first.asc(), "-filed_at"]
 
-    def get_actions(self, request):
-        return {
-            fn.__name__: (fn, fn.__name__, fn.short_description)
-            for fn in (dismiss, uphold, reset_display_name, rename_club)
-        }
+    actions = [dismiss, uphold, reset_display_name, rename_club]
+    has_review_permission = permission_check("reports.change_report")
 
     def has_add_permission(self, request, obj=None):
         return False

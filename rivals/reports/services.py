@@ -28,12 +28,12 @@ from rivals.ids import is_uuid
 from rivals.models import Account
 from rivals.reports.events import report_filed, report_reviewed
 from rivals.reports.models import REASONS, Report
+from rivals.reports.selectors import NAME_REASONS
 from rivals.text import clean_text
 
 STREAM_TYPE = "report"
 NOTE_MAX = 500
 SUBJECT = re.compile(r"^(player):([1-9][0-9]{0,17})$|^(club):([0-9a-fA-F-]{36})$")
-NAME_REASONS = ("name", "personal_data")
 DECISIONS = ("dismissed", "upheld")
 
 
@@ -140,15 +140,23 @@ def _close_name_reports(subject: str, *, action: str, note: str, actor: str) -> 
 
 
 @transaction.atomic
-def report_name_reset(*, report: Report, reason: str, actor: str) -> Account:
+def report_name_reset(
+    *, report: Report, reason: str, actor: str, reason_code: str = "abusive_name", message: str = ""
+) -> Account:
     """R-39: reset the reported player's display name to the neutral one (``DisplayNameReset``, on
-    the player's stream: the player is told), and close the open reports about that name."""
+    the player's stream: the player is told ``reason_code`` and ``message``, never ``reason``),
+    and close the open reports about that name."""
     report = _open_locked(report)
     if report.subject_player_id is None:
         raise NotAllowed("this report is about a club: rename the club")
     reason = clean_text(reason, field="reason", max_length=300)
     player = account_name_reset(
-        account=Account(pk=report.subject_player_id), reason=reason, actor=actor, report_id=str(report.pk)
+        account=Account(pk=report.subject_player_id),
+        reason=reason,
+        actor=actor,
+        report_id=str(report.pk),
+        reason_code=reason_code,
+        message=message,
     )
     if report.reason not in NAME_REASONS:  # a cheating report that named the name too: this one as well
         _review(report, decision="upheld", action="name_reset", note=reason, actor=actor)
@@ -157,13 +165,24 @@ def report_name_reset(*, report: Report, reason: str, actor: str) -> Account:
 
 
 @transaction.atomic
-def report_club_rename(*, report: Report, name: str, reason: str, actor: str) -> Club:
-    """R-39: rename the reported club (``ClubRenamed``), and close the open reports about its name."""
+def report_club_rename(
+    *, report: Report, name: str, reason: str, actor: str, reason_code: str = "abusive_name", message: str = ""
+) -> Club:
+    """R-39: rename the reported club (``ClubRenamed``: its owner is told ``reason_code`` and
+    ``message``), and close the open reports about its name."""
     report = _open_locked(report)
     if report.subject_club_id is None:
         raise NotAllowed("this report is about a player: reset the display name")
     reason = clean_text(reason, field="reason", max_length=300)
-    club = club_rename(club_id=report.subject_club_id, name=name, reason=reason, actor=actor, report_id=str(report.pk))
+    club = club_rename(
+        club_id=report.subject_club_id,
+        name=name,
+        reason=reason,
+        actor=actor,
+        report_id=str(report.pk),
+        reason_code=reason_code,
+        message=message,
+    )
     if report.reason not in NAME_REASONS:
         _review(report, decision="upheld", action="club_renamed", note=reason, actor=actor)
     _close_name_reports(report.subject, action="club_renamed", note=reason, actor=actor)

@@ -97,7 +97,14 @@ def test_grant_jokers_keeps_the_admin_frame_and_one_title(operator, player):
     assert page.count("Grant jokers</h1>") == 1 and 'id="site-name"' in page and "breadcrumbs" in page
     operator.post(
         url,
-        {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2", "reason": "apology"},
+        {
+            "action": "grant_jokers",
+            "_selected_action": [account.pk],
+            "apply": "1",
+            "amount": "2",
+            "reason_code": "goodwill",
+            "reason": "apology",
+        },
     )
     assert Account.objects.get(pk=account.pk).jokers == 2
     assert Event.objects.get(type="JokersChanged").metadata["actor"].startswith("operator:")
@@ -113,7 +120,7 @@ def test_periodic_tasks_say_what_they_do_and_how_they_last_ran(operator):
     page = operator.get(reverse("admin:django_celery_beat_periodictask_changelist")).content.decode()
     assert "Deletes Idempotency-Key records older than 48 hours" in page
     assert "Ends competitive rounds whose deadline passed" in page
-    assert re.search(r"ok</span> 0 <small>\(1 runs, 0 failed\)", page)
+    assert re.search(r"ok</span> 0</span><br><small>1 runs, 0 failed</small>", page)
 
 
 def test_the_game_page_replays_the_board(operator, player):
@@ -172,19 +179,27 @@ def test_a_post_to_the_player_page_changes_nothing(operator, player):
 
 
 def test_add_makes_an_operator_through_the_services(operator):
+    """Issue 40: operators are added on the Operators page, with a role; the accounts list adds none."""
+    assert operator.get(reverse("admin:rivals_account_add")).status_code == 403
     res = operator.post(
-        reverse("admin:rivals_account_add"),
-        {"username": "night-shift", "password1": "a-long-pass-phrase-1", "password2": "a-long-pass-phrase-1"},
+        reverse("admin:rivals_operator_add"),
+        {
+            "username": "night-shift",
+            "role": "support",
+            "password1": "a-long-pass-phrase-1",
+            "password2": "a-long-pass-phrase-1",
+        },
     )
     assert res.status_code == 302, res.content.decode()[:2000]
     made = Account.objects.get(username="night-shift")
-    assert made.is_staff and made.is_superuser and made.check_password("a-long-pass-phrase-1")
+    assert made.is_staff and not made.is_superuser and made.check_password("a-long-pass-phrase-1")
+    assert list(made.groups.values_list("name", flat=True)) == ["Support"]
     created = Event.objects.get(stream_id=made.stream_id, type="OperatorCreated")
-    assert created.metadata["actor"].startswith("operator:") and created.data["display_name"] == "night-shift"
+    assert created.metadata["actor"].startswith("operator:") and created.data["role"] == "support"
     page = operator.get(reverse("admin:rivals_account_change", args=[made.pk])).content.decode()
     assert "not a player" in page and 'value="suspend"' not in page
-    form = operator.get(reverse("admin:rivals_account_add")).content.decode()
-    assert 'name="is_staff"' not in form and 'name="groups"' not in form
+    form = operator.get(reverse("admin:rivals_operator_add")).content.decode()
+    assert 'name="is_staff"' not in form and 'name="groups"' not in form and 'name="role"' in form
 
 
 def test_the_list_filters_suspended_players_and_operators(operator, player):
@@ -205,7 +220,7 @@ def test_the_list_filters_suspended_players_and_operators(operator, player):
     active = listed("?state=active&role=player")
     assert "Silver Fox" in active and "Golden Crane" not in active and "operator" not in active
     assert f">{other.pk}<" in active
-    assert "player" not in listed("?role=operator") and "operator (superuser)" in listed("?role=operator")
+    assert "Golden Crane" not in listed("?role=operator") and "operator: Administrator" in listed("?role=operator")
 
 
 def test_a_mistaken_grant_is_corrected_with_a_compensating_event(operator, player):
@@ -213,13 +228,27 @@ def test_a_mistaken_grant_is_corrected_with_a_compensating_event(operator, playe
 
     account, _ = player
     url = reverse("admin:rivals_account_changelist")
-    grant = {"action": "grant_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "5", "reason": "oops"}
+    grant = {
+        "action": "grant_jokers",
+        "_selected_action": [account.pk],
+        "apply": "1",
+        "amount": "5",
+        "reason_code": "goodwill",
+        "reason": "oops",
+    }
     operator.post(url, grant)
     page = operator.post(url, {"action": "correct_jokers", "_selected_action": [account.pk]}).content.decode()
     assert "has 5 joker(s)" in page and "never goes below 0" in page
     res = operator.post(
         url,
-        {"action": "correct_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "4", "reason": "typo"},
+        {
+            "action": "correct_jokers",
+            "_selected_action": [account.pk],
+            "apply": "1",
+            "amount": "4",
+            "reason_code": "correction",
+            "reason": "typo",
+        },
         follow=True,  # the list shows the messages: the next request starts with none
     )
     assert Account.objects.get(pk=account.pk).jokers == 1
@@ -233,7 +262,14 @@ def test_a_mistaken_grant_is_corrected_with_a_compensating_event(operator, playe
     assert [level for level, text in messages_of(res)] == ["success"]
     too_many = operator.post(
         url,
-        {"action": "correct_jokers", "_selected_action": [account.pk], "apply": "1", "amount": "2", "reason": "x"},
+        {
+            "action": "correct_jokers",
+            "_selected_action": [account.pk],
+            "apply": "1",
+            "amount": "2",
+            "reason_code": "correction",
+            "reason": "x",
+        },
     )
     said = messages_of(too_many)
     assert ("warning", "Correct jokers: nothing done") in said and not [m for m in said if m[0] == "success"]

@@ -29,7 +29,8 @@ def test_createsuperuser_makes_an_operator_through_the_services(monkeypatch):
     assert (operator.is_staff, operator.is_superuser, operator.display_name) == (True, True, "night-shift")
     assert operator.check_password("op-password-1")
     event = _created(operator)
-    assert event.data == {"account_id": operator.pk, "display_name": "night-shift", "superuser": True}
+    assert event.data == {"account_id": operator.pk, "display_name": "night-shift", "role": "administrator"}
+    assert list(operator.groups.values_list("name", flat=True)) == ["Administrator"]  # issue 40
     assert event.metadata["actor"] == "operator:cli"
     assert_live_equals_rebuild()
 

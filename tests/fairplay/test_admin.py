@@ -36,7 +36,7 @@ def test_the_queue_shows_open_flags_first_then_the_newest(operator):
 def test_a_review_asks_for_a_note_and_records_it(operator):
     flag = _flag(AccountFactory.create(device_id="n-ann"), "game-n")
     page = operator.post(QUEUE, {"action": "review_dismissed", "_selected_action": [flag.pk]}).content.decode()
-    assert 'name="reason"' in page and "review note" in page and "the flag becomes dismissed" in page
+    assert 'name="reason"' in page and "Review note" in page and "the flag becomes dismissed" in page
     refused = operator.post(QUEUE, {"action": "review_dismissed", "_selected_action": [flag.pk], "apply": "1"})
     assert refused.status_code == 200 and FairPlayFlag.objects.get(pk=flag.pk).status == "open"  # no note, no review
     res = operator.post(
@@ -64,7 +64,14 @@ def test_confirm_and_suspend_says_what_it_did_and_what_it_skipped(operator):
 
     # a flag already reviewed: nothing happens, and the operator is told so — no success
     res = operator.post(
-        QUEUE, {"action": "confirm_and_suspend", "_selected_action": [reviewed.pk], "apply": "1", "reason": "bot"}
+        QUEUE,
+        {
+            "action": "confirm_and_suspend",
+            "_selected_action": [reviewed.pk],
+            "apply": "1",
+            "reason_code": "fair_play",
+            "reason": "bot",
+        },
     )
     said = messages_of(res)
     assert not [m for m in said if m[0] == "success"]
@@ -76,9 +83,16 @@ def test_confirm_and_suspend_says_what_it_did_and_what_it_skipped(operator):
 
     selected = [open_flag.pk, second.pk, reviewed.pk, suspended.pk]
     page = operator.post(QUEUE, {"action": "confirm_and_suspend", "_selected_action": selected}).content.decode()
-    assert page.count("will be skipped") == 1 and "already suspended" in page and "leaves every ranking" in page
+    assert page.count("will be skipped") == 1 and "already suspended" in page and "leave every ranking" in page
     res = operator.post(
-        QUEUE, {"action": "confirm_and_suspend", "_selected_action": selected, "apply": "1", "reason": "bot speed"}
+        QUEUE,
+        {
+            "action": "confirm_and_suspend",
+            "_selected_action": selected,
+            "apply": "1",
+            "reason_code": "fair_play",
+            "reason": "bot speed",
+        },
     )
     said = messages_of(res)
     success = [text for level, text in said if level == "success"]

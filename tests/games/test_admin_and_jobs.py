@@ -18,7 +18,14 @@ def test_r11_operator_grants_jokers_in_the_admin_as_an_event(admin_client, admin
     assert res.status_code == 200 and b"Grant jokers" in res.content  # the form
     res = admin_client.post(
         url,
-        {"action": "grant_jokers", "_selected_action": [acc.pk], "apply": "1", "amount": "3", "reason": "compensation"},
+        {
+            "action": "grant_jokers",
+            "_selected_action": [acc.pk],
+            "apply": "1",
+            "amount": "3",
+            "reason_code": "goodwill",  # what the player is told (issue 40); the reason is the operator's note
+            "reason": "compensation",
+        },
         follow=True,
     )
     assert res.status_code == 200

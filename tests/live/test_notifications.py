@@ -128,6 +128,6 @@ def test_r39_a_name_reset_notifies_the_player():
     report_name_reset(report=report, reason="a phone number", actor="operator:test")
     reset = Notification.objects.get(account_id=player.pk, type="display_name_reset")
     player.refresh_from_db()
-    assert reset.data == {"display_name": player.display_name}
+    assert reset.data == {"display_name": player.display_name, "reason_code": "abusive_name"}  # not the note
     assert player.display_name != "Call 0722 000 000"
     assert rebuild(verify_only=True).equal

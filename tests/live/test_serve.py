@@ -1,11 +1,13 @@
 """``make run`` (``manage.py serve``) serves the live socket beside the HTTP API on one address,
 with the embedded defaults' channel layer (PostgreSQL LISTEN/NOTIFY), and Ctrl-C stops it all.
 Its terminal (issue 22): the admin's sign-in is said last once everything answers, the routine
-jobs' lines stay at DEBUG, an admin 403 is one line and nothing prints a traceback."""
+jobs' lines stay at DEBUG, an admin 403 is one line and nothing prints a traceback; (issue 40) one
+line per request but static files, every line of web, worker and beat on one clock (UTC)."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -67,6 +69,10 @@ def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
         signin = {"username": "admin", "password": env["RIVALS_ADMIN_PASSWORD"], "next": "/admin/"}
         admin.post(f"{root}/login/", {**signin, "csrfmiddlewaretoken": admin.cookies["csrftoken"]}, timeout=10)
         assert admin.get(f"{root}/rivals/event/add/", timeout=10).status_code == 403  # read-only for everyone
+        page = admin.get(f"{root}/rivals/account/", timeout=10)  # an admin page: ~20 static files with it
+        for path in re.findall(r'(?:href|src)="(/static/[^"]+)"', page.text):
+            admin.get(f"http://127.0.0.1:{port}{path}", timeout=10)
+        assert admin.get(f"http://127.0.0.1:{port}/favicon.ico", timeout=10).status_code == 200
         while "matches.sweep" not in _job_runs() and time.monotonic() < deadline:
             time.sleep(0.5)  # the 2-second sweeper has run at least once
     finally:
@@ -84,6 +90,13 @@ def test_manage_py_serve_serves_the_socket_and_stops_everything(tmp_path):
     assert "Sending due task matches-sweep" not in text and "matches.sweep[" not in text, text[-3000:]
     assert "Forbidden (Permission denied): /admin/rivals/event/add/" in text
     assert "Traceback" not in text, text[-3000:]
+    # issue 40: one line per request that is not a static file, one clock (UTC, with the zone)
+    assert '"GET /admin/rivals/account/ HTTP/1.1" 200' in text and "GET /static/" not in text
+    assert "/favicon.ico" not in text and "Not Found" not in text
+    timed = [line for line in text.splitlines() if re.match(r"\[?\d{4}-\d\d-\d\d", line)]
+    utc = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC "
+    assert timed and all(re.match(utc, line) for line in timed), timed[:10]
+    assert any("celery" in line for line in timed) and any("config.beat" in line for line in timed)  # worker, beat
     assert len(children) == 3  # web (uvicorn), worker, beat
     assert not [pid for pid in children if os.path.exists(f"/proc/{pid}")], "serve left processes running"
 

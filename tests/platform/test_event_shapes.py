@@ -249,10 +249,22 @@ PINNED = [
         id="accounts: AccountCreated (version 2)",
     ),
     pytest.param(
-        accounts.operator_created(account_id=41, display_name="night-shift", superuser=True),
-        ("OperatorCreated", 1),
-        {"account_id": 41, "display_name": "night-shift", "superuser": True},
-        id="accounts: OperatorCreated",
+        accounts.operator_created(account_id=41, display_name="night-shift", role="support"),
+        ("OperatorCreated", 2),
+        {"account_id": 41, "display_name": "night-shift", "role": "support"},
+        id="accounts: OperatorCreated (version 2: the role)",
+    ),
+    pytest.param(
+        accounts.operator_role_changed(account_id=41, role="viewer", previous_role="support", reason="moved team"),
+        ("OperatorRoleChanged", 1),
+        {"account_id": 41, "role": "viewer", "previous_role": "support", "reason": "moved team"},
+        id="accounts: OperatorRoleChanged",
+    ),
+    pytest.param(
+        accounts.operator_removed(account_id=41, role="viewer", reason="left the company"),
+        ("OperatorRemoved", 1),
+        {"account_id": 41, "role": "viewer", "reason": "left the company"},
+        id="accounts: OperatorRemoved",
     ),
     pytest.param(
         accounts.display_name_changed(account_id=7, display_name_sealed="gAAAA…"),
@@ -262,9 +274,29 @@ PINNED = [
     ),
     pytest.param(
         accounts.jokers_changed(account_id=7, delta=-1, reason="joker_used", ref={"game_id": str(ID)}),
-        ("JokersChanged", 1),
+        ("JokersChanged", 2),
         {"account_id": 7, "delta": -1, "reason": "joker_used", "game_id": str(ID)},
         id="accounts: JokersChanged with its reference",
+    ),
+    pytest.param(
+        accounts.jokers_changed(
+            account_id=7,
+            delta=5,
+            reason="operator_grant",
+            note="ticket #12",
+            reason_code="outage",
+            message="Sorry for the outage!",
+        ),
+        ("JokersChanged", 2),
+        {
+            "account_id": 7,
+            "delta": 5,
+            "reason": "operator_grant",
+            "note": "ticket #12",
+            "reason_code": "outage",
+            "message": "Sorry for the outage!",
+        },
+        id="accounts: JokersChanged by an operator (version 2: the note apart from what the player is told)",
     ),
     pytest.param(
         accounts.credentials_added(account_id=7),
@@ -307,10 +339,16 @@ PINNED = [
         id="fairplay: FairPlayFlagged",
     ),
     pytest.param(
-        fairplay.account_suspended(account_id=7, reason="bot speed"),
-        ("AccountSuspended", 1),
-        {"account_id": 7, "reason": "bot speed"},
-        id="fairplay: AccountSuspended",
+        fairplay.account_suspended(account_id=7, reason="bot speed (flag 97c6)", reason_code="fair_play", message=""),
+        ("AccountSuspended", 2),
+        {"account_id": 7, "reason": "bot speed (flag 97c6)", "reason_code": "fair_play", "message": ""},
+        id="fairplay: AccountSuspended (version 2: the code and message for the player)",
+    ),
+    pytest.param(
+        fairplay.account_suspension_lifted(account_id=7, reason="appeal", reason_code="other", message="Welcome back"),
+        ("AccountSuspensionLifted", 2),
+        {"account_id": 7, "reason": "appeal", "reason_code": "other", "message": "Welcome back"},
+        id="fairplay: AccountSuspensionLifted (version 2)",
     ),
     pytest.param(
         points.points_awarded(
@@ -390,23 +428,38 @@ PINNED = [
     ),
     pytest.param(
         accounts.display_name_reset(
-            account_id=7, display_name="Player 7", previous_name_sealed="gAAAA…", reason="offensive", report_id=str(ID)
+            account_id=7,
+            display_name="Player 7",
+            previous_name_sealed="gAAAA…",
+            reason="offensive",
+            report_id=str(ID),
+            reason_code="abusive_name",
+            message="",
         ),
-        ("DisplayNameReset", 1),
+        ("DisplayNameReset", 2),
         {
             "account_id": 7,
             "display_name": "Player 7",
             "previous_name_sealed": "gAAAA…",
             "reason": "offensive",
             "report_id": str(ID),
+            "reason_code": "abusive_name",
+            "message": "",
         },
-        id="accounts: DisplayNameReset",
+        id="accounts: DisplayNameReset (version 2: the code and message for the player)",
     ),
     pytest.param(
         clubs.club_renamed(
-            club_id=ID, name="Good Club", name_key="GOOD CLUB", previous_name="Bad Club", reason="offensive"
+            club_id=ID,
+            name="Good Club",
+            name_key="GOOD CLUB",
+            previous_name="Bad Club",
+            reason="offensive",
+            owner_id=7,
+            reason_code="abusive_name",
+            message="Pick a kinder name next time",
         ),
-        ("ClubRenamed", 1),
+        ("ClubRenamed", 2),
         {
             "club_id": str(ID),
             "name": "Good Club",
@@ -414,8 +467,11 @@ PINNED = [
             "previous_name": "Bad Club",
             "reason": "offensive",
             "report_id": None,
+            "owner_id": 7,
+            "reason_code": "abusive_name",
+            "message": "Pick a kinder name next time",
         },
-        id="clubs: ClubRenamed",
+        id="clubs: ClubRenamed (version 2: the owner told the code and message)",
     ),
     pytest.param(
         reports.report_filed(

@@ -187,9 +187,34 @@ def test_r39_the_review_queue_in_the_admin(client, django_user_model, two, guest
     assert "reason" in confirm and "Rude Name" in confirm  # a page that asks for the reason
     client.post(
         "/admin/reports/report/",
-        {"action": "reset_display_name", "_selected_action": [named.pk], "apply": "1", "reason": "offensive"},
+        {
+            "action": "reset_display_name",
+            "_selected_action": [named.pk],
+            "apply": "1",
+            "reason_code": "abusive_name",
+            "reason": "offensive",
+        },
     )
     reset = Event.objects.get(stream_id=f"account-{subject.pk}", type="DisplayNameReset")
     assert reset.metadata["actor"] == f"operator:{operator.pk}"
     history = client.get(f"/admin/reports/report/{named.pk}/change/").content.decode()
     assert "reset by" in history and "offensive" in history
+
+
+def test_r39_the_name_reset_confirmation_counts_only_the_reports_it_upholds(client, django_user_model, two, guest):
+    """Issue 40: a name report and a cheating report on one player — resetting the name upholds the
+    name report, and the confirmation says one, and that the cheating report stays open."""
+    reporter_client, _, subject = two
+    other_client, _ = guest("other-reporter")
+    named = Report.objects.get(pk=_report(reporter_client, f"player:{subject.pk}").json()["id"])
+    cheating = Report.objects.get(pk=_report(other_client, f"player:{subject.pk}", "cheating").json()["id"])
+    client.force_login(django_user_model.objects.create_superuser("count-operator", "op-password-1"))
+    url = "/admin/reports/report/"
+    confirm = client.post(url, {"action": "reset_display_name", "_selected_action": [named.pk]}).content.decode()
+    assert (
+        "1 open report(s) about the name are upheld; 1 other open report(s) on it (not about the name) stay open"
+        in (confirm)
+    )
+    form = {"action": "reset_display_name", "_selected_action": [named.pk], "apply": "1", "reason_code": "abusive_name"}
+    client.post(url, {**form, "reason": "offensive"})
+    assert Report.objects.get(pk=named.pk).status == "upheld" and Report.objects.get(pk=cheating.pk).status == "open"

@@ -106,7 +106,7 @@ SCHEDULE_FORM = {
     "title": "Nightly",
     "kind": "regular",
     "local_time": "20:00",
-    "weekdays": "0123456",
+    "weekdays": list("0123456"),  # checkboxes: one value each
     "duration_minutes": "60",
     "registration_hours_before": "24",
     "min_players": "2",

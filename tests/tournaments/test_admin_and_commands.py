@@ -76,8 +76,12 @@ def test_r21_a_running_tournament_is_read_only_in_the_admin(admin_client):
     assert page.status_code == 200
     assert b"/admin/matches/round/" in page.content  # the table links to its round
     assert b'name="title"' not in page.content and b"WaveSeated" in page.content
-    assert b"registrations and standings" in page.content.lower()
-    admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(title="Hacked"))
+    text = page.content.decode()  # issue 40: the standings first, no Save on a page with nothing to save
+    heading = 'class="fieldset-heading">{}'.format
+    assert text.index(heading("Standings")) < text.index(heading("The tournament")) < text.index(heading("Event log"))
+    assert "<details><summary>" in text  # the tables and the log folded away
+    assert 'name="_save"' not in text and 'name="_continue"' not in text
+    assert admin_client.post(f"/admin/tournaments/tournament/{t.pk}/change/", _form(title="Hacked")).status_code == 403
     t.refresh_from_db()
     assert t.title == "Running" and not Event.objects.filter(stream_id=t.stream_id, type="TournamentEdited").exists()
     for path in ("trophy", "recurringschedule", "pot"):
@@ -264,3 +268,53 @@ def test_r28_an_operator_moving_a_champions_start_into_another_week_in_the_admin
     assert not Registration.objects.filter(tournament=t).exists()
     ended = Event.objects.get(stream_id=t.stream_id, type="PlayerUnregistered")
     assert ended.data["reason"] == "rescheduled" and ended.metadata["actor"] == f"operator:{admin_user.pk}"
+
+
+def test_a_finished_tournaments_page_shows_the_standings_first_and_nothing_to_save(admin_client):
+    """Issue 40: the final standings first (places, names, table points, prizes), the tournament in
+    a few lines, the tables and the event log folded away, no Save, no row captioned with ids."""
+    from tests.tournaments.helpers import at, new_tournament, register_all, score_tables
+    from tournaments.services import finalize
+    from tournaments.services.play import tournament_start
+
+    t = new_tournament(prize_table=[100, 50])
+    a, b, c = players(3, prefix="fin")
+    register_all(t, [a, b, c])
+    tournament_start(tournament_id=t.pk, now=at(10))
+    score_tables(t, 1, {a.pk: 300, b.pk: 900, c.pk: 600})
+    assert finalize.tournament_finalize(tournament_id=t.pk, now=at(70))
+    text = admin_client.get(f"/admin/tournaments/tournament/{t.pk}/change/").content.decode()
+    heading = 'class="fieldset-heading">{}'.format
+    assert text.index(heading("Standings")) < text.index(heading("The tournament")) < text.index(heading("Event log"))
+    standings = text[text.index('class="standings"') : text.index("</table>", text.index('class="standings"'))]
+    assert standings.index("FIN1") < standings.index("FIN2") < standings.index("FIN0")  # by place
+    assert ">100<" in standings and ">50<" in standings
+    assert text.count("<details>") == 2  # the tables and the log, folded
+    for nothing in ('name="_save"', 'name="_continue"', 'name="_addanother"', f" in {t.pk}"):
+        assert nothing not in text, nothing
+    for developers in ("TournamentFinalized", "R-2"):  # the event types stay in the log's own rows
+        assert developers not in text[: text.index(heading("Event log"))], developers
+
+
+def test_a_schedules_weekdays_are_checkboxes():
+    from django.test import Client
+
+    from rivals.accounts.operators import operator_create
+
+    ops = Client()
+    ops.force_login(
+        operator_create(username="ops-weekdays", password="x-123456789", role="game_ops", actor="operator:test")
+    )
+    form = ops.get("/admin/tournaments/recurringschedule/add/").content.decode()
+    for day, name in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")):
+        assert f'type="checkbox" name="weekdays" value="{day}"' in form and name in form
+    res = ops.post("/admin/tournaments/recurringschedule/add/", {**SCHEDULE_FORM, "weekdays": ["5", "6"]})
+    assert res.status_code == 302, res.content.decode()[:2000]
+    from tournaments.models import RecurringSchedule
+
+    schedule = RecurringSchedule.objects.get()
+    assert schedule.weekdays == "56"
+    listed = ops.get("/admin/tournaments/recurringschedule/").content.decode()
+    assert "Sat, Sun" in listed and ">56<" not in listed
+    bad = ops.post("/admin/tournaments/recurringschedule/add/", {**SCHEDULE_FORM, "weekdays": []})
+    assert bad.status_code == 200 and RecurringSchedule.objects.count() == 1

@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -79,6 +80,9 @@ class Command(BaseCommand):
                 *uvicorn_ws_options(),  # websockets-sansio, and the live socket's message size limit
                 "--timeout-graceful-shutdown",
                 "10",
+                # one line per request but static files, the clock of every line UTC (config/logfilters.py)
+                "--log-config",
+                str(Path(settings.BASE_DIR) / "config" / "uvicorn_logging.json"),
             ],
             "worker": [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"],
             "beat": [*celery, "beat", "--loglevel", "INFO", "-s", str(data / "celerybeat-schedule")],

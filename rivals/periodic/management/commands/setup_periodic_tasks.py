@@ -4,7 +4,7 @@ job an operator paused stays paused (its last ``JobPaused`` / ``JobResumed``, is
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask
+from django_celery_beat.models import CrontabSchedule, IntervalSchedule, PeriodicTask, PeriodicTasks
 
 from config.periodic import PERIODIC_TASKS
 from rivals.periodic.services import jobs_paused
@@ -42,8 +42,11 @@ class Command(BaseCommand):
                     timezone=cron.get("timezone", "UTC"),
                 )
             PeriodicTask.objects.update_or_create(name=spec["name"], defaults=fields)
-        stale = PeriodicTask.objects.exclude(name__in=names).exclude(name__startswith="celery.")
-        stale.update(enabled=False)
+        # what is not declared is disabled — Celery's own celery.backend_cleanup included (issue 40:
+        # it was listed as running) — so that the jobs page and /healthz say what runs
+        stale = PeriodicTask.objects.exclude(name__in=names).filter(enabled=True)
+        if stale.update(enabled=False):
+            PeriodicTasks.update_changed()  # a running beat reads its schedule again
         if options["verbosity"]:
             kept = (
                 f" ({len(paused & names)} paused by an operator: {', '.join(sorted(paused & names))})" if paused else ""
