@@ -36,6 +36,7 @@ PROOF_FIXTURES = frozenset(
         "pair",  # a primary and its streaming replica (tests/platform/test_replica.py)
         "bouncer",  # PgBouncer (tests/platform/test_pooler_safety.py)
         "real_clock",  # waits on the real clock (below)
+        "two_servers",  # two web processes on the test's database (tests/security/test_abuse.py)
     }
 )
 PROOF_MODULES = frozenset(
