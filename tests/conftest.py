@@ -45,6 +45,7 @@ PROOF_MODULES = frozenset(
         "tests.matches.test_clock_with_a_real_worker",  # beat and a real worker process
         "tests.tournaments.test_worker",  # beat and a real worker process
         "tests.live.test_serve",  # manage.py serve: web, worker, beat
+        "tests.live.test_frames",  # uvicorn with and without its frame limit (fixtures chosen by name)
         "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
     }
 )
