@@ -49,11 +49,32 @@ PROOF_MODULES = frozenset(
         "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
     }
 )
+# Proofs that must not run beside each other (``--dist loadgroup``): they stop, kill and restart
+# servers of their own, or drive a browser, and their clocks — a visibility timeout, a replica's
+# lag, a page's wait — assume the cores they asked for. One after another on one worker; the other
+# proofs (mostly waiting on a clock: a round's 20 s, a tournament's end, a worker's next beat) one
+# after another on another.
+HEAVY_PROOFS = frozenset(
+    {
+        "tests.platform.test_outages",
+        "tests.platform.test_replica",
+        "tests.platform.test_event_partitions_migration",
+        "tests.accounts.test_admin_browser",
+    }
+)
 
 
 @pytest.fixture
 def real_clock():
     """Asked for by a test that waits on the real clock (a proof): it gives nothing else."""
+
+
+def _group(name: str, proof: bool) -> str:
+    """Every other test runs with its module, so that a module's fixtures (a seeded world, a
+    generated client) are made once per run."""
+    if proof:
+        return "proof-heavy" if name in HEAVY_PROOFS else "proof-clock"
+    return name.removeprefix("tests.")
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -62,15 +83,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         module = getattr(item, "module", None)
         name = module.__name__ if module else item.nodeid.partition("::")[0]
-        proof = PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or name in PROOF_MODULES
+        proof = bool(PROOF_FIXTURES & set(getattr(item, "fixturenames", ())) or name in PROOF_MODULES)
         if proof:
             item.add_marker(pytest.mark.proof)
         if grouped:
-            # ``--dist loadgroup``: the proofs run one after another on one worker — each starts
-            # processes that want the machine's cores, and their clocks (timeouts, visibility
-            # windows, replica lag) assume they get them; every other test runs with its module,
-            # so that a module's fixtures (a seeded world, a generated client) are made once
-            item.add_marker(pytest.mark.xdist_group("proof" if proof else name.removeprefix("tests.")))
+            item.add_marker(pytest.mark.xdist_group(_group(name, proof)))
 
 
 _original_teardown = TransactionTestCase._fixture_teardown

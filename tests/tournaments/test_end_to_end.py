@@ -20,7 +20,7 @@ from rivals.models import Event, Game, PointsLedgerEntry
 
 # on the real clock: a tournament of 30 seconds (a proof, tests/conftest.py)
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_clock"), pytest.mark.timeout(240)]
-START_IN_S, DURATION_S = 4, 30
+START_IN_S, DURATION_S = 3, 15  # both waves play within a few seconds; the end cuts wave 2
 
 
 def jobs_run_due() -> str:
