@@ -9,7 +9,7 @@ carries an email, a password, a device id or a token (``token``: its reference,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from rivals.eventstore import NewEvent
 
@@ -79,7 +79,20 @@ def display_name_reset(
     )
 
 
-def jokers_changed(*, account_id: int, delta: int, reason: str, ref: dict[str, Any] | None = None) -> NewEvent:
+class JokersRef(TypedDict, total=False):
+    """What a joker change was for (its keys join the event's data): a game (``game_id``: R-9), a
+    day's bonus (``day``, ``streak``: R-31), a store's purchase (``transaction_id``, ``product``:
+    R-11), an operator's grant or correction (``note``)."""
+
+    game_id: str
+    day: str
+    streak: int
+    transaction_id: str
+    product: str
+    note: str
+
+
+def jokers_changed(*, account_id: int, delta: int, reason: str, ref: JokersRef | None = None) -> NewEvent:
     """R-11: every change of a joker balance; ``ref``'s keys join the data (``game_id``, ``day``
     and ``streak``, an operator's ``note`` …)."""
     return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}))

@@ -131,3 +131,22 @@ def test_r39_a_name_reset_notifies_the_player():
     assert reset.data == {"display_name": player.display_name}
     assert player.display_name != "Call 0722 000 000"
     assert rebuild(verify_only=True).equal
+
+
+def test_a_match_is_announced_before_its_first_round(guest):
+    """API.md Notifications: a Quick Match's ``match_found`` comes before its ``round_started``
+    (and a duel's ``duel_accepted`` before its round), in position order — what REST pages and
+    the ``account`` topic both follow."""
+    client, account_id = guest("order-first")
+    a = Account.objects.get(pk=account_id)
+    b, c = accounts(2, prefix="order")
+    now = timezone.now()
+    svc.queue_join(account=a, mode="quick", now=now)
+    svc.queue_join(account=b, mode="quick", now=now)
+    assert kinds(a) == ["match_found", "round_started"] and kinds(b) == ["match_found", "round_started"]
+    found, started = client.get("/api/v1/notifications").json()["results"]
+    assert found["type"] == "match_found" and started["type"] == "round_started"
+    assert found["position"] < started["position"] and found["data"]["match_id"] == started["data"]["match_id"]
+    duel, _ = svc.duel_challenge(account=c, opponent=b.pk, now=now)
+    svc.duel_accept(account=b, duel_id=duel.pk, now=now)
+    assert kinds(c) == ["duel_accepted", "round_started"]

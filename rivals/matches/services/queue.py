@@ -103,15 +103,18 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
     ticket = QueueTicket.objects.get(pk=ticket_id)
     if len(waiting) == GROUP[mode] - 1:
         group = [*waiting, ticket]
-        match = match_create(mode=mode, account_ids=[t.account_id for t in group], now=now)
+        # the tickets hear of the match before its first round starts (API.md: a match's
+        # match_found comes before its round_started): QueueMatched first, then the match
+        match_id = uuid.uuid4()
         for t in group:
             _append(
                 t.pk,
-                queue_matched(ticket_id=t.pk, match_id=match.pk),
+                queue_matched(ticket_id=t.pk, match_id=match_id),
                 expected=t.version,
                 actor=f"account:{account.pk}",
                 now=now,
             )
+        match_create(mode=mode, account_ids=[t.account_id for t in group], now=now, match_id=match_id)
         ticket.refresh_from_db()
     else:
         from rivals.matches.tasks import schedule_ticket_expiry
