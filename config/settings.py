@@ -176,7 +176,7 @@ REST_FRAMEWORK = {
         "rivals.api.authentication.AccountTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["rivals.api.renderers.JSONRenderer"],
     # the one place where request bodies are parsed: refuses what cannot be processed or stored
     "DEFAULT_PARSER_CLASSES": ["rivals.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "rivals.api.errors.api_exception_handler",

@@ -143,3 +143,32 @@ class PotListOut(serializers.Serializer):
 class PotGameOut(serializers.Serializer):
     pot_id = serializers.UUIDField()
     game = GameOut()
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class TournamentsNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the tournament's status")
+    starts_at = serializers.DateTimeField(required=False)
+    ends_at = serializers.DateTimeField(required=False)
+    registration_opens_at = serializers.DateTimeField(required=False)
+    registered = serializers.IntegerField(required=False)
+
+
+class TournamentsConflictDetails(serializers.Serializer):
+    registered_at = serializers.DateTimeField(required=False, help_text="already registered then")
+    game_id = serializers.UUIDField(required=False, help_text="already entered: the pot game")
+
+
+class TournamentsNotEligibleDetails(serializers.Serializer):
+    weekly_prize_points = serializers.IntegerField(help_text="R-28: the caller's figure this week")
+    required = serializers.IntegerField(help_text="R-28: 200")
+    week_starts_at = serializers.DateTimeField(help_text="the Romanian week counted")
+
+
+ERROR_DETAILS = {
+    "not_allowed": TournamentsNotAllowedDetails,
+    "conflict": TournamentsConflictDetails,
+    "not_eligible": TournamentsNotEligibleDetails,
+}

@@ -25,3 +25,8 @@ class AccountsConfig(AppConfig):
         from rivals.models.accounts import register_operator_factory
 
         register_operator_factory(operator_create)  # createsuperuser: an operator's creation is an event
+
+        from rivals.accounts.serializers import ERROR_DETAILS
+        from rivals.api import error_details
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold

@@ -25,6 +25,7 @@ from rivals.eventstore import ANY_VERSION, NewEvent, event_append
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
 from rivals.replica import acted_for
+from rivals.romanian_time import iso_z
 from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
 from rivals.text import clean_text
@@ -148,7 +149,7 @@ def account_public_face_guard(*, account: Account, doing: str) -> None:
     (not the caller's copy, loaded when the request was authenticated)."""
     suspended_at = Account.objects.filter(pk=account.pk).values_list("suspended_at", flat=True).first()
     if suspended_at is not None:
-        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": suspended_at.isoformat()})
+        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": iso_z(suspended_at)})
 
 
 def neutral_name(account_id: int) -> str:
@@ -183,7 +184,7 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
         held = _reset_name_held_until(account, name, now or timezone.now())
         if held is not None:
             message = "an operator reset this name: it cannot be chosen again yet"
-            raise NotAllowed(message, details={"display_name": [message], "until": held.isoformat()})
+            raise NotAllowed(message, details={"display_name": name, "until": iso_z(held)})
         sealed = personal.seal(account_id=account.pk, field="display_name", value=name)["display_name_sealed"]
         account_event(account, display_name_changed(account_id=account.pk, display_name_sealed=sealed), now=now)
         account.refresh_from_db(fields=["display_name"])
@@ -261,7 +262,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     same device id then signs in as a new guest account, and nothing is appended to this one."""
     account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if account.closed_at is not None:
-        raise NotAllowed("the account is already closed", details={"closed_at": account.closed_at.isoformat()})
+        raise NotAllowed("the account is already closed", details={"closed_at": iso_z(account.closed_at)})
     if account.is_staff:
         raise NotAllowed("an operator's account is not closed here: remove its staff status first")
     reason = clean_text(reason, field="reason", max_length=300)

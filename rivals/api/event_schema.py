@@ -233,11 +233,17 @@ def data_schema(entry: event_types.EventType) -> dict[str, Any]:
     """The JSON schema of ``entry``'s data, read from its constructor (free-form if it cannot be)."""
     hints = entry.hints()
     params = entry.signature.parameters
-    required_args = {n: _placeholder(hints[n], full=False) for n, p in params.items() if p.default is p.empty}
+    required = [n for n, p in params.items() if p.default is p.empty]
+    # the least call: the required arguments only, ``None`` where the type admits it (a key stored
+    # under another name than its argument's — Sichuan's ``from`` — is then seen to be nullable)
+    least_args = {n: None if _admits_none(hints[n]) else _placeholder(hints[n], full=False) for n in required}
     all_args = {n: _placeholder(hints[n]) for n in params}
     try:
-        least = entry.constructor(**required_args).data
         most = entry.constructor(**all_args).data
+        try:
+            least = entry.constructor(**least_args).data
+        except Exception:  # noqa: BLE001 - a constructor that needs a value where None is admitted
+            least = entry.constructor(**{n: _placeholder(hints[n], full=False) for n in required}).data
     except Exception:  # noqa: BLE001 - a constructor that checks its values: documented as free-form
         return {"type": "object", "description": "free-form: the constructor refused placeholder values"}
     # a TypedDict argument spread into the data (a tournament's settings, a joker change's ref)

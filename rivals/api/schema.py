@@ -24,6 +24,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.permissions import SAFE_METHODS
 
+from rivals.api import unions  # noqa: F401 - the ErrorBody and Notification unions (schema extensions)
 from rivals.api.idempotency import HEADER, KEY_MAX
 from rivals.api.permissions import NotSuspended
 from rivals.text import NO_NUL, SAFE_TEXT

@@ -23,6 +23,14 @@ class DailyBonusDoubleOut(serializers.Serializer):
     points = serializers.IntegerField()
 
 
+class DailyBonusDetails(serializers.Serializer):
+    date = serializers.DateField(required=False, help_text="the Romanian day of the claim (R-30)")
+
+
+# what this room's refusals carry in ``details`` (rivals.api.error_details)
+ERROR_DETAILS = {"not_allowed": DailyBonusDetails, "conflict": DailyBonusDetails}
+
+
 class DailyBonusClaimView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.utils import timezone
 
 from rivals import engine
+from rivals.api.times import event_data_view
 from rivals.deals.selectors import code_is_secret, deal_fields
 from rivals.eventstore import stream_filter
 from rivals.games.services import game_board
@@ -111,7 +112,13 @@ def board_delta(*, game: Game, present_before: int, faces_before: list[str]) -> 
 
 
 def event_view(event: Event) -> dict[str, Any]:
-    return {"version": event.version, "type": event.type, "data": event.data, "recorded_at": event.recorded_at}
+    """An event as the API answers it: its instants in the one spelling (``rivals.api.times``)."""
+    return {
+        "version": event.version,
+        "type": event.type,
+        "data": event_data_view(event.type, event.data),
+        "recorded_at": event.recorded_at,
+    }
 
 
 def game_events(*, game: Game) -> list[dict[str, Any]]:

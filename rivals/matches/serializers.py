@@ -171,3 +171,23 @@ ROUND_INTENT_ACCEPTED = PolymorphicProxySerializer(
     serializers=[RoundIntentAcceptedOut, RoundIntentAcceptedMinimalOut],
     resource_type_field_name=None,
 )
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class MatchesNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the round's or the duel's status")
+    ended_at = serializers.DateTimeField(required=False, help_text="R-38: the round ended then")
+    late_ms = serializers.IntegerField(required=False, help_text="R-38: how late the intent was")
+    starts_at = serializers.DateTimeField(required=False, help_text="the round starts then")
+    early_ms = serializers.IntegerField(required=False, help_text="R-38: how early the intent was")
+    reason = serializers.CharField(required=False, help_text="why the round ended")
+    round = serializers.UUIDField(required=False)
+    game_id = serializers.UUIDField(required=False, help_text="the caller's board of the round")
+    opponent = serializers.IntegerField(required=False)
+    challenger = serializers.IntegerField(required=False)
+    match = serializers.UUIDField(required=False, help_text="the ticket's match: play it")
+
+
+ERROR_DETAILS = {"not_allowed": MatchesNotAllowedDetails}

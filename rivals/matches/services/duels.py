@@ -47,7 +47,7 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
     if isinstance(opponent, bool) or not isinstance(opponent, int):
         raise Invalid("opponent must be an account id", details={"opponent": ["an integer account id"]})
     if opponent == account.pk:
-        raise NotAllowed("you cannot challenge yourself", details={"opponent": ["another account"]})
+        raise NotAllowed("you cannot challenge yourself", details={"opponent": account.pk})
     now = now or timezone.now()
     other = Account.objects.filter(pk=opponent, is_active=True, is_staff=False).first()  # operators do not play
     if other is None:

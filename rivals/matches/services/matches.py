@@ -84,10 +84,13 @@ def matches_create(
     groups = [[int(a) for a in ids] for ids, _ in tables]
     for ids in groups:
         if not low <= len(ids) <= high or len(set(ids)) != len(ids):
-            raise Invalid(f"a {mode} match needs {low}–{high} distinct players", details={"players": ids})
+            raise Invalid(
+                f"a {mode} match needs {low}–{high} distinct players",
+                details={"players": [f"{low}–{high} distinct account ids"]},
+            )
     everyone = {a for ids in groups for a in ids}
     if Account.objects.filter(pk__in=everyone).count() != len(everyone):
-        raise Invalid("unknown account in the players", details={"players": sorted(everyone)})
+        raise Invalid("unknown account in the players", details={"players": ["unknown account ids"]})
     now = now or timezone.now()
     starts_at = starts_at or now
     streams, out, rounds = [], [], []
