@@ -32,6 +32,7 @@ class TournamentOut(serializers.Serializer):
     registered = serializers.IntegerField()
     current_wave = serializers.IntegerField()
     cancel_reason = serializers.ChoiceField(choices=CANCEL_REASONS, allow_null=True)
+    cancelled_at = serializers.DateTimeField(allow_null=True, help_text="when it was cancelled (null unless cancelled)")
     finalized_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -78,7 +79,9 @@ class TournamentMeOut(serializers.Serializer):
 
 
 class TournamentPageOut(TournamentOut):
-    standings = TournamentStandingOut(many=True)
+    standings = TournamentStandingOut(
+        many=True, help_text="by total TP (R-26); empty for a tournament cancelled before any table was played"
+    )
     me = TournamentMeOut(allow_null=True, help_text="with a token")
     current_table = TournamentTableOut(allow_null=True, help_text="the caller's table now (as in me)")
 

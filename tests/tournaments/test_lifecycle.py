@@ -249,3 +249,18 @@ def test_r28_prize_points_count_up_to_the_registration_instant():
         tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 11, 59, 59))
     assert exc.value.details["weekly_prize_points"] == 0
     tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 12, 0))
+
+
+def test_r22_a_tournament_cancelled_before_any_table_answers_no_standings_and_when(api):
+    """API.md Tournaments, a cancelled tournament: ``standings: []`` when no table was played (no
+    place 1 for a player who never played) and ``cancelled_at``, as the admin shows."""
+    t = new_tournament(min_players=4)
+    register_all(t, players(3))
+    assert tournament_start(tournament_id=t.pk, now=at(10)) == "cancelled"
+    page = api.get(f"/api/v1/tournaments/{t.pk}").json()
+    assert (page["status"], page["cancel_reason"]) == ("cancelled", "too_few_players")
+    assert page["standings"] == [] and page["registered"] == 3
+    assert page["cancelled_at"] == "2026-06-01T18:10:00.000000Z"  # the start job's instant (at(10))
+    listed = api.get("/api/v1/tournaments?status=cancelled").json()["results"]
+    assert [(x["id"], x["cancelled_at"]) for x in listed] == [(str(t.pk), page["cancelled_at"])]
+    assert api.get(f"/api/v1/tournaments/{new_tournament().pk}").json()["cancelled_at"] is None
