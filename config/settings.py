@@ -256,6 +256,7 @@ SPECTACULAR_SETTINGS = {
         "PotPhase": ["upcoming", "running", "finished"],
         "PotEntry": ["open", "listed"],
         "ReportStatus": ["open", "dismissed", "upheld"],
+        "ReportReason": ["name", "personal_data", "cheating"],
         "PurchaseKind": ["purchase", "refund"],
         "TrophyKind": ["cup", "champions"],
         "MeldType": ["pong", "kong"],

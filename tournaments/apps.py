@@ -56,3 +56,7 @@ class TournamentsConfig(AppConfig):
         from tournaments.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from tournaments import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -17,7 +17,7 @@ from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db.models import Q
-from django.http import HttpResponseRedirect
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import reverse
 
 from rivals.accounts import admin_security
@@ -267,6 +267,40 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
 
     def get_fieldsets(self, request, obj=None):
         return self.add_fieldsets if obj is None else self.fieldsets
+
+    change_form_template = "admin/rivals/account_change_form.html"
+
+    def get_urls(self):
+        from django.urls import path
+
+        export = path(
+            "<path:object_id>/export/", self.admin_site.admin_view(self.export_view), name="rivals_account_export"
+        )
+        return [export, *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None and not obj.is_staff:
+            extra_context = {
+                **(extra_context or {}),
+                "export_url": reverse("admin:rivals_account_export", args=[obj.pk]),
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def export_view(self, request, object_id):
+        """The player's data, downloaded by an operator (a subject access request, GDPR Art. 15):
+        the same document as the player's ``GET /api/v1/account/export``, recorded as
+        ``AccountDataExported`` with the operator as actor; never limited to one an hour. A POST
+        (it records an event); a closed account's too — an erased one's says it holds nothing."""
+        from rivals.accounts.api import export_response
+        from rivals.accounts.services import account_export
+
+        account = self.get_object(request, object_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if account is None or account.is_staff:
+            raise Http404("no such player")
+        return export_response(account_export(account=account, actor=actor_of(request)))
 
     def get_form(self, request, obj=None, **kwargs):
         if obj is None:

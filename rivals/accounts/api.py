@@ -1,6 +1,7 @@
 """Accounts (API.md "Accounts", R-36, R-37): guest sign-in, email and password credentials,
 sign-in and out, the own profile, public player profiles."""
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -9,7 +10,8 @@ from rest_framework.views import APIView
 
 from rivals.accounts import credentials, selectors
 from rivals.accounts import serializers as s
-from rivals.accounts.services import account_guest_signin, account_rename
+from rivals.accounts.export import AccountExportOut, export_document
+from rivals.accounts.services import account_export, account_guest_signin, account_rename
 from rivals.api.idempotency import idempotent
 from rivals.api.schema import int_path
 from rivals.api.serializers import DetailOut, ErrorOut
@@ -197,6 +199,30 @@ class AccountView(APIView):
         if "display_name" in data:
             account = account_rename(account=account, display_name=data["display_name"])
         return Response(selectors.account_profile(account=account))
+
+
+class AccountExportView(APIView):
+    """A player's own data (API.md Accounts; GDPR Art. 15 and 20): one JSON document, streamed."""
+
+    @extend_schema(
+        operation_id="account_export",
+        responses={
+            200: AccountExportOut,
+            429: OpenApiResponse(ErrorOut, description="throttled: one export an hour (details.retry_after_s)"),
+        },
+    )
+    def get(self, request):
+        subject = account_export(account=request.user, actor=f"account:{request.user.pk}")
+        return export_response(subject)
+
+
+def export_response(subject) -> StreamingHttpResponse:
+    """The export as a download (the API's answer, and the admin's on a subject access request)."""
+    response = StreamingHttpResponse(export_document(subject), content_type="application/json")
+    stamp = subject.now.strftime("%Y%m%dT%H%M%SZ")
+    response["Content-Disposition"] = f'attachment; filename="mahjong-rivals-account-{subject.account.pk}-{stamp}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 class PlayerSearchView(ReplicaReads, APIView):

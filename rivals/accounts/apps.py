@@ -30,3 +30,7 @@ class AccountsConfig(AppConfig):
         from rivals.api import error_details
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.accounts import export_parts
+
+        export_parts.register()  # its parts of a player's export (rivals.accounts.export)

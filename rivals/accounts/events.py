@@ -31,6 +31,7 @@ ACCOUNT_EVENTS = frozenset(
         "PasswordReset",
         "AdminSignedIn",
         "AdminSignInFailed",
+        "AccountDataExported",
     }
 )
 # version 2: no personal data in the clear (version 1 had the display name and the device id)
@@ -96,6 +97,12 @@ def jokers_changed(*, account_id: int, delta: int, reason: str, ref: JokersRef |
     """R-11: every change of a joker balance; ``ref``'s keys join the data (``game_id``, ``day``
     and ``streak``, an operator's ``note`` …)."""
     return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}))
+
+
+def account_data_exported(*, account_id: int, by: str) -> NewEvent:
+    """The account's data was exported (GDPR Art. 15, 20): ``by`` the player (``player``: at most
+    one an hour) or, on a subject access request, an ``operator`` (the event's actor)."""
+    return _event("AccountDataExported", account_id, by=by)
 
 
 def account_closed(*, account_id: int, reason: str, erased: bool) -> NewEvent:

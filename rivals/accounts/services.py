@@ -3,6 +3,7 @@ closing an account. Email and password credentials: ``rivals.accounts.credential
 
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime, timedelta
 
@@ -15,13 +16,14 @@ from rivals import personal
 from rivals.accounts.events import (
     account_closed,
     account_created,
+    account_data_exported,
     display_name_changed,
     display_name_reset,
     jokers_changed,
     signed_in,
 )
-from rivals.errors import Forbidden, Invalid, NotAllowed, Unauthenticated
-from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from rivals.errors import Forbidden, Invalid, NotAllowed, Throttled, Unauthenticated
+from rivals.eventstore import ANY_VERSION, NewEvent, event_append, stream_filter
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
 from rivals.replica import acted_for
@@ -291,3 +293,38 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     account.save(update_fields=fields)
     account.refresh_from_db()
     return account
+
+
+EXPORT_EVERY = timedelta(hours=1)  # API.md: at most one export an hour (the player's own)
+
+
+@transaction.atomic
+def account_export(*, account: Account, actor: str | None = None, now: datetime | None = None):
+    """Begin an export of the account's data (API.md Accounts; ``rivals.accounts.export``): for
+    the player (at most one an hour, else 429 ``throttled`` with ``retry_after_s``) or for an
+    operator answering a subject access request (``actor`` ``operator:…``, not limited). Either is
+    recorded as ``AccountDataExported`` with its actor, in this transaction; the document is
+    streamed after it (``export_document`` of the returned ``Subject``). A closed account's export
+    is an operator's; an erased one's holds nothing personal."""
+    from rivals.accounts.export import Subject
+
+    now = now or timezone.now()
+    account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
+    by = "operator" if actor and actor.startswith("operator:") else "player"
+    stream = stream_filter(account.stream_id)
+    if by == "player":
+        last = (
+            Event.objects.filter(**stream, type="AccountDataExported", data__by="player")
+            .filter(recorded_at__gt=now - EXPORT_EVERY)
+            .order_by("-recorded_at")
+            .values_list("recorded_at", flat=True)
+            .first()
+        )
+        if last is not None:
+            wait = math.ceil((last + EXPORT_EVERY - now).total_seconds())
+            raise Throttled("your data can be exported once an hour: ask again later", retry_after_s=max(1, wait))
+    account_event(account, account_data_exported(account_id=account.pk, by=by), actor=actor, now=now)
+    erased = account.closed_at is not None and bool(
+        Event.objects.filter(**stream, type="AccountClosed", data__erased=True).exists()
+    )
+    return Subject(account=account, now=now, erased=erased)

@@ -121,7 +121,9 @@ def api_exception_handler(exc, context):
         log.warning("client data refused by the database (validation missing?)", exc_info=exc)
         return error_response("invalid", "a value is out of range or not storable", status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DomainError):
-        return error_response(exc.code, exc.message, exc.status_code, exc.details)
+        retry = exc.details.get("retry_after_s") if exc.status_code == 429 else None
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return error_response(exc.code, exc.message, exc.status_code, exc.details, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return error_response("invalid", "request body too large", status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):

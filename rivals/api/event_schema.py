@@ -326,3 +326,25 @@ def events_as_a_union(result, generator, request, public):
         },
     }
     return result
+
+
+def event_union(auto_schema, *, features: tuple[str, ...], suffix: str, envelope, description: str) -> dict:
+    """A union on ``type`` of the event types of ``features``, one component ``<Type><suffix>``
+    each: ``envelope(type name, its data schema)`` — for answers that show events their own way (a
+    Sichuan seat's view, an account's export). Registered with drf-spectacular's ``auto_schema``."""
+    from drf_spectacular.plumbing import ResolvedComponent
+
+    components, refs = event_components(), {}
+    for entry in sorted(event_types.registered(), key=lambda e: e.name):
+        if entry.feature not in features:
+            continue
+        name = f"{entry.name}{suffix}"
+        schema = envelope(entry.name, components[f"{entry.name}Event"]["properties"]["data"])
+        component = ResolvedComponent(name, ResolvedComponent.SCHEMA, schema=schema, object=name)
+        auto_schema.registry.register_on_missing(component)
+        refs[entry.name] = component.ref
+    return {
+        "description": description,
+        "oneOf": list(refs.values()),
+        "discriminator": {"propertyName": "type", "mapping": {k: r["$ref"] for k, r in refs.items()}},
+    }

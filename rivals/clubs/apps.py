@@ -33,3 +33,7 @@ class ClubsConfig(AppConfig):
         from rivals.clubs.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.clubs import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -27,3 +27,7 @@ class GamesConfig(AppConfig):
         from rivals.games.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.games import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -20,3 +20,7 @@ class LiveConfig(AppConfig):
         from rivals.live.notice_shapes import SHAPES
 
         notification_types.register(feature=self.label, shapes=SHAPES)  # the data of each notification type
+
+        from rivals.live import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

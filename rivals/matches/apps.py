@@ -54,3 +54,7 @@ class MatchesConfig(AppConfig):
         from rivals.matches.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.matches import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

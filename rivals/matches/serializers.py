@@ -130,9 +130,19 @@ class RoundOut(GameOut):
     index = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ROUND_STATUSES)
     board_status = serializers.ChoiceField(choices=["playing", "paused", "won", "stuck", "ended"])
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField(help_text="the current deadline; the end once ended")
-    ended_at = serializers.DateTimeField(allow_null=True)
+    starts_at = serializers.DateTimeField(help_text="the round's start (also started_at)")
+    ends_at = serializers.DateTimeField(
+        help_text="the round's end to show: its current deadline while scheduled or running (R-17: it moves "
+        "with every pair; count down to it), the instant it ended once ended"
+    )
+    ended_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the round ended: null until then, then the same instant as ends_at"
+    )
+    finished_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the caller's own board closed (won, stuck or ended) — the board's, not the round's: "
+        "a round's end is ends_at",
+    )
     end_reason = serializers.ChoiceField(choices=END_REASONS, allow_null=True)
     opponents = OpponentOut(many=True)
     result = RoundResultOut(allow_null=True)

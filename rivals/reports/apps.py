@@ -23,3 +23,7 @@ class ReportsConfig(AppConfig):
         from rivals.reports.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.reports import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

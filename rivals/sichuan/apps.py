@@ -21,3 +21,7 @@ class SichuanConfig(AppConfig):
         from rivals.sichuan.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.sichuan import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

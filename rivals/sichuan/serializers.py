@@ -4,7 +4,6 @@
 import json
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
-from drf_spectacular.plumbing import ResolvedComponent
 from rest_framework import serializers
 
 from rivals.api.serializers import PageIn
@@ -174,35 +173,28 @@ class SeatEventsUnion(OpenApiSerializerExtension):
     target_class = SichuanEventOut
 
     def map_serializer(self, auto_schema, direction):
-        from rivals import event_types
-        from rivals.api.event_schema import event_components
+        from rivals.api.event_schema import event_union
 
-        components = event_components()
-        refs = {}
-        for entry in sorted(event_types.registered(), key=lambda e: e.name):
-            if entry.feature != "sichuan":
-                continue
-            event = components[f"{entry.name}Event"]
-            schema = {
+        def envelope(type_name: str, data: dict) -> dict:
+            return {
                 "type": "object",
-                "description": f"{entry.name} as your seat sees it",
+                "description": f"{type_name} as your seat sees it",
                 "properties": {
                     "index": {"type": "integer", "description": "1-based place among the events you see"},
-                    "type": {"type": "string", "enum": [entry.name]},
-                    "data": seat_view_schema(entry.name, event["properties"]["data"]),
+                    "type": {"type": "string", "enum": [type_name]},
+                    "data": seat_view_schema(type_name, data),
                     "recorded_at": {"type": "string", "format": "date-time"},
                 },
                 "required": ["index", "type", "data", "recorded_at"],
             }
-            name = f"{entry.name}AsSeen"
-            component = ResolvedComponent(name, ResolvedComponent.SCHEMA, schema=schema, object=name)
-            auto_schema.registry.register_on_missing(component)
-            refs[entry.name] = component.ref
-        return {
-            "description": "An event of your table as your seat may see it: one shape per type",
-            "oneOf": list(refs.values()),
-            "discriminator": {"propertyName": "type", "mapping": {k: r["$ref"] for k, r in refs.items()}},
-        }
+
+        return event_union(
+            auto_schema,
+            features=("sichuan",),
+            suffix="AsSeen",
+            envelope=envelope,
+            description="An event of your table as your seat may see it: one shape per type",
+        )
 
 
 class SichuanTableSummaryOut(serializers.Serializer):
