@@ -211,6 +211,19 @@ RIVALS_TRUSTED_PROXIES = env.list("RIVALS_TRUSTED_PROXIES", default=[])
 THROTTLE_ADMIN_LOGIN_IP = env.str("THROTTLE_ADMIN_LOGIN_IP", default="10/minute")
 THROTTLE_ADMIN_LOGIN_USER = env.str("THROTTLE_ADMIN_LOGIN_USER", default="5/minute")
 
+API_TAG_OF_ROOM = {
+    "accounts": "Accounts",
+    "games": "Boards and games",
+    "matches": "Matches and rounds",
+    "tournaments": "Tournaments",
+    "daily_bonus": "Daily bonus and rankings",
+    "rankings": "Daily bonus and rankings",
+    "sichuan": "Sichuan table",
+    "live": "Live updates",
+    "clubs": "Community",
+    "reports": "Community",
+    "purchases": "Community",
+}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong Rivals API",
     "DESCRIPTION": "Server-authoritative, event-sourced competition backend. Errors: "
@@ -220,6 +233,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SERVE_INCLUDE_SCHEMA": False,
+    # the operations grouped as API.md's sections (ReDoc's menu, generated clients' modules): a
+    # room's operations take its section (API_TAG_OF_ROOM), a view may name another (``api_tag``)
+    "TAGS": [
+        {"name": "Accounts", "description": "Sign-in, credentials, your profile and your data (R-36, R-37)"},
+        {"name": "Boards and games", "description": "Games, levels, layouts, records (Part T, R-1…R-16, Part P)"},
+        {"name": "Matches and rounds", "description": "Queue, Quick Match, Duel, Arena, rounds (R-12…R-20)"},
+        {"name": "Tournaments", "description": "Tournaments (R-21…R-29) and pot competitions (P-5)"},
+        {"name": "Daily bonus and rankings", "description": "R-30…R-35"},
+        {"name": "Sichuan table", "description": "One human against three AIs (Part S)"},
+        {"name": "Live updates", "description": "The live socket's ticket and your notifications"},
+        {"name": "Community", "description": "Players, clubs, reports (R-37, R-39) and the store's purchases"},
+    ],
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,

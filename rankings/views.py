@@ -57,6 +57,7 @@ class RankingView(ReplicaReads, APIView):
 
     @extend_schema(
         operation_id="ranking_get",
+        summary="Read a ranking board",
         parameters=[RankingPageIn],
         responses={
             200: RankingPageOut,
@@ -83,7 +84,12 @@ class RankingView(ReplicaReads, APIView):
 
 
 class RankingMeView(APIView):
-    @extend_schema(operation_id="ranking_me_get", responses={200: RankingMeOut})
+    @extend_schema(
+        operation_id="ranking_me_get",
+        summary="Read your place on a ranking board",
+        description="Your place on a board (R-34 windows, R-35 places); at zero points, or while suspended, `total_players + 1`.",
+        responses={200: RankingMeOut},
+    )
     def get(self, request, board: str):
         return Response(ranking_me(board=board, account_id=request.user.pk))
 
