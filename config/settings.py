@@ -232,6 +232,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # the system's fonts (no web font fetched: config/templates/drf_spectacular/redoc.html)
+    "REDOC_UI_SETTINGS": {
+        "theme": {
+            "typography": {
+                "fontFamily": "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
+                "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"},
+                "code": {"fontFamily": "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace"},
+            }
+        }
+    },
     "SERVE_INCLUDE_SCHEMA": False,
     # the operations grouped as API.md's sections (ReDoc's menu, generated clients' modules): a
     # room's operations take its section (API_TAG_OF_ROOM), a view may name another (``api_tag``)
