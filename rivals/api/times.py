@@ -46,9 +46,14 @@ def times_z(data: Any, paths: Iterable[tuple]) -> Any:
     return data
 
 
+_PATHS: dict[str, tuple] = {}  # event type → where its data holds instants (read once per type)
+
+
 def event_data_view(type_name: str, data: dict[str, Any]) -> dict[str, Any]:
     """An event's data as the API and the socket answer it: its instants in the one spelling."""
-    from rivals.api.event_schema import time_paths
+    paths = _PATHS.get(type_name)
+    if paths is None:
+        from rivals.api.event_schema import time_paths
 
-    paths = time_paths(type_name)
+        paths = _PATHS[type_name] = time_paths(type_name)
     return times_z(data, paths) if paths else data
