@@ -194,25 +194,17 @@ class ExportedEvents(OpenApiSerializerExtension):
     def map_serializer(self, auto_schema, direction):
         from rivals.api.event_schema import event_union
 
-        def envelope(type_name: str, data: dict) -> dict:
-            return {
-                "type": "object",
-                "description": f"{type_name} as your export shows it",
-                "properties": {
-                    "version": {"type": "integer", "description": "its place in the account's stream"},
-                    "type": {"type": "string", "enum": [type_name]},
-                    "at": {"type": "string", "format": "date-time"},
-                    "by": {"type": "string", "description": "you, operator, system, or the service that acted"},
-                    "data": exported_data_schema(type_name, data),
-                },
-                "required": ["version", "type", "at", "by", "data"],
-            }
-
         return event_union(
             auto_schema,
             features=ACCOUNT_STREAM_FEATURES,
             suffix="Exported",
-            envelope=envelope,
+            fields={
+                "version": {"type": "integer", "description": "its place in the account's stream"},
+                "at": {"type": "string", "format": "date-time"},
+                "by": {"type": "string", "description": "you, operator, system, or the service that acted"},
+            },
+            data_of=exported_data_schema,
+            seen_as="as your export shows it",
             description="An event of your account's own stream as your export shows it: one shape per type",
         )
 

@@ -328,10 +328,14 @@ def events_as_a_union(result, generator, request, public):
     return result
 
 
-def event_union(auto_schema, *, features: tuple[str, ...], suffix: str, envelope, description: str) -> dict:
-    """A union on ``type`` of the event types of ``features``, one component ``<Type><suffix>``
-    each: ``envelope(type name, its data schema)`` — for answers that show events their own way (a
-    Sichuan seat's view, an account's export). Registered with drf-spectacular's ``auto_schema``."""
+def event_union(
+    auto_schema, *, features: tuple[str, ...], suffix: str, fields: dict, data_of, seen_as: str, description: str
+) -> dict:
+    """A union on ``type`` of the event types of ``features``, one component ``<Type><suffix>`` each —
+    for answers that show events their own way (a Sichuan seat's view, an account's export): an
+    object of ``fields`` (the envelope's other properties, all required), its ``type`` and its
+    ``data`` (``data_of(type name, the event's data schema)``). Registered with drf-spectacular's
+    ``auto_schema``; ``seen_as`` ends each component's description."""
     from drf_spectacular.plumbing import ResolvedComponent
 
     components, refs = event_components(), {}
@@ -339,7 +343,14 @@ def event_union(auto_schema, *, features: tuple[str, ...], suffix: str, envelope
         if entry.feature not in features:
             continue
         name = f"{entry.name}{suffix}"
-        schema = envelope(entry.name, components[f"{entry.name}Event"]["properties"]["data"])
+        data = data_of(entry.name, components[f"{entry.name}Event"]["properties"]["data"])
+        properties = {"type": {"type": "string", "enum": [entry.name]}, **fields, "data": data}
+        schema = {
+            "type": "object",
+            "description": f"{entry.name} {seen_as}",
+            "properties": properties,
+            "required": list(properties),
+        }
         component = ResolvedComponent(name, ResolvedComponent.SCHEMA, schema=schema, object=name)
         auto_schema.registry.register_on_missing(component)
         refs[entry.name] = component.ref

@@ -29,7 +29,7 @@ INTENTS = {
 GAME_INTENTS = request_examples(INTENTS)
 
 _ID = "6f1d2c3b-8a4e-4f5a-9b7c-1d2e3f4a5b6c"
-_PAIR = {
+PAIR = {
     "version": 18,
     "type": "PairRemoved",
     "data": {
@@ -77,13 +77,13 @@ GAME = {
 GAME_INTENT_ANSWERS = [
     answer_example(
         "a pair removed (the whole board)",
-        {"accepted": True, "event": _PAIR, "events": [_PAIR], "game": GAME, "awarded": {"points": 0, "sources": []}},
+        {"accepted": True, "event": PAIR, "events": [PAIR], "game": GAME, "awarded": {"points": 0, "sources": []}},
     ),
     answer_example(
         "a pair removed, with Prefer: return=minimal (what changed)",
         {
             "accepted": True,
-            "events": [_PAIR],
+            "events": [PAIR],
             "seq": 17,
             "score": 1700,
             "status": "playing",

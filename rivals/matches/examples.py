@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rivals.api.examples import SOME_ACCOUNT, answer_example, request_examples
 from rivals.games.examples import GAME, INTENTS
+from rivals.games.examples import PAIR as GAME_PAIR
 
 QUEUE_JOIN = request_examples({"a Quick Match (R-12)": {"mode": "quick"}, "an Arena (R-20)": {"mode": "arena"}})
 DUEL_CHALLENGE = request_examples({"challenge a player (R-19)": {"opponent": SOME_ACCOUNT}})
@@ -12,19 +13,17 @@ ROUND_INTENTS = request_examples(
 )
 
 _ROUND = "0b8c6a1e-3f2d-4c5b-9a8e-7d6c5b4a3f21"
-_PAIR = {
+_PAIR = {  # the games' example, on a round's board (R-14: a new speed record, 200)
+    **GAME_PAIR,
     "version": 9,
-    "type": "PairRemoved",
     "data": {
-        "tiles": [3, 9],
-        "faces": ["2B", "2B"],
+        **GAME_PAIR["data"],
         "play_ms": 21950,
         "interval_ms": 2210,
         "points": 200,
         "record_ms": 2210,
         "record": True,
         "decisive": False,
-        "status": "playing",
         "seq": 8,
         "round_id": _ROUND,
     },

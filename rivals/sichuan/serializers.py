@@ -175,24 +175,16 @@ class SeatEventsUnion(OpenApiSerializerExtension):
     def map_serializer(self, auto_schema, direction):
         from rivals.api.event_schema import event_union
 
-        def envelope(type_name: str, data: dict) -> dict:
-            return {
-                "type": "object",
-                "description": f"{type_name} as your seat sees it",
-                "properties": {
-                    "index": {"type": "integer", "description": "1-based place among the events you see"},
-                    "type": {"type": "string", "enum": [type_name]},
-                    "data": seat_view_schema(type_name, data),
-                    "recorded_at": {"type": "string", "format": "date-time"},
-                },
-                "required": ["index", "type", "data", "recorded_at"],
-            }
-
         return event_union(
             auto_schema,
             features=("sichuan",),
             suffix="AsSeen",
-            envelope=envelope,
+            fields={
+                "index": {"type": "integer", "description": "1-based place among the events you see"},
+                "recorded_at": {"type": "string", "format": "date-time"},
+            },
+            data_of=seat_view_schema,
+            seen_as="as your seat sees it",
             description="An event of your table as your seat may see it: one shape per type",
         )
 
