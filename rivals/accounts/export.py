@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -51,7 +51,6 @@ class Subject:
     account: Any  # rivals.models.Account
     now: datetime
     erased: bool = False
-    cache: dict = field(default_factory=dict, compare=False)  # what several parts of one export share
 
 
 @dataclass(frozen=True)

@@ -37,25 +37,7 @@ NOTIFYING = frozenset(
 )
 FACT_TYPES = frozenset({"QueueJoined", "DuelChallenged", "WaveSeated", "PlayerRegistered", "PlayerUnregistered"})
 
-TYPES = (
-    "duel_challenged",
-    "duel_accepted",
-    "duel_declined",
-    "match_found",
-    "round_started",
-    "tournament_registered",
-    "tournament_registration_ended",
-    "tournament_starting",
-    "tournament_seated",
-    "tournament_finished",
-    "tournament_cancelled",
-    "prize_awarded",
-    "trophy_awarded",
-    "jokers_changed",
-    "display_name_reset",
-    "account_suspended",
-    "account_suspension_lifted",
-)
+# the notification types made here and the shape of each one's data: rivals.live.notice_shapes
 
 
 class Facts(Protocol):

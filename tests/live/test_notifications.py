@@ -150,3 +150,20 @@ def test_a_match_is_announced_before_its_first_round(guest):
     duel, _ = svc.duel_challenge(account=c, opponent=b.pk, now=now)
     svc.duel_accept(account=b, duel_id=duel.pk, now=now)
     assert kinds(c) == ["duel_accepted", "round_started"]
+
+
+def test_every_notification_type_made_here_has_its_typed_shape_registered():
+    """The ``Notification`` union is the registry's (``rivals.notification_types``): each type the
+    live room makes (``rivals.live.notices``) is registered with its data's shape, and a REST page
+    of one is read through it (the suite's contract check refuses a type or key not declared)."""
+    import inspect
+    import re
+
+    from rivals import notification_types
+    from rivals.live import notices
+    from rivals.live.notice_shapes import SHAPES
+
+    made = set(re.findall(r'"([a-z]+(?:_[a-z]+)+)",\s*(?:data|\{|dict\()', inspect.getsource(notices.notices)))
+    made |= set(re.findall(r'\(\w+, "([a-z_]+)", ', inspect.getsource(notices.notices)))
+    assert made == set(SHAPES), made ^ set(SHAPES)
+    assert set(SHAPES) <= set(notification_types.names())
