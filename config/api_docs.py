@@ -16,8 +16,14 @@ API_TAG_OF_ROOM = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Mahjong Rivals API",
-    "DESCRIPTION": "Server-authoritative, event-sourced competition backend. Errors: "
-    '{"error": {"code", "message", "details"}}.',
+    "DESCRIPTION": "Server-authoritative, event-sourced competition backend of Mahjong Rivals.\n\n"
+    "**First steps**: `POST /api/v1/auth/guest` with a device id answers a token; send it as "
+    "`Authorization: Token <token>`; `POST /api/v1/games` starts a game (its board: every tile with `id`, "
+    "`x`, `y`, `z`, `face`, `free`); `POST /api/v1/games/{game_id}/intents` sends a move — every body here "
+    "has examples the server accepts (Try it out).\n\n"
+    '**Errors**: `{"error": {"code", "message", "details"}}`, `details` typed per `code` '
+    "(a stale `seq`'s 409 says the `seq` to resend with). **Times**: UTC, `Z`, microseconds, everywhere. "
+    "**Rule ids** (`T-5`, `R-14`, `S-16` …) are defined in the repository's `docs/rules.md`.",
     "VERSION": "1.0.0",
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
