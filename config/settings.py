@@ -177,7 +177,7 @@ REST_FRAMEWORK = {
         "rivals.api.authentication.AccountTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["rivals.api.renderers.JSONRenderer"],
     # the one place where request bodies are parsed: refuses what cannot be processed or stored
     "DEFAULT_PARSER_CLASSES": ["rivals.api.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "rivals.api.errors.api_exception_handler",
@@ -212,56 +212,8 @@ RIVALS_TRUSTED_PROXIES = env.list("RIVALS_TRUSTED_PROXIES", default=[])
 THROTTLE_ADMIN_LOGIN_IP = env.str("THROTTLE_ADMIN_LOGIN_IP", default="10/minute")
 THROTTLE_ADMIN_LOGIN_USER = env.str("THROTTLE_ADMIN_LOGIN_USER", default="5/minute")
 
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Mahjong Rivals API",
-    "DESCRIPTION": "Server-authoritative, event-sourced competition backend. Errors: "
-    '{"error": {"code", "message", "details"}}.',
-    "VERSION": "1.0.0",
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
-    "SERVE_AUTHENTICATION": [],
-    "COMPONENT_SPLIT_REQUEST": True,
-    # 3.1: a nullable object is `oneOf: [$ref, null]`, which every validator and generator reads alike
-    # (3.0's `nullable` beside `allOf` is read two ways)
-    "OAS_VERSION": "3.1.0",
-    # events as a union on `type`, one schema per event type, read from the rooms' constructors
-    "POSTPROCESSING_HOOKS": [
-        "drf_spectacular.hooks.postprocess_schema_enums",
-        "rivals.api.event_schema.events_as_a_union",
-        "rivals.api.schema.requests_as_the_server_reads_them",
-    ],
-    # one name per choice set that appears under the same field name in several components
-    "ENUM_NAME_OVERRIDES": {
-        "GameIntentType": "rivals.games.services.INTENT_TYPES",
-        "SichuanIntentType": "rivals.sichuan.services.INTENT_TYPES",
-        "ErrorCode": "rivals.errors.ERROR_CODES",
-        "GameStatus": ["playing", "paused", "won", "stuck", "ended"],
-        "GameMode": "rivals.games.serializers.GAME_MODES",
-        "SoloMode": ["classic", "pool_practice", "single"],
-        "QueueMode": ["arena", "quick"],
-        "MatchMode": "rivals.matches.serializers.MATCH_MODES",
-        "RoundEndReason": "rivals.matches.serializers.END_REASONS",
-        "QueueTicketStatus": ["waiting", "matched", "left", "expired"],
-        "DuelStatus": ["pending", "accepted", "declined", "cancelled", "expired"],
-        "MatchStatus": ["running", "finished"],
-        "RoundStatus": ["scheduled", "running", "ended"],
-        "SichuanTableStatus": ["playing", "finished"],
-        "TournamentStatus": ["cancelled", "finished", "running", "upcoming"],
-        "TournamentKind": ["regular", "champions"],
-        "TournamentTableStatus": ["playing", "ended"],
-        "ClubStatus": ["open", "closed"],
-        "PotStatus": ["open", "finished"],
-        "PotPhase": ["upcoming", "running", "finished"],
-        "PotEntry": ["open", "listed"],
-        "ReportStatus": ["open", "dismissed", "upheld"],
-        "PurchaseKind": ["purchase", "refund"],
-        "TrophyKind": ["cup", "champions"],
-        "MeldType": ["pong", "kong"],
-    },
-}
+# The served OpenAPI schema and its pages (drf-spectacular): config/api_docs.py
+from config.api_docs import API_TAG_OF_ROOM, SPECTACULAR_SETTINGS  # noqa: E402, F401 - settings
 
 # Rate limits and mail budgets: a cache every process shares — CACHE_URL (production: Redis), else
 # this database's table rivals_cache (config/caches.py)

@@ -12,6 +12,10 @@ class RankingsConfig(AppConfig):
         from rivals.accounts import selectors
 
         projections.register(rankings_projection)  # applied live in every PointsAwarded append
+        from rankings.views import ERROR_DETAILS
+        from rivals.api import error_details
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
         selectors.register_profile_extension(profile_extension)
         selectors.register_public_profile_extension(public_profile_extension)
         selectors.register_points_totals(points_totals)

@@ -56,6 +56,7 @@ class RankingView(ReplicaReads, APIView):
 
     @extend_schema(
         operation_id="ranking_get",
+        summary="Read a ranking board",
         parameters=[RankingPageIn],
         responses={
             200: RankingPageOut,
@@ -82,6 +83,28 @@ class RankingView(ReplicaReads, APIView):
 
 
 class RankingMeView(APIView):
-    @extend_schema(operation_id="ranking_me_get", responses={200: RankingMeOut})
+    @extend_schema(
+        operation_id="ranking_me_get",
+        summary="Read your place on a ranking board",
+        description="Your place on a board (R-34 windows, R-35 places); at zero points, or while suspended, `total_players + 1`.",
+        responses={200: RankingMeOut},
+    )
     def get(self, request, board: str):
         return Response(ranking_me(board=board, account_id=request.user.pk))
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class RankingsNotAllowedDetails(serializers.Serializer):
+    starts_on = serializers.DateField(required=False, help_text="the asked period starts then (not yet)")
+    today = serializers.DateField(required=False, help_text="the Romanian day now")
+    week = serializers.ListField(child=serializers.CharField(), required=False)
+    day = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class RankingsNotFoundDetails(serializers.Serializer):
+    kept_from = serializers.DateField(required=False, help_text="the oldest day kept (R-34: 365 days)")
+
+
+ERROR_DETAILS = {"not_allowed": RankingsNotAllowedDetails, "not_found": RankingsNotFoundDetails}

@@ -68,6 +68,17 @@ class Forbidden(DomainError):
     code = "forbidden"
 
 
+class Throttled(DomainError):
+    """Too many of these for now (HTTP 429): ``details.retry_after_s`` says when to ask again (the
+    answer's ``Retry-After`` too)."""
+
+    status_code = 429
+    code = "throttled"
+
+    def __init__(self, message: str, *, retry_after_s: int, details: dict[str, Any] | None = None):
+        super().__init__(message, details={**(details or {}), "retry_after_s": int(retry_after_s)})
+
+
 class OutsideRoundTime(NotAllowed):
     """An intent before a round's start or after its end (R-38: recorded for fair play)."""
 

@@ -21,6 +21,12 @@ from django.core.exceptions import ImproperlyConfigured
 
 from rivals.eventstore import NewEvent
 
+INSTANT_MARK = "instant"
+# An instant stored as an ISO 8601 string inside a row of event data (a ``TypedDict``'s key): the
+# schema says ``date-time`` and the API answers it in one spelling (``rivals.api.times``).
+# A constructor's own ``datetime`` arguments say it by their type.
+Instant = typing.Annotated[str, INSTANT_MARK]
+
 
 @dataclass(frozen=True)
 class EventType:
@@ -35,7 +41,7 @@ class EventType:
 
     def hints(self) -> dict[str, Any]:
         """The constructor's arguments and their types, resolved (``return`` left out)."""
-        hints = typing.get_type_hints(self.constructor)
+        hints = typing.get_type_hints(self.constructor, include_extras=True)
         hints.pop("return", None)
         return hints
 

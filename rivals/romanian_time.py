@@ -48,6 +48,21 @@ def iso(moment: datetime | None) -> str | None:
 
 
 def iso_z(moment: datetime | None) -> str | None:
-    """An instant as the API answers it: UTC, ISO 8601 with ``Z`` — the same bytes every time (an
-    ``Idempotency-Key`` replay answers what the first call did)."""
-    return None if moment is None else moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    """An instant as the API and the socket answer it (API.md conventions): UTC, ISO 8601 with
+    ``Z`` and always microseconds (``2026-12-04T18:50:54.682938Z``, ``…T18:50:54.000000Z``) — the
+    same bytes every time (an ``Idempotency-Key`` replay answers what the first call did)."""
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def iso_z_text(text: str) -> str:
+    """An instant stored as text (event data: ``iso``'s ``+00:00``, or any offset) spelled as
+    ``iso_z`` spells it; text that is not an instant is returned as it is."""
+    if len(text) >= 27 and text.endswith("Z") and text[19:20] == ".":
+        return text  # already the one spelling (the common case: nothing to parse)
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    return text if moment.tzinfo is None else iso_z(moment)

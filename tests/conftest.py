@@ -20,6 +20,8 @@ from config.celery import app as _celery_app  # noqa: E402
 
 _celery_app.conf.broker_url = "memory://"
 
+from tests.browser import browser  # noqa: E402, F401 - the real browser's fixture (a proof: PROOF_FIXTURES)
+
 # --- issue 32: the two lanes ---------------------------------------------------------------------
 # A test is a *proof* (``make proof``; ``make fast`` leaves it out, ``make test`` runs both lanes)
 # when it starts something beside the suite's own process and database — a server, a Celery worker

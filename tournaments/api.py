@@ -46,7 +46,13 @@ def _tournament(tournament_id) -> Tournament:
 class TournamentsView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="tournament_list", parameters=[TournamentListIn], responses={200: TournamentListOut})
+    @extend_schema(
+        operation_id="tournament_list",
+        summary="List tournaments",
+        description="Tournaments by status (R-21): their schedule, kind, minimum players, prize table and multipliers (public, paginated).",
+        parameters=[TournamentListIn],
+        responses={200: TournamentListOut},
+    )
     def get(self, request):
         q = TournamentListIn(data=request.query_params)
         q.is_valid(raise_exception=True)
@@ -65,6 +71,8 @@ class TournamentView(ReplicaReads, APIView):
 
     @extend_schema(
         operation_id="tournament_get",
+        summary="Read a tournament's page",
+        description="A tournament's page (R-21): its settings, standings by total TP (R-24…R-26; empty for one cancelled before any table was played, with `cancelled_at`), and, with a token, your registration, current table and past tables.",
         parameters=[TOURNAMENT_ID, PageIn],
         responses={200: TournamentPageOut, 404: ErrorOut},
     )
@@ -97,6 +105,8 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="tournament_register",
+        summary="Register for a tournament",
+        description="Register (R-21). Champions (R-28): 200 points of final tournament prizes this Romanian week, else 403 `not_eligible` with your figure. Twice: 409; after the start, or a cancelled or finished tournament: 422; a suspended account: 403 (R-38).",
         parameters=[TOURNAMENT_ID],
         request=None,
         responses={
@@ -116,6 +126,8 @@ class RegisterView(APIView):
 
     @extend_schema(
         operation_id="tournament_unregister",
+        summary="Withdraw a tournament registration",
+        description="Withdraw your registration before the start (422 after it, or when not registered).",
         parameters=[TOURNAMENT_ID],
         request=None,
         responses={200: RegistrationOut, 404: ErrorOut, 422: ErrorOut},
@@ -136,7 +148,9 @@ class PotsView(ReplicaReads, APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="pot_list", parameters=[PotListIn], responses={200: PotListOut})
+    @extend_schema(
+        operation_id="pot_list", summary="List pot competitions", parameters=[PotListIn], responses={200: PotListOut}
+    )
     def get(self, request):
         q = PotListIn(data=request.query_params)
         q.is_valid(raise_exception=True)
@@ -154,7 +168,13 @@ class PotsView(ReplicaReads, APIView):
 class PotView(ReplicaReads, APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="pot_get", parameters=[POT_ID], responses={200: PotOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="pot_get",
+        summary="Read a pot competition",
+        description="A pot competition (P-5): its deal's commitment (code and salt once it closed, R-40), time limit, entrants with scores, and the result and prizes once finished.",
+        parameters=[POT_ID],
+        responses={200: PotOut, 404: ErrorOut},
+    )
     def get(self, request, pot_id):
         pot = pots.pot_tick_on_read(_pot(pot_id))
         return Response(sel.pot_view(pot=pot))
@@ -165,6 +185,8 @@ class PotEnterView(APIView):
 
     @extend_schema(
         operation_id="pot_enter",
+        summary="Enter a pot competition",
+        description="Start your Pool game on the pot's deal (P-4: its time limit, cut to the pot's end); play it at /api/v1/games/{id}/intents. Once per pot (409); a closed pot or an entry list without you: 422.",
         parameters=[POT_ID],
         request=None,
         responses={201: PotGameOut, 404: ErrorOut, 409: ErrorOut, 422: ErrorOut},

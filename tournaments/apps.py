@@ -51,3 +51,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.selectors import awards_pending
 
         register_pending_awards(awards_pending)
+
+        from rivals.api import error_details
+        from tournaments.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from tournaments import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

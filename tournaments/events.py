@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
@@ -53,6 +53,90 @@ SETTINGS = (
 )
 
 
+class TournamentSettings(TypedDict, total=False):
+    """What an operator sets (R-21): all of them when created, the changed ones when edited."""
+
+    kind: str
+    title: str
+    registration_opens_at: datetime
+    starts_at: datetime
+    ends_at: datetime
+    min_players: int
+    prize_table: list[int]
+    multipliers: list[int]
+
+
+class SeatedTable(TypedDict):
+    """R-23: a table of a wave and its players in seat order."""
+
+    table: int
+    account_ids: list[int]
+
+
+class OpenedTable(TypedDict):
+    """A table whose round was created: its match and round."""
+
+    table: int
+    match_id: str
+    round_id: str
+
+
+class TableResultRow(TypedDict):
+    """R-24/R-25: a player's place, score and table points at a table."""
+
+    account_id: int
+    place: int
+    score: int
+    completed: bool
+    tp: int
+    pairs_removed: NotRequired[int]  # R-37 (version 2 rows)
+
+
+class Trophy(TypedDict):
+    """R-27/R-29: the winner's cup (``cup``) or Champions trophy (``champions``)."""
+
+    account_id: int
+    kind: str
+    title: str
+
+
+class PotSettings(TypedDict, total=False):
+    """P-5: what an operator set for a pot (its ``code`` is the deal: secret until it closes, R-40)."""
+
+    title: str
+    code: str | None
+    time_limit_s: int
+    open_entry: bool
+    prize_split: list[int]
+    counts: bool
+    starts_at: datetime
+    ends_at: datetime
+
+
+class PotResultRow(TypedDict):
+    """P-5: an entrant's score, place and prize (``null``: never played)."""
+
+    account_id: int
+    score: int | None
+    place: int | None
+    prize: int | None
+
+
+class ScheduleSettings(TypedDict, total=False):
+    """R-21: a recurring schedule's settings (``local_time``: ``HH:MM`` Romanian wall-clock time)."""
+
+    title: str
+    kind: str
+    local_time: str
+    weekdays: str
+    duration_minutes: int
+    registration_hours_before: int
+    min_players: int
+    prize_table: list[int]
+    multipliers: list[int]
+    days_ahead: int
+
+
 def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
     return {k: iso(v) if isinstance(v, datetime) else v for k, v in settings.items()}
 
@@ -60,7 +144,7 @@ def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
 def tournament_created(
     *,
     tournament_id: uuid.UUID | str,
-    settings: dict[str, Any],
+    settings: TournamentSettings,
     seed: int,
     created_at: datetime,
     schedule_id: int | None = None,
@@ -79,7 +163,7 @@ def tournament_created(
     )
 
 
-def tournament_edited(*, changes: dict[str, Any]) -> NewEvent:
+def tournament_edited(*, changes: TournamentSettings) -> NewEvent:
     return NewEvent("TournamentEdited", {"changes": _jsonable(changes)})
 
 
@@ -117,7 +201,7 @@ def wave_seated(
     *,
     wave: int,
     multiplier: int,
-    tables: list[dict[str, Any]],
+    tables: list[SeatedTable],
     waiting: list[int],
     at: datetime,
     code: str | None,
@@ -143,7 +227,7 @@ def wave_seated(
     )
 
 
-def tables_opened(*, wave: int, tables: list[dict[str, Any]], at: datetime) -> NewEvent:
+def tables_opened(*, wave: int, tables: list[OpenedTable], at: datetime) -> NewEvent:
     """The rounds of some tables of a wave: ``[{"table": k, "match_id", "round_id"}]``."""
     return NewEvent("TablesOpened", {"wave": wave, "tables": tables, "opened_at": iso(at)})
 
@@ -155,7 +239,7 @@ def table_scored(
     round_id: uuid.UUID | str | None,
     reason: str,
     multiplier: int,
-    results: list[dict[str, Any]],
+    results: list[TableResultRow],
     at: datetime,
 ) -> NewEvent:
     """R-24/R-25: ``results``: ``[{"account_id", "place", "score", "completed", "tp",
@@ -176,13 +260,13 @@ def table_scored(
     )
 
 
-def tournament_finalized(*, places: list[list[int]], trophy: dict[str, Any] | None, at: datetime) -> NewEvent:
+def tournament_finalized(*, places: list[list[int]], trophy: Trophy | None, at: datetime) -> NewEvent:
     """R-26/R-27/R-29: ``places``: ``[[account_id, place, tp, prize], …]`` (compact: 10,000 players)."""
     return NewEvent("TournamentFinalized", {"places": places, "trophy": trophy, "finalized_at": iso(at)})
 
 
 def pot_created(
-    *, pot_id: uuid.UUID | str, settings: dict[str, Any], created_at: datetime, salt: str, commitment: str
+    *, pot_id: uuid.UUID | str, settings: PotSettings, created_at: datetime, salt: str, commitment: str
 ) -> NewEvent:
     """P-5: the operator's settings (the deal's ``code`` among them: secret until the pot closes,
     R-40, its ``salt`` and ``commitment`` fixed now)."""
@@ -207,17 +291,17 @@ def pot_entered(*, account_id: int, game_id: uuid.UUID | str, at: datetime) -> N
     return NewEvent("PotEntered", {"account_id": account_id, "game_id": str(game_id), "entered_at": iso(at)})
 
 
-def pot_finalized(*, results: list[dict[str, Any]], at: datetime) -> NewEvent:
+def pot_finalized(*, results: list[PotResultRow], at: datetime) -> NewEvent:
     """P-5: ``results``: ``[{"account_id", "score", "place", "prize"}]`` (place/prize null: never played)."""
     return NewEvent("PotFinalized", {"results": results, "finalized_at": iso(at)})
 
 
-def schedule_created(*, schedule_id: int, settings: dict[str, Any]) -> NewEvent:
+def schedule_created(*, schedule_id: int, settings: ScheduleSettings) -> NewEvent:
     """R-21: a recurring schedule (``settings``: title, kind, local_time ``HH:MM``, weekdays …)."""
     return NewEvent("ScheduleCreated", {"schedule_id": schedule_id, **settings})
 
 
-def schedule_edited(*, schedule_id: int, changes: dict[str, Any]) -> NewEvent:
+def schedule_edited(*, schedule_id: int, changes: ScheduleSettings) -> NewEvent:
     """Settings changed: instances created from now on follow them; existing ones keep theirs."""
     return NewEvent("ScheduleEdited", {"schedule_id": schedule_id, "changes": changes})
 

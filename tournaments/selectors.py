@@ -40,6 +40,7 @@ def tournament_summary(t: Tournament) -> dict[str, Any]:
         "registered": t.registered,
         "current_wave": t.current_wave,
         "cancel_reason": t.cancel_reason or None,
+        "cancelled_at": t.cancelled_at,
         "finalized_at": t.finalized_at,
     }
 
@@ -53,11 +54,16 @@ def tournament_list(*, status: str | None):
 
 def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
     """Places by total TP, ties by earlier registration then lower account id (R-26); the final
-    places and prizes once finalized."""
+    places and prizes once finalized. A tournament cancelled before any of its tables was played
+    has no standings (API.md Tournaments: ``[]``, not a first place for a player who never
+    played); one cancelled while it ran keeps the places its tables gave."""
+    registrations = Registration.objects.filter(tournament=tournament)
+    if tournament.status == "cancelled" and not registrations.filter(Q(tp__gt=0) | Q(tables_played__gt=0)).exists():
+        return []
     rows = list(
-        Registration.objects.filter(tournament=tournament)
-        .order_by("-tp", "registered_at", "account_id")
-        .values_list("account_id", "tp", "place", "prize", "tables_played")[offset : offset + limit]
+        registrations.order_by("-tp", "registered_at", "account_id").values_list(
+            "account_id", "tp", "place", "prize", "tables_played"
+        )[offset : offset + limit]
     )
     names = _names(r[0] for r in rows)
     out = []

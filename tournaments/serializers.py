@@ -31,6 +31,7 @@ class TournamentOut(serializers.Serializer):
     registered = serializers.IntegerField()
     current_wave = serializers.IntegerField()
     cancel_reason = serializers.ChoiceField(choices=CANCEL_REASONS, allow_null=True)
+    cancelled_at = serializers.DateTimeField(allow_null=True, help_text="when it was cancelled (null unless cancelled)")
     finalized_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -77,7 +78,9 @@ class TournamentMeOut(serializers.Serializer):
 
 
 class TournamentPageOut(TournamentOut):
-    standings = TournamentStandingOut(many=True)
+    standings = TournamentStandingOut(
+        many=True, help_text="by total TP (R-26); empty for a tournament cancelled before any table was played"
+    )
     me = TournamentMeOut(allow_null=True, help_text="with a token")
     current_table = TournamentTableOut(allow_null=True, help_text="the caller's table now (as in me)")
 
@@ -142,3 +145,32 @@ class PotListOut(serializers.Serializer):
 class PotGameOut(serializers.Serializer):
     pot_id = serializers.UUIDField()
     game = GameOut()
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class TournamentsNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the tournament's status")
+    starts_at = serializers.DateTimeField(required=False)
+    ends_at = serializers.DateTimeField(required=False)
+    registration_opens_at = serializers.DateTimeField(required=False)
+    registered = serializers.IntegerField(required=False)
+
+
+class TournamentsConflictDetails(serializers.Serializer):
+    registered_at = serializers.DateTimeField(required=False, help_text="already registered then")
+    game_id = serializers.UUIDField(required=False, help_text="already entered: the pot game")
+
+
+class TournamentsNotEligibleDetails(serializers.Serializer):
+    weekly_prize_points = serializers.IntegerField(help_text="R-28: the caller's figure this week")
+    required = serializers.IntegerField(help_text="R-28: 200")
+    week_starts_at = serializers.DateTimeField(help_text="the Romanian week counted")
+
+
+ERROR_DETAILS = {
+    "not_allowed": TournamentsNotAllowedDetails,
+    "conflict": TournamentsConflictDetails,
+    "not_eligible": TournamentsNotEligibleDetails,
+}

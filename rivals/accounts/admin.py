@@ -19,7 +19,10 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.models import Group
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.http import Http404, HttpResponseNotAllowed
+from django.urls import reverse
 
 from rivals.accounts import admin_security
 from rivals.accounts.admin_page import account_hub, key_figures, last_seen
@@ -29,6 +32,7 @@ from rivals.admin_actions import (
     ObjectActionsMixin,
     ReasonForm,
     Row,
+    actor_of,
     confirm_then_apply,
     notice_form,
     notice_of,
@@ -267,6 +271,42 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
     has_grant_jokers_permission = permission_check("rivals.grant_jokers")
     has_suspend_account_permission = permission_check("rivals.suspend_account")
     has_close_account_permission = permission_check("rivals.close_account")
+
+    change_form_template = "admin/rivals/account_change_form.html"
+
+    def get_urls(self):
+        from django.urls import path
+
+        export = path(
+            "<path:object_id>/export/", self.admin_site.admin_view(self.export_view), name="rivals_account_export"
+        )
+        return [export, *super().get_urls()]
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, object_id)
+        if obj is not None and not obj.is_staff and request.user.has_perm("rivals.export_account"):
+            extra_context = {
+                **(extra_context or {}),
+                "export_url": reverse("admin:rivals_account_export", args=[obj.pk]),
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def export_view(self, request, object_id):
+        """The player's data, downloaded by an operator (a subject access request, GDPR Art. 15):
+        the same document as the player's ``GET /api/v1/account/export``, recorded as
+        ``AccountDataExported`` with the operator as actor; never limited to one an hour. A POST
+        (it records an event); a closed account's too — an erased one's says it holds nothing."""
+        from rivals.accounts.api import export_response
+        from rivals.accounts.services import account_export
+
+        if not request.user.has_perm("rivals.export_account"):  # Support and Administrators (issue 40)
+            raise PermissionDenied("a player's data export is not allowed to your role")
+        account = self.get_object(request, object_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if account is None or account.is_staff:
+            raise Http404("no such player")
+        return export_response(account_export(account=account, actor=actor_of(request)))
 
     def get_search_results(self, request, queryset, search_term):
         """A device id typed in the search box is found by its digest (the row keeps no id)."""

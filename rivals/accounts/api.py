@@ -1,6 +1,7 @@
 """Accounts (API.md "Accounts", R-36, R-37): guest sign-in, email and password credentials,
 sign-in and out, the own profile, public player profiles."""
 
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -8,8 +9,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from rivals.accounts import credentials, selectors
+from rivals.accounts import examples as ex
 from rivals.accounts import serializers as s
-from rivals.accounts.services import account_guest_signin, account_rename
+from rivals.accounts.export import AccountExportOut, export_document
+from rivals.accounts.services import account_export, account_guest_signin, account_rename
 from rivals.api.idempotency import idempotent
 from rivals.api.schema import int_path
 from rivals.api.serializers import DetailOut, ErrorOut
@@ -41,6 +44,8 @@ class GuestSignInView(APIView):
 
     @extend_schema(
         operation_id="auth_guest",
+        examples=ex.GUEST,
+        summary="Sign in as a guest from a device",
         request=s.GuestSignInIn,
         responses={200: s.GuestSignInOut, 201: s.GuestSignInOut, 400: ErrorOut, 401: ErrorOut, 409: ErrorOut},
     )
@@ -65,7 +70,11 @@ class LoginView(APIView):
     throttle_classes = _LOGIN_THROTTLES
 
     @extend_schema(
-        operation_id="auth_login", request=s.LoginIn, responses={200: s.LoginOut, 400: ErrorOut, 401: ErrorOut}
+        operation_id="auth_login",
+        examples=ex.LOGIN,
+        summary="Sign in with email and password",
+        request=s.LoginIn,
+        responses={200: s.LoginOut, 400: ErrorOut, 401: ErrorOut},
     )
     def post(self, request):
         data = _body(s.LoginIn, request)
@@ -76,7 +85,7 @@ class LoginView(APIView):
 class LogoutView(APIView):
     """Revoke the calling token; the account's other devices stay signed in."""
 
-    @extend_schema(operation_id="auth_logout", request=None, responses={200: DetailOut})
+    @extend_schema(operation_id="auth_logout", summary="Sign out this device", request=None, responses={200: DetailOut})
     def post(self, request):
         credentials.logout(account=request.user, token_key=request.auth)
         return Response({"detail": "signed out"})
@@ -90,7 +99,11 @@ class CredentialsView(APIView):
     throttle_classes = _EMAIL_THROTTLES
 
     @extend_schema(
-        operation_id="account_credentials_add", request=s.CredentialsIn, responses={202: DetailOut, 400: ErrorOut}
+        operation_id="account_credentials_add",
+        examples=ex.CREDENTIALS,
+        summary="Add an email and a password",
+        request=s.CredentialsIn,
+        responses={202: DetailOut, 400: ErrorOut},
     )
     @idempotent
     def post(self, request):
@@ -113,7 +126,11 @@ class VerifyView(APIView):
     throttle_classes = [AnonThrottle, LoginIpThrottle]
 
     @extend_schema(
-        operation_id="account_verify", request=s.TokenIn, responses={200: s.VerifiedOut, 400: ErrorOut, 409: ErrorOut}
+        operation_id="account_verify",
+        examples=ex.VERIFY,
+        summary="Confirm your email with its code",
+        request=s.TokenIn,
+        responses={200: s.VerifiedOut, 400: ErrorOut, 409: ErrorOut},
     )
     @idempotent
     def post(self, request):
@@ -129,6 +146,8 @@ class PasswordChangeView(APIView):
 
     @extend_schema(
         operation_id="account_password_change",
+        examples=ex.PASSWORD_CHANGE,
+        summary="Change your password",
         request=s.PasswordChangeIn,
         responses={200: s.PasswordChangedOut, 400: ErrorOut},
     )
@@ -150,7 +169,13 @@ class PasswordResetView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = _EMAIL_THROTTLES
 
-    @extend_schema(operation_id="auth_password_reset", request=s.EmailIn, responses={202: DetailOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="auth_password_reset",
+        examples=ex.PASSWORD_RESET,
+        summary="Ask for a password reset email",
+        request=s.EmailIn,
+        responses={202: DetailOut, 400: ErrorOut},
+    )
     @idempotent
     def post(self, request):
         data = _body(s.EmailIn, request)
@@ -167,6 +192,8 @@ class PasswordResetConfirmView(APIView):
 
     @extend_schema(
         operation_id="auth_password_reset_confirm",
+        examples=ex.PASSWORD_RESET_CONFIRM,
+        summary="Set a new password with the reset code",
         request=s.PasswordResetConfirmIn,
         responses={200: DetailOut, 400: ErrorOut},
     )
@@ -177,12 +204,20 @@ class PasswordResetConfirmView(APIView):
 
 
 class AccountView(APIView):
-    @extend_schema(operation_id="account_get", responses={200: s.AccountOut})
+    @extend_schema(
+        operation_id="account_get",
+        summary="Read your own profile",
+        description="Your profile: display name, your own email, jokers, points {amr, weekly, daily}, trophies, daily bonus, club, and whether you are suspended (R-36, R-37, R-38).",
+        responses={200: s.AccountOut},
+    )
     def get(self, request):
         return Response(selectors.account_profile(account=request.user))
 
     @extend_schema(
         operation_id="account_update",
+        examples=ex.ACCOUNT_UPDATE,
+        summary="Change your display name",
+        description="Change your display name (1–32 characters after NFC; no control, BOM or bidi characters). A suspended account changes no name (403, R-38); a name an operator reset is refused for 7 days (422, R-39). Nothing to change is a 200 that changes nothing.",
         request=s.AccountPatchIn,
         responses={
             200: s.AccountOut,
@@ -199,14 +234,41 @@ class AccountView(APIView):
         return Response(selectors.account_profile(account=account))
 
 
+class AccountExportView(APIView):
+    """A player's own data (API.md Accounts; GDPR Art. 15 and 20): one JSON document, streamed."""
+
+    @extend_schema(
+        operation_id="account_export",
+        summary="Download all your data",
+        responses={
+            200: AccountExportOut,
+            429: OpenApiResponse(ErrorOut, description="throttled: one export an hour (details.retry_after_s)"),
+        },
+    )
+    def get(self, request):
+        subject = account_export(account=request.user, actor=f"account:{request.user.pk}")
+        return export_response(subject)
+
+
+def export_response(subject) -> StreamingHttpResponse:
+    """The export as a download (the API's answer, and the admin's on a subject access request)."""
+    response = StreamingHttpResponse(export_document(subject), content_type="application/json")
+    stamp = subject.now.strftime("%Y%m%dT%H%M%SZ")
+    response["Content-Disposition"] = f'attachment; filename="mahjong-rivals-account-{subject.account.pk}-{stamp}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 class PlayerSearchView(ReplicaReads, APIView):
     """R-39: find players by part of their display name (public). Suspended and closed accounts
     and operators are not listed; a result shows what their public profile shows."""
 
+    api_tag = "Community"
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="player_search",
+        summary="Find players by name",
         parameters=[s.PlayerSearchIn],
         responses={200: s.PlayerSearchOut, 400: ErrorOut},
     )
@@ -220,10 +282,12 @@ class PlayerView(ReplicaReads, APIView):
     """R-37: a player's public profile — display name, club, trophies, ranking totals and places;
     never an email, a device id, an IP or a token."""
 
+    api_tag = "Community"
     permission_classes = [AllowAny]
 
     @extend_schema(
         operation_id="player_get",
+        summary="Read a player's public profile",
         parameters=[int_path("player_id", "player")],
         responses={200: s.PublicProfileOut, 404: ErrorOut},
     )

@@ -35,3 +35,12 @@ class AccountsConfig(AppConfig):
         post_migrate.connect(
             roles_sync_after_migrate, sender=apps.get_app_config("rivals"), dispatch_uid="rivals.accounts.roles_sync"
         )
+
+        from rivals.accounts.serializers import ERROR_DETAILS
+        from rivals.api import error_details
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.accounts import export_parts
+
+        export_parts.register()  # its parts of a player's export (rivals.accounts.export)

@@ -9,7 +9,7 @@ carries an email, a password, a device id or a token (``token``: its reference,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from rivals.eventstore import NewEvent
 
@@ -33,6 +33,7 @@ ACCOUNT_EVENTS = frozenset(
         "AdminSignInFailed",
         "OperatorRoleChanged",
         "OperatorRemoved",
+        "AccountDataExported",
     }
 )
 # AccountCreated, DisplayNameChanged version 2: no personal data in the clear (version 1 had the
@@ -114,12 +115,24 @@ def display_name_reset(
     )
 
 
+class JokersRef(TypedDict, total=False):
+    """What a joker change was for (its keys join the event's data): a game (``game_id``: R-9), a
+    day's bonus (``day``, ``streak``: R-31), a store's purchase (``transaction_id``, ``product``:
+    R-11)."""
+
+    game_id: str
+    day: str
+    streak: int
+    transaction_id: str
+    product: str
+
+
 def jokers_changed(
     *,
     account_id: int,
     delta: int,
     reason: str,
-    ref: dict[str, Any] | None = None,
+    ref: JokersRef | None = None,
     note: str | None = None,
     reason_code: str | None = None,
     message: str | None = None,
@@ -132,6 +145,12 @@ def jokers_changed(
         {} if reason_code is None else {"note": note or "", "reason_code": reason_code, "message": message or ""}
     )
     return _event("JokersChanged", account_id, delta=delta, reason=reason, **(ref or {}), **by_operator)
+
+
+def account_data_exported(*, account_id: int, by: str) -> NewEvent:
+    """The account's data was exported (GDPR Art. 15, 20): ``by`` the player (``player``: at most
+    one an hour) or, on a subject access request, an ``operator`` (the event's actor)."""
+    return _event("AccountDataExported", account_id, by=by)
 
 
 def account_closed(*, account_id: int, reason: str, erased: bool) -> NewEvent:

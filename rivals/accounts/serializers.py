@@ -160,3 +160,21 @@ class AccountPatchIn(serializers.Serializer):
     """Every field is optional: a PATCH with nothing to change changes nothing (200)."""
 
     display_name = CleanTextField(max_length=DISPLAY_NAME_MAX, required=False)
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class AccountsNotAllowedDetails(serializers.Serializer):
+    display_name = serializers.CharField(required=False)
+    until = serializers.DateTimeField(required=False, help_text="R-39: the reset name is refused until then")
+    closed_at = serializers.DateTimeField(required=False)
+    jokers = serializers.IntegerField(required=False, help_text="the balance a correction cannot go below")
+
+
+class AccountsConflictDetails(serializers.Serializer):
+    token = serializers.ListField(child=serializers.CharField(), required=False)
+    username = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+ERROR_DETAILS = {"not_allowed": AccountsNotAllowedDetails, "conflict": AccountsConflictDetails}

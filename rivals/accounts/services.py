@@ -3,6 +3,7 @@ closing an account. Email and password credentials: ``rivals.accounts.credential
 
 from __future__ import annotations
 
+import math
 import secrets
 from datetime import datetime, timedelta
 
@@ -15,17 +16,19 @@ from rivals import personal
 from rivals.accounts.events import (
     account_closed,
     account_created,
+    account_data_exported,
     display_name_changed,
     display_name_reset,
     jokers_changed,
     signed_in,
 )
-from rivals.errors import Forbidden, Invalid, NotAllowed, Unauthenticated
-from rivals.eventstore import ANY_VERSION, NewEvent, event_append
+from rivals.errors import Forbidden, Invalid, NotAllowed, Throttled, Unauthenticated
+from rivals.eventstore import ANY_VERSION, NewEvent, event_append, stream_filter
 from rivals.models import AccessToken, Account, Event
 from rivals.names import name_skeleton, visible_text
 from rivals.player_notice import notice_clean
 from rivals.replica import acted_for
+from rivals.romanian_time import iso_z
 from rivals.secrets import secret_digest, token_ref
 from rivals.signals import account_restricted
 from rivals.text import clean_text
@@ -149,7 +152,7 @@ def account_public_face_guard(*, account: Account, doing: str) -> None:
     (not the caller's copy, loaded when the request was authenticated)."""
     suspended_at = Account.objects.filter(pk=account.pk).values_list("suspended_at", flat=True).first()
     if suspended_at is not None:
-        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": suspended_at.isoformat()})
+        raise Forbidden(SUSPENDED_FACE, details={"doing": doing, "suspended_at": iso_z(suspended_at)})
 
 
 def neutral_name(account_id: int) -> str:
@@ -184,7 +187,7 @@ def account_rename(*, account: Account, display_name: str, now: datetime | None 
         held = _reset_name_held_until(account, name, now or timezone.now())
         if held is not None:
             message = "an operator reset this name: it cannot be chosen again yet"
-            raise NotAllowed(message, details={"display_name": [message], "until": held.isoformat()})
+            raise NotAllowed(message, details={"display_name": name, "until": iso_z(held)})
         sealed = personal.seal(account_id=account.pk, field="display_name", value=name)["display_name_sealed"]
         account_event(account, display_name_changed(account_id=account.pk, display_name_sealed=sealed), now=now)
         account.refresh_from_db(fields=["display_name"])
@@ -303,7 +306,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     same device id then signs in as a new guest account, and nothing is appended to this one."""
     account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
     if account.closed_at is not None:
-        raise NotAllowed("the account is already closed", details={"closed_at": account.closed_at.isoformat()})
+        raise NotAllowed("the account is already closed", details={"closed_at": iso_z(account.closed_at)})
     if account.is_staff:
         raise NotAllowed("an operator's account is not closed: remove the operator (the Operators page)")
     reason = clean_text(reason, field="reason", max_length=300)
@@ -332,3 +335,38 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
     account.save(update_fields=fields)
     account.refresh_from_db()
     return account
+
+
+EXPORT_EVERY = timedelta(hours=1)  # API.md: at most one export an hour (the player's own)
+
+
+@transaction.atomic
+def account_export(*, account: Account, actor: str | None = None, now: datetime | None = None):
+    """Begin an export of the account's data (API.md Accounts; ``rivals.accounts.export``): for
+    the player (at most one an hour, else 429 ``throttled`` with ``retry_after_s``) or for an
+    operator answering a subject access request (``actor`` ``operator:…``, not limited). Either is
+    recorded as ``AccountDataExported`` with its actor, in this transaction; the document is
+    streamed after it (``export_document`` of the returned ``Subject``). A closed account's export
+    is an operator's; an erased one's holds nothing personal."""
+    from rivals.accounts.export import Subject
+
+    now = now or timezone.now()
+    account = Account.objects.select_for_update(no_key=True).get(pk=account.pk)
+    by = "operator" if actor and actor.startswith("operator:") else "player"
+    stream = stream_filter(account.stream_id)
+    if by == "player":
+        last = (
+            Event.objects.filter(**stream, type="AccountDataExported", data__by="player")
+            .filter(recorded_at__gt=now - EXPORT_EVERY)
+            .order_by("-recorded_at")
+            .values_list("recorded_at", flat=True)
+            .first()
+        )
+        if last is not None:
+            wait = math.ceil((last + EXPORT_EVERY - now).total_seconds())
+            raise Throttled("your data can be exported once an hour: ask again later", retry_after_s=max(1, wait))
+    account_event(account, account_data_exported(account_id=account.pk, by=by), actor=actor, now=now)
+    erased = account.closed_at is not None and bool(
+        Event.objects.filter(**stream, type="AccountClosed", data__erased=True).exists()
+    )
+    return Subject(account=account, now=now, erased=erased)

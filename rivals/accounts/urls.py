@@ -13,6 +13,7 @@ urlpatterns = [
         name="auth-password-reset-confirm",
     ),
     path("account", api.AccountView.as_view(), name="account"),
+    path("account/export", api.AccountExportView.as_view(), name="account-export"),
     path("account/credentials", api.CredentialsView.as_view(), name="account-credentials"),
     path("account/verify", api.VerifyView.as_view(), name="account-verify"),
     path("account/password", api.PasswordChangeView.as_view(), name="account-password"),

@@ -74,6 +74,24 @@ def unavailable() -> tuple[dict, dict]:
     )
 
 
+def field_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """A DRF validation error's detail as ``invalid``'s details say (``rivals.api.error_details``):
+    each refused field — a nested one by its path, ``tiles.1`` — with its messages."""
+    if isinstance(detail, dict):
+        out: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            out.update(field_errors(value, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    if isinstance(detail, list) and any(isinstance(item, dict | list) for item in detail):
+        out = {}
+        for i, item in enumerate(detail):
+            if item:
+                out.update(field_errors(item, f"{prefix}.{i}" if prefix else str(i)))
+        return out
+    messages = detail if isinstance(detail, list) else [detail]
+    return {prefix or "non_field_errors": [str(m) for m in messages]}
+
+
 def _message(detail) -> str:
     if isinstance(detail, list) and detail:
         return _message(detail[0])
@@ -103,7 +121,9 @@ def api_exception_handler(exc, context):
         log.warning("client data refused by the database (validation missing?)", exc_info=exc)
         return error_response("invalid", "a value is out of range or not storable", status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DomainError):
-        return error_response(exc.code, exc.message, exc.status_code, exc.details)
+        retry = exc.details.get("retry_after_s") if exc.status_code == 429 else None
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return error_response(exc.code, exc.message, exc.status_code, exc.details, headers=headers)
     if isinstance(exc, RequestDataTooBig):
         return error_response("invalid", "request body too large", status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):
@@ -121,9 +141,7 @@ def api_exception_handler(exc, context):
             headers["WWW-Authenticate"] = exc.auth_header
         if getattr(exc, "wait", None):
             headers["Retry-After"] = str(int(exc.wait))
-        details = exc.detail if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict) else {}
-        if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, list):
-            details = {"non_field_errors": exc.detail}
+        details = field_errors(exc.detail) if isinstance(exc, exceptions.ValidationError) else {}
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
             details = {"retry_after_s": int(exc.wait)}
         status_code = exc.status_code

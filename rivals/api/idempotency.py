@@ -30,10 +30,10 @@ import hashlib
 import json
 
 from django.db import IntegrityError, transaction
-from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from rivals import context
+from rivals.api.renderers import JSONRenderer
 from rivals.errors import Conflict, Invalid
 from rivals.models import IdempotencyRecord
 from rivals.secrets import fingerprint

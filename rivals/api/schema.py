@@ -24,6 +24,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.permissions import SAFE_METHODS
 
+from rivals.api import unions  # noqa: F401 - the ErrorBody and Notification unions (schema extensions)
 from rivals.api.idempotency import HEADER, KEY_MAX
 from rivals.api.permissions import NotSuspended
 from rivals.text import NO_NUL, SAFE_TEXT
@@ -110,10 +111,17 @@ class AutoSchema(SpectacularAutoSchema):
         return responses
 
     def get_tags(self) -> list[str]:
-        """An operation's tag is its room (``rivals.games.api`` → ``games``): generated clients
-        group their modules by it."""
+        """An operation's tag is the API.md section of its room (``rivals.games.api`` → ``games``
+        → "Boards and games": settings ``API_TAG_OF_ROOM``), or the one its view names
+        (``api_tag``): ReDoc's menu and generated clients' modules follow it."""
+        from django.conf import settings
+
+        named = getattr(self.view, "api_tag", None)
+        if named:
+            return [named]
         module = type(self.view).__module__.split(".")
-        return [module[1] if module[0] == "rivals" and len(module) > 2 else module[0]]
+        room = module[1] if module[0] == "rivals" and len(module) > 2 else module[0]
+        return [getattr(settings, "API_TAG_OF_ROOM", {}).get(room, room)]
 
     def get_serializer_name(self, serializer, direction):
         """A component is named after what it is: ``GameOut`` is ``Game`` (an answer's shape),

@@ -92,13 +92,23 @@ class EventOut(serializers.Serializer):
 
 
 class ErrorBody(serializers.Serializer):
+    """In the schema: a union on ``code``, each code with its typed ``details``
+    (``rivals.api.unions``, ``rivals.api.error_details``)."""
+
     code = serializers.ChoiceField(choices=ERROR_CODES, help_text="machine-readable (API.md conventions)")
     message = serializers.CharField(help_text="for people")
-    details = serializers.DictField(
-        help_text="free-form: what the code's operation says of it (the current seq of a conflict, the "
-        "fields of an invalid body, retry_after_s …)"
-    )
+    details = serializers.DictField(help_text="what the code says of it (the current seq of a conflict …)")
 
 
 class ErrorOut(serializers.Serializer):
     error = ErrorBody()
+
+
+class NotificationOut(serializers.Serializer):
+    """A notification (API.md Notifications). In the schema: a union on ``type``, each type with its
+    typed ``data`` (``rivals.api.unions``, ``rivals.notification_types``)."""
+
+    position = serializers.IntegerField(help_text="the event's position in the log (resume with since=)")
+    type = serializers.CharField()
+    at = serializers.DateTimeField()
+    data = serializers.DictField()

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from rivals.api.idempotency import idempotent
 from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut
+from rivals.clubs import examples as ex
 from rivals.clubs import selectors as sel
 from rivals.clubs import services as svc
 from rivals.clubs.serializers import ClubCreateIn, ClubOut, ClubOwnerIn, ClubPageIn, ClubPageOut
@@ -28,7 +29,12 @@ class ClubsView(APIView):
     def get_permissions(self):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
-    @extend_schema(operation_id="club_list", parameters=[ClubPageIn], responses={200: ClubPageOut, 400: ErrorOut})
+    @extend_schema(
+        operation_id="club_list",
+        summary="Find clubs by name",
+        parameters=[ClubPageIn],
+        responses={200: ClubPageOut, 400: ErrorOut},
+    )
     def get(self, request):
         page = ClubPageIn(data=request.query_params)
         page.is_valid(raise_exception=True)
@@ -38,6 +44,9 @@ class ClubsView(APIView):
 
     @extend_schema(
         operation_id="club_create",
+        examples=ex.CLUB_CREATE,
+        summary="Found a club",
+        description="Found a club (R-37): you become its owner and first member. A player is in one club at most (422); names are unique among open clubs, compared without case, width or look-alike characters (409).",
         request=ClubCreateIn,
         responses={201: ClubOut, 400: ErrorOut, 403: SUSPENDED, 409: ErrorOut, 422: ErrorOut},
     )
@@ -53,7 +62,11 @@ class ClubView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        operation_id="club_get", parameters=[uuid_path("club_id", "club")], responses={200: ClubOut, 404: ErrorOut}
+        operation_id="club_get",
+        summary="Read a club's page",
+        description="A club's page (public, R-37): owner, members with their points, the club's summed points (a suspended member adds nothing, R-38), status.",
+        parameters=[uuid_path("club_id", "club")],
+        responses={200: ClubOut, 404: ErrorOut},
     )
     def get(self, request, club_id):
         return _club(svc.club_get(club_id))
@@ -62,6 +75,8 @@ class ClubView(APIView):
 class ClubJoinView(APIView):
     @extend_schema(
         operation_id="club_join",
+        summary="Join a club",
+        description="Join an open club (R-37); you are in at most one club (422). A suspended account joins none (403, R-38).",
         parameters=[uuid_path("club_id", "club")],
         request=None,
         responses={200: ClubOut, 403: SUSPENDED, 404: ErrorOut, 422: ErrorOut},
@@ -74,6 +89,8 @@ class ClubJoinView(APIView):
 class ClubLeaveView(APIView):
     @extend_schema(
         operation_id="club_leave",
+        summary="Leave your club",
+        description="Leave your club. Decision (R-37): when the owner leaves, the longest-standing member becomes owner; the last member leaving closes the club.",
         parameters=[uuid_path("club_id", "club")],
         request=None,
         responses={200: ClubOut, 404: ErrorOut, 422: ErrorOut},
@@ -88,6 +105,8 @@ class ClubOwnerView(APIView):
 
     @extend_schema(
         operation_id="club_owner_change",
+        examples=ex.OWNER_CHANGE,
+        summary="Hand your club over to a member",
         parameters=[uuid_path("club_id", "club")],
         request=ClubOwnerIn,
         responses={200: ClubOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut},

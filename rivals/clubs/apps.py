@@ -30,3 +30,12 @@ class ClubsConfig(AppConfig):
         # applied live in every append to a club stream; reset and replayed by rebuild_projections
         projections.register(clubs_projection)
         account_restricted.connect(_on_account_restricted, dispatch_uid="clubs.leave_on_close")
+
+        from rivals.api import error_details
+        from rivals.clubs.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.clubs import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -46,3 +46,19 @@ class ClubOut(ClubSummaryOut):
 class ClubPageOut(serializers.Serializer):
     count = serializers.IntegerField()
     results = ClubSummaryOut(many=True)
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class ClubsNotAllowedDetails(serializers.Serializer):
+    club = serializers.CharField(required=False, help_text="the club the caller is in")
+    status = serializers.CharField(required=False, help_text="the club's status")
+    owner = serializers.IntegerField(required=False)
+
+
+class ClubsConflictDetails(serializers.Serializer):
+    name = serializers.ListField(child=serializers.CharField(), required=False, help_text="the name is taken")
+
+
+ERROR_DETAILS = {"not_allowed": ClubsNotAllowedDetails, "conflict": ClubsConflictDetails}

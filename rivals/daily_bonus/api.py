@@ -23,11 +23,21 @@ class DailyBonusDoubleOut(serializers.Serializer):
     points = serializers.IntegerField()
 
 
+class DailyBonusDetails(serializers.Serializer):
+    date = serializers.DateField(required=False, help_text="the Romanian day of the claim (R-30)")
+
+
+# what this room's refusals carry in ``details`` (rivals.api.error_details)
+ERROR_DETAILS = {"not_allowed": DailyBonusDetails, "conflict": DailyBonusDetails}
+
+
 class DailyBonusClaimView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # no points while suspended
 
     @extend_schema(
         operation_id="daily_bonus_claim",
+        summary="Claim today's daily bonus",
+        description="R-30: consecutive Romanian days give 10, 20 … 100 points, then 100 a day; a missed day restarts the streak. R-31: every 10th consecutive day also gives a joker. Once a day: a second claim the same Romanian day is 409 `conflict` (details.date).",
         request=None,
         responses={200: DailyBonusClaimOut, 403: s.ErrorOut, 409: s.ErrorOut},
     )
@@ -46,6 +56,8 @@ class DailyBonusDoubleView(APIView):
 
     @extend_schema(
         operation_id="daily_bonus_double",
+        summary="Double today's daily bonus",
+        description="R-32: the day's bonus points once more (the client reports that the player watched the offer), no joker; once per claimed day (409), after the claim (422).",
         request=None,
         responses={200: DailyBonusDoubleOut, 403: s.ErrorOut, 409: s.ErrorOut, 422: s.ErrorOut},
     )

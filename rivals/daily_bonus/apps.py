@@ -17,3 +17,8 @@ class DailyBonusConfig(AppConfig):
         # its event vocabulary: one typed constructor per type (rivals.event_types)
         event_types.register(feature=self.label, types=events.DAILY_BONUS_EVENTS, module=events)
         projections.register(daily_bonus_projection)  # applied live in every append; replayed by rebuild_projections
+
+        from rivals.api import error_details
+        from rivals.daily_bonus.api import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold

@@ -7,15 +7,40 @@ They are events of the account's stream (``account-<id>``, appended through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 from uuid import UUID
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
 FAIRPLAY_EVENTS = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted"})
 # issue 40, version 2: what the player is told (``reason_code``, ``message``) beside the operator's
 # note (``reason``); version 1 had the note only
 SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
+
+
+class FlagDetails(TypedDict, total=False):
+    """The evidence of a flag, by ``kind``: ``fast_pairs`` (``fast_pairs``, ``refused_too_fast``,
+    ``threshold_ms``, ``intervals_ms``), ``refused_intents`` (``refused``, ``window_s``, ``max``,
+    ``since``), ``outside_round_time`` (the refusal's ``status``, ``ended_at``, ``starts_at``,
+    ``reason``, ``late_ms`` or ``early_ms``, and the board: ``game_id``, ``round_id``)."""
+
+    fast_pairs: int
+    refused_too_fast: int
+    threshold_ms: int
+    intervals_ms: list[int]
+    refused: int
+    window_s: int
+    max: int
+    since: Instant
+    status: str
+    ended_at: Instant
+    starts_at: Instant
+    reason: str
+    late_ms: int
+    early_ms: int
+    game_id: str
+    round_id: str
 
 
 def fair_play_flagged(
@@ -26,7 +51,7 @@ def fair_play_flagged(
     subject: str,
     game_id: str | None,
     round_id: str | None,
-    details: dict[str, Any],
+    details: FlagDetails,
 ) -> NewEvent:
     """A plausibility signal for an operator's review, once per account, ``kind`` (``fast_pairs``,
     ``outside_round_time``, ``refused_intents``) and ``subject`` (a board, a round, a window)."""

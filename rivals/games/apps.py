@@ -22,3 +22,12 @@ class GamesConfig(AppConfig):
         # applied live in every append; reset and replayed by rebuild_projections
         projections.register(game_projection)
         projections.register(level_leaderboard_projection)
+
+        from rivals.api import error_details
+        from rivals.games.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.games import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

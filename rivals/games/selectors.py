@@ -7,7 +7,8 @@ from typing import Any
 from django.utils import timezone
 
 from rivals import engine
-from rivals.deals.selectors import code_is_secret, deal_fields
+from rivals.api.times import event_data_view
+from rivals.deals.selectors import code_is_secret, deal_fields, secret_codes
 from rivals.eventstore import stream_filter
 from rivals.games.services import game_board
 from rivals.games.services.modes import FINISHED, HOSTED_MODES, ROUND_MODES
@@ -111,18 +112,38 @@ def board_delta(*, game: Game, present_before: int, faces_before: list[str]) -> 
 
 
 def event_view(event: Event) -> dict[str, Any]:
-    return {"version": event.version, "type": event.type, "data": event.data, "recorded_at": event.recorded_at}
+    """An event as the API answers it: its instants in the one spelling (``rivals.api.times``)."""
+    return {
+        "version": event.version,
+        "type": event.type,
+        "data": event_data_view(event.type, event.data),
+        "recorded_at": event.recorded_at,
+    }
+
+
+def board_event_views(game: Game, events, revealed: bool | None = None) -> list[dict[str, Any]]:
+    """A board's events as its player reads them; a competition's deal (``GameStarted``'s ``code``
+    and ``salt``) stays hidden until the competition is over (R-40; ``revealed``: when the caller
+    already knows, else asked)."""
+    views = [event_view(e) for e in events]
+    if is_competition_board(game) and not (board_deal_revealed(game) if revealed is None else revealed):
+        for view in views:
+            if "code" in view["data"]:
+                view["data"] = {**view["data"], "code": None, "salt": None}
+    return views
 
 
 def game_events(*, game: Game) -> list[dict[str, Any]]:
-    """The board's events in order; a competition's deal (``GameStarted``'s ``code`` and
-    ``salt``) stays hidden until the competition is over (R-40)."""
-    events = [event_view(e) for e in Event.objects.filter(**stream_filter(game.stream_id)).order_by("version")]
-    if is_competition_board(game) and not board_deal_revealed(game):
-        for view in events:
-            if "code" in view["data"]:
-                view["data"] = {**view["data"], "code": None, "salt": None}
-    return events
+    """The board's events in order, as its player reads them (``board_event_views``)."""
+    return board_event_views(game, Event.objects.filter(**stream_filter(game.stream_id)).order_by("version"))
+
+
+def boards_revealed(games: list[Game]) -> set:
+    """``board_deal_revealed`` of many boards with one question to the deals' holders: the ids of
+    the boards whose deal a player may read (a practice board's always)."""
+    finished = {g.code for g in games if is_competition_board(g) and g.status in FINISHED}
+    held = secret_codes(finished) if finished else set()
+    return {g.pk for g in games if not is_competition_board(g) or (g.status in FINISHED and g.code not in held)}
 
 
 def level_leaderboard(*, level: int, limit: int = 10) -> list[dict[str, Any]]:

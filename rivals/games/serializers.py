@@ -214,3 +214,41 @@ class LayoutOut(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField()
     tiles = serializers.IntegerField()
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class GamesNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the game's status (won, stuck, ended, paused …)")
+    tiles = serializers.ListField(child=serializers.IntegerField(), required=False, help_text="the refused pair")
+    reason = serializers.CharField(required=False, help_text="no_match or not_free (a refused pair)")
+    free = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="which of the pair is free"
+    )
+    tile = serializers.IntegerField(required=False)
+    layout_tiles = serializers.IntegerField(required=False, help_text="the tiles of this game's layout")
+    round = serializers.UUIDField(required=False, help_text="the board is a round's: play it there")
+    level = serializers.IntegerField(required=False)
+    requires = serializers.IntegerField(required=False, help_text="the level to win first (R-1)")
+    game_id = serializers.UUIDField(required=False)
+    interval_ms = serializers.IntegerField(required=False, help_text="a pair too fast (R-38): its interval")
+    minimum_ms = serializers.IntegerField(required=False, help_text="the human minimum (R-38)")
+
+
+class GamesLimitReachedDetails(serializers.Serializer):
+    jokers_used = serializers.IntegerField(required=False, help_text="R-9: at most 2")
+    hints_used = serializers.IntegerField(required=False, help_text="P-3: at most 5")
+    undos_used = serializers.IntegerField(required=False, help_text="P-3: at most 5")
+    shuffles_used = serializers.IntegerField(required=False, help_text="P-3: at most 5")
+
+
+class GamesNoJokersDetails(serializers.Serializer):
+    jokers = serializers.IntegerField(help_text="the balance (0)")
+
+
+ERROR_DETAILS = {
+    "not_allowed": GamesNotAllowedDetails,
+    "limit_reached": GamesLimitReachedDetails,
+    "no_jokers": GamesNoJokersDetails,
+}

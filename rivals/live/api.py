@@ -31,7 +31,11 @@ class LiveTicketView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]
 
     @extend_schema(
-        operation_id="live_ticket_create", request=None, responses={201: LiveTicketOut, 401: ErrorOut, 403: ErrorOut}
+        operation_id="live_ticket_create",
+        summary="Get a ticket for the live socket",
+        description="A single-use ticket (valid 30 s) that opens the live socket (`ws(s)://…/api/v1/live?ticket=…`): topics `account` (your notifications), `round:<id>`, `match:<id>`, `queue:<ticket>`, `duel:<id>`, `tournament:<id>`. Never a competition's deal (R-40). A suspended account gets none (403, R-38).",
+        request=None,
+        responses={201: LiveTicketOut, 401: ErrorOut, 403: ErrorOut},
     )
     def post(self, request):
         ticket, expires_at = live_ticket_issue(account=request.user, now=timezone.now())
@@ -45,6 +49,8 @@ class NotificationsView(APIView):
 
     @extend_schema(
         operation_id="notification_list",
+        summary="Read your notifications",
+        description="Your notifications, oldest first after `since` (a position of the log: resume with the last one you saw). One typed `data` per `type`; the same on the live socket's `account` topic. A match's `match_found` comes before its `round_started`.",
         parameters=[NotificationsIn],
         responses={200: NotificationPageOut, 400: ErrorOut},
     )

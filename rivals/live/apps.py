@@ -15,3 +15,12 @@ class LiveConfig(AppConfig):
         event_types.register(feature=self.label, types=events.LIVE_EVENTS, module=events)
         # applied live in the append's transaction; reset and replayed by rebuild_projections
         projections.register(notifications_projection)
+
+        from rivals import notification_types
+        from rivals.live.notice_shapes import SHAPES
+
+        notification_types.register(feature=self.label, shapes=SHAPES)  # the data of each notification type
+
+        from rivals.live import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

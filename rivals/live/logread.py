@@ -11,6 +11,8 @@ from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
+from rivals import notification_types
+from rivals.api.times import event_data_view
 from rivals.romanian_time import iso_z
 
 PUSHED_STREAMS = ("round", "match", "queue", "duel", "tournament")
@@ -75,6 +77,8 @@ def _summary(game) -> dict[str, Any]:
 
 def _entry(row) -> dict[str, Any]:
     position, stream_id, _, _, kind, data, at = row
+    # the one time spelling (API.md conventions), as the REST reads answer it (rivals.api.times)
+    data = event_data_view(kind, data) if isinstance(data, dict) else data
     return {"p": position, "s": stream_id, "t": kind, "at": iso_z(at), "d": data}
 
 
@@ -91,7 +95,7 @@ async def _entries(conn, rows, folds: BoardFolds) -> list[dict[str, Any]]:
 
 def note_entry(row) -> dict[str, Any]:
     position, account_id, kind, data, at = row
-    return {"p": position, "a": account_id, "t": kind, "at": iso_z(at), "d": data}
+    return {"p": position, "a": account_id, "t": kind, "at": iso_z(at), "d": notification_types.data_view(kind, data)}
 
 
 async def read_range(conn, after: int, upto: int, folds: BoardFolds, *, limit: int = 1000):

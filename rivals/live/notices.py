@@ -43,27 +43,7 @@ FACT_TYPES = frozenset({"QueueJoined", "DuelChallenged", "WaveSeated", "PlayerRe
 OPERATOR_CHANGES = ("operator_grant", "operator_correction")  # JokersChanged reasons an operator gives
 OPERATOR_ONLY = frozenset({"note", "reason_code", "message"})  # the note; the rest is said by notice_data
 
-TYPES = (
-    "duel_challenged",
-    "duel_accepted",
-    "duel_declined",
-    "match_found",
-    "round_started",
-    "tournament_registered",
-    "tournament_registration_ended",
-    "tournament_starting",
-    "tournament_seated",
-    "tournament_finished",
-    "tournament_cancelled",
-    "prize_awarded",
-    "trophy_awarded",
-    "jokers_changed",
-    "display_name_reset",
-    "club_renamed",
-    "account_suspended",
-    "account_suspension_lifted",
-    "rating_changed",
-)
+# the notification types made here and the shape of each one's data: rivals.live.notice_shapes
 
 
 class Facts(Protocol):

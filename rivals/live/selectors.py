@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rivals import notification_types
 from rivals.ids import is_uuid
 from rivals.live.models import Notification
 from rivals.romanian_time import iso_z
@@ -15,7 +16,12 @@ KINDS = ("account", "round", "match", "queue", "duel", "tournament")
 
 
 def notification_view(n: Notification) -> dict[str, Any]:
-    return {"position": n.position, "type": n.type, "at": iso_z(n.at), "data": n.data}
+    return {
+        "position": n.position,
+        "type": n.type,
+        "at": iso_z(n.at),
+        "data": notification_types.data_view(n.type, n.data),
+    }
 
 
 def notifications_page(*, account_id: int, since: int, limit: int) -> tuple[int, list[Notification]]:

@@ -19,6 +19,7 @@ from rivals.errors import Invalid, NotFound
 from rivals.games.selectors import event_view, game_events
 from rivals.games.serializers import intent_union
 from rivals.ids import is_uuid
+from rivals.matches import examples as ex
 from rivals.matches import selectors as sel
 from rivals.matches import services as svc
 from rivals.matches.models import Match
@@ -54,7 +55,14 @@ def _page(request, qs, render) -> Response:
 class QueueView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(operation_id="queue_join", request=QueueJoinIn, responses={200: TicketOut, 201: TicketOut})
+    @extend_schema(
+        operation_id="queue_join",
+        examples=ex.QUEUE_JOIN,
+        summary="Join the Quick Match or Arena queue",
+        description="Join the queue of Quick Match (2 players, R-12) or Arena (4 players, 3 rounds, R-20): the join that completes a group creates the match (first come, first served); the ticket says `matched` and names it. A ticket lasts 120 s. One live ticket per account (200 with it). A suspended account: 403 (R-38).",
+        request=QueueJoinIn,
+        responses={200: TicketOut, 201: TicketOut},
+    )
     @idempotent
     def post(self, request):
         body = QueueJoinIn(data=request.data)
@@ -64,12 +72,22 @@ class QueueView(APIView):
 
 
 class QueueTicketView(APIView):
-    @extend_schema(operation_id="queue_ticket_get", parameters=[TICKET_ID], responses={200: TicketOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="queue_ticket_get",
+        summary="Read your queue ticket",
+        description="Your queue ticket: waiting, matched (with its match), or expired.",
+        parameters=[TICKET_ID],
+        responses={200: TicketOut, 404: ErrorOut},
+    )
     def get(self, request, ticket_id):
         return Response(sel.ticket_view(svc.queue_ticket_read(account=request.user, ticket_id=ticket_id)))
 
     @extend_schema(
-        operation_id="queue_leave", parameters=[TICKET_ID], responses={200: TicketOut, 404: ErrorOut, 422: ErrorOut}
+        operation_id="queue_leave",
+        summary="Leave the queue",
+        description="Leave the queue (a matched ticket cannot: play the match, 422).",
+        parameters=[TICKET_ID],
+        responses={200: TicketOut, 404: ErrorOut, 422: ErrorOut},
     )
     def delete(self, request, ticket_id):
         return Response(sel.ticket_view(svc.queue_leave(account=request.user, ticket_id=ticket_id)))
@@ -81,12 +99,21 @@ class QueueTicketView(APIView):
 class DuelsView(APIView):
     permission_classes = [IsAuthenticated, NotSuspended]  # R-38: no new play while suspended
 
-    @extend_schema(operation_id="duel_list", parameters=[DuelPageIn], responses={200: DuelPageOut})
+    @extend_schema(
+        operation_id="duel_list",
+        summary="List your duels",
+        description="Your duels, as challenger or opponent, newest first (R-19).",
+        parameters=[DuelPageIn],
+        responses={200: DuelPageOut},
+    )
     def get(self, request):
         return _page(request, sel.duels_of(account=request.user), sel.duel_view)
 
     @extend_schema(
         operation_id="duel_challenge",
+        examples=ex.DUEL_CHALLENGE,
+        summary="Challenge a player to a duel",
+        description="R-19: challenge another player to a one-round duel on a fresh deal; duels earn no ranking points. Expires after 10 minutes. Yourself: 422; an unknown player or an operator: 404; a suspended account: 403 (R-38).",
         request=DuelChallengeIn,
         responses={200: DuelOut, 201: DuelOut, 404: ErrorOut, 422: ErrorOut},
     )
@@ -101,7 +128,13 @@ class DuelsView(APIView):
 
 
 class DuelView(APIView):
-    @extend_schema(operation_id="duel_get", parameters=[DUEL_ID], responses={200: DuelOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="duel_get",
+        summary="Read a duel",
+        description="A duel: its status, its match once accepted, and the result once played (R-19).",
+        parameters=[DUEL_ID],
+        responses={200: DuelOut, 404: ErrorOut},
+    )
     def get(self, request, duel_id):
         return Response(sel.duel_view(svc.duel_read(account=request.user, duel_id=duel_id)))
 
@@ -111,6 +144,8 @@ class DuelAcceptView(APIView):
 
     @extend_schema(
         operation_id="duel_accept",
+        summary="Accept a duel",
+        description="The challenged player accepts: a match of one round starts at once (R-17, R-19); the challenger hears `duel_accepted` before the round's `round_started`.",
         parameters=[DUEL_ID],
         request=None,
         responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut},
@@ -123,6 +158,8 @@ class DuelAcceptView(APIView):
 class DuelDeclineView(APIView):
     @extend_schema(
         operation_id="duel_decline",
+        summary="Decline or withdraw a duel",
+        description="The challenged player declines (`declined`), or the challenger withdraws (`cancelled`).",
         parameters=[DUEL_ID],
         request=None,
         responses={200: DuelOut, 404: ErrorOut, 422: ErrorOut},
@@ -143,13 +180,25 @@ def _match_of(account, match_id) -> Match:
 
 
 class MatchesView(APIView):
-    @extend_schema(operation_id="match_list", parameters=[DuelPageIn], responses={200: MatchPageOut})
+    @extend_schema(
+        operation_id="match_list",
+        summary="List your matches",
+        description="Your matches (Quick Match, Duel, Arena, tournament tables), newest first.",
+        parameters=[DuelPageIn],
+        responses={200: MatchPageOut},
+    )
     def get(self, request):
         return _page(request, sel.matches_of(account=request.user), lambda m: sel.match_view(match=m))
 
 
 class MatchView(APIView):
-    @extend_schema(operation_id="match_get", parameters=[MATCH_ID], responses={200: MatchOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="match_get",
+        summary="Read a match",
+        description="A match: its rounds, standings (R-18; an Arena's by the sum of its three rounds, R-20) and prizes (R-12 Quick Match points, R-20 Arena prizes; R-18a: an idle player earns nothing).",
+        parameters=[MATCH_ID],
+        responses={200: MatchOut, 404: ErrorOut},
+    )
     def get(self, request, match_id):
         match = _match_of(request.user, match_id)
         now = timezone.now()
@@ -160,7 +209,13 @@ class MatchView(APIView):
 
 
 class RoundView(APIView):
-    @extend_schema(operation_id="round_get", parameters=[ROUND_ID], responses={200: RoundOut, 404: ErrorOut})
+    @extend_schema(
+        operation_id="round_get",
+        summary="Read a round: your board and your opponents",
+        description="Your board of a round as a game, and the round: its status, its end to show (`ends_at`, R-17's clock: it moves with every pair), your opponents' figures (never their tiles), the result (R-18) once ended, the deal's commitment (its code once the round is over, R-40).",
+        parameters=[ROUND_ID],
+        responses={200: RoundOut, 404: ErrorOut},
+    )
     def get(self, request, round_id):
         now = timezone.now()
         rnd, boards = svc.round_read(account=request.user, round_id=round_id, now=now)
@@ -170,6 +225,8 @@ class RoundView(APIView):
 @extend_schema_view(
     post=extend_schema(
         operation_id="round_intent_send",
+        examples=[*ex.ROUND_INTENTS, *ex.ROUND_INTENT_ANSWERS],
+        summary="Send a move in a round",
         parameters=[ROUND_ID, PREFER],
         # rounds take remove_pair, click_blocked and (not in Quick Match, R-9) joker; others are 422
         request=intent_union("RoundIntent", ("remove_pair", "click_blocked", "joker")),
@@ -209,7 +266,11 @@ class RoundIntentsView(IntentEndpoint):
 
 class RoundEventsView(APIView):
     @extend_schema(
-        operation_id="round_events_list", parameters=[ROUND_ID], responses={200: EventOut(many=True), 404: ErrorOut}
+        operation_id="round_events_list",
+        examples=ex.ROUND_EVENTS_ANSWER,
+        summary="List your board's events in a round",
+        parameters=[ROUND_ID],
+        responses={200: EventOut(many=True), 404: ErrorOut},
     )
     def get(self, request, round_id):
         """The caller's own board events in this round (opponents' boards stay private)."""

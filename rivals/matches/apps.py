@@ -49,3 +49,12 @@ class MatchesConfig(AppConfig):
         from rivals.points.selectors import register_pending_awards
 
         register_pending_awards(awards_pending)
+
+        from rivals.api import error_details
+        from rivals.matches.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.matches import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -9,9 +9,10 @@ of ``rivals.games.events``), ``queue-<ticket id>`` and ``duel-<id>``. Times are 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import NotRequired, TypedDict
 from uuid import UUID
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
@@ -39,13 +40,51 @@ SCHEMA_VERSIONS = {"MatchCreated": 2, "RoundScheduled": 2}
 # --- matches and rounds (R-12, R-17…R-20) ---------------------------------------------------------
 
 
+class MatchContext(TypedDict, total=False):
+    """What a match is part of: a duel (``duel_id``) or a tournament table (its tournament, wave
+    and table number); empty for a queue's match."""
+
+    duel_id: str
+    tournament_id: str
+    wave: int
+    table: int
+
+
+class RoundResultRow(TypedDict):
+    """A player's result of a round (R-18), by place."""
+
+    account_id: int
+    place: int
+    score: int
+    completed: bool
+    pairs_left: int
+    pairs_removed: NotRequired[int]  # R-18a; rows written before it have none (they count as played)
+
+
+class StandingRow(TypedDict):
+    """A player's place in a finished match: the round's, or by the sum of the scores (R-20)."""
+
+    account_id: int
+    place: int
+    score: int
+    completed: bool
+    pairs_removed: NotRequired[int]
+
+
+class PrizeRow(TypedDict):
+    """The points a player's place earns (R-12, R-20); 0 for an idle or restricted player."""
+
+    account_id: int
+    points: int
+
+
 def match_created(
     *,
     match_id: UUID | str,
     mode: str,
     players: list[int],
     rounds_total: int,
-    context: dict[str, Any] | None,
+    context: MatchContext | None,
     code: str | None,
     salt: str | None,
     commitment: str | None,
@@ -69,7 +108,7 @@ def match_created(
 
 
 def match_finished(
-    *, match_id: UUID | str, standings: list[dict[str, Any]], prizes: list[dict[str, Any]], finished_at: str
+    *, match_id: UUID | str, standings: list[StandingRow], prizes: list[PrizeRow], finished_at: Instant
 ) -> NewEvent:
     """``finished_at``: the last round's ``ended_at`` as recorded."""
     return NewEvent(
@@ -117,7 +156,13 @@ def round_scheduled(
 
 
 def round_ended(
-    *, round_id: UUID | str, match_id: UUID | str, index: int, ended_at: datetime, reason: str, results: list[dict]
+    *,
+    round_id: UUID | str,
+    match_id: UUID | str,
+    index: int,
+    ended_at: datetime,
+    reason: str,
+    results: list[RoundResultRow],
 ) -> NewEvent:
     """R-18: ``results``: ``[{"account_id", "place", "score", "completed", "pairs_left",
     "pairs_removed"}]`` by place."""

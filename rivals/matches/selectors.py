@@ -15,7 +15,7 @@ from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Roun
 from rivals.matches.services import round_boards
 from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
 from rivals.models import Account, Game
-from rivals.romanian_time import iso_z
+from rivals.romanian_time import iso_z, iso_z_text
 
 
 def _players(ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -102,7 +102,7 @@ def _result_view(result: dict) -> dict[str, Any]:
     players = _players([r["account_id"] for r in result["results"]])
     return {
         "reason": result["reason"],
-        "ended_at": result["ended_at"],
+        "ended_at": iso_z_text(result["ended_at"]),  # as RoundEnded stored it: the one spelling
         "places": [
             {
                 "place": r["place"],

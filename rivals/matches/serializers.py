@@ -129,9 +129,19 @@ class RoundOut(GameOut):
     index = serializers.IntegerField()
     status = serializers.ChoiceField(choices=ROUND_STATUSES)
     board_status = serializers.ChoiceField(choices=["playing", "paused", "won", "stuck", "ended"])
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField(help_text="the current deadline; the end once ended")
-    ended_at = serializers.DateTimeField(allow_null=True)
+    starts_at = serializers.DateTimeField(help_text="the round's start (also started_at)")
+    ends_at = serializers.DateTimeField(
+        help_text="the round's end to show: its current deadline while scheduled or running (R-17: it moves "
+        "with every pair; count down to it), the instant it ended once ended"
+    )
+    ended_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the round ended: null until then, then the same instant as ends_at"
+    )
+    finished_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="when the caller's own board closed (won, stuck or ended) — the board's, not the round's: "
+        "a round's end is ends_at",
+    )
     end_reason = serializers.ChoiceField(choices=END_REASONS, allow_null=True)
     opponents = OpponentOut(many=True)
     result = RoundResultOut(allow_null=True)
@@ -170,3 +180,23 @@ ROUND_INTENT_ACCEPTED = PolymorphicProxySerializer(
     serializers=[RoundIntentAcceptedOut, RoundIntentAcceptedMinimalOut],
     resource_type_field_name=None,
 )
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class MatchesNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the round's or the duel's status")
+    ended_at = serializers.DateTimeField(required=False, help_text="R-38: the round ended then")
+    late_ms = serializers.IntegerField(required=False, help_text="R-38: how late the intent was")
+    starts_at = serializers.DateTimeField(required=False, help_text="the round starts then")
+    early_ms = serializers.IntegerField(required=False, help_text="R-38: how early the intent was")
+    reason = serializers.CharField(required=False, help_text="why the round ended")
+    round = serializers.UUIDField(required=False)
+    game_id = serializers.UUIDField(required=False, help_text="the caller's board of the round")
+    opponent = serializers.IntegerField(required=False)
+    challenger = serializers.IntegerField(required=False)
+    match = serializers.UUIDField(required=False, help_text="the ticket's match: play it")
+
+
+ERROR_DETAILS = {"not_allowed": MatchesNotAllowedDetails}

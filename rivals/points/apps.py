@@ -17,3 +17,7 @@ class PointsConfig(AppConfig):
         # its event vocabulary: one typed constructor per type (rivals.event_types)
         event_types.register(feature=self.label, types=events.POINTS_EVENTS, module=events)
         projections.register(points_ledger_projection)  # applied live in every append; replayed by rebuild_projections
+
+        from rivals.points import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -6,15 +6,35 @@ Stream ``points-<account id>`` (stream type ``points``); rankings read it too (R
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from rivals.eventstore import NewEvent
 
 POINTS_EVENTS = frozenset({"PointsAwarded"})
 
 
+class AwardRef(TypedDict, total=False):
+    """What an award was for — by source: a level's game (``game_id``, ``level``, ``time_ms``, and the
+    time bonus's ``place``: R-3, R-5), a match (``match_id``: R-12, R-20), a day's bonus (``day``,
+    ``streak``: R-30, R-32), a tournament (``tournament_id``, ``title``, ``place``, ``tp``: R-26), a
+    pot (``pot_id``, ``title``, ``place``, ``score``: P-5)."""
+
+    game_id: str
+    level: int
+    time_ms: int
+    place: int
+    match_id: str
+    day: str
+    streak: int
+    tournament_id: str
+    title: str
+    tp: int
+    pot_id: str
+    score: int
+
+
 def points_awarded(
-    *, account_id: int, amount: int, source: str, counts: bool, key: str, awarded_at: datetime, ref: dict[str, Any]
+    *, account_id: int, amount: int, source: str, counts: bool, key: str, awarded_at: datetime, ref: AwardRef
 ) -> NewEvent:
     """One award, exactly once per ``key``; ``counts``: whether rankings count it (R-33);
     ``ref``: what it was for (``{"match_id": …}``, ``{"day": …, "streak": …}`` …)."""

@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from rivals.api.errors import RETRY_AFTER_S, error_response
 from rivals.api.serializers import ErrorOut
 from rivals.errors import Unauthenticated
+from rivals.purchases import examples as ex
 from rivals.purchases.serializers import PurchaseIn, PurchaseOut
 from rivals.purchases.services import purchase_record
 
@@ -56,6 +57,9 @@ class PurchasesView(APIView):
 
     @extend_schema(
         operation_id="purchase_record",
+        examples=ex.PURCHASE,
+        summary="Record a store purchase or refund (server to server)",
+        description="Server to server: the store backend reports a purchase or a refund of jokers (R-11), signed with `X-Signature: sha256=<HMAC-SHA256 of the raw body>`. Idempotent by `transaction_id`; never counts in a ranking (R-33).",
         request=PurchaseIn,
         parameters=[
             OpenApiParameter(

@@ -15,3 +15,8 @@ class PurchasesConfig(AppConfig):
         # its event vocabulary: one typed constructor per type (rivals.event_types)
         event_types.register(feature=self.label, types=events.PURCHASE_EVENTS, module=events)
         projections.register(purchases_projection)  # applied live in the account stream's appends
+
+        from rivals.api import error_details
+        from rivals.purchases.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold

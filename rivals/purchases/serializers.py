@@ -30,3 +30,26 @@ class PurchaseIn(serializers.Serializer):
 class PurchaseOut(serializers.Serializer):
     account_id = serializers.IntegerField()
     jokers = serializers.IntegerField(help_text="the account's joker balance after this report (a replay: as then)")
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class PurchasesDetails(serializers.Serializer):
+    account_id = serializers.IntegerField(required=False)
+
+
+class PurchasesConflictDetails(serializers.Serializer):
+    transaction_id = serializers.CharField(required=False, help_text="recorded with another report")
+
+
+class PurchasesUnavailableDetails(serializers.Serializer):
+    reason = serializers.CharField(required=False, help_text="not_configured: the webhook's secret is not set")
+
+
+ERROR_DETAILS = {
+    "not_allowed": PurchasesDetails,
+    "not_found": PurchasesDetails,
+    "conflict": PurchasesConflictDetails,
+    "unavailable": PurchasesUnavailableDetails,
+}

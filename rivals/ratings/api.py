@@ -21,6 +21,11 @@ class RatingView(ReplicaReads, APIView):
 
     @extend_schema(
         operation_id="rating_get",
+        summary="Read a player's skill rating",
+        description="R-41: a player's skill rating (OpenSkill, Plackett–Luce): `mu`, `sigma`, the public figure "
+        "`ordinal` (μ − 3σ, to two decimals), `provisional` until 12 one-to-one or 5 multi-player rated results, "
+        "the rated results and the place on the rating board (`null` when not on it). Public; 404 for an unknown "
+        "or closed account.",
         parameters=[int_path("account_id", "player")],
         responses={200: RatingOut, 404: OpenApiResponse(ErrorOut, description="not_found: no such player")},
     )
@@ -34,7 +39,14 @@ class RatingBoardView(ReplicaReads, APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="ratings_list", parameters=[PageIn], responses={200: RatingBoardOut})
+    @extend_schema(
+        operation_id="ratings_list",
+        summary="Read the rating board",
+        description="R-41: the rating board by `ordinal`, paginated; provisional ratings and suspended or closed "
+        "accounts are not on it (R-38); equal ordinals share a place (1, 1, 3). Public.",
+        parameters=[PageIn],
+        responses={200: RatingBoardOut},
+    )
     def get(self, request):
         query = PageIn(data=request.query_params)
         query.is_valid(raise_exception=True)

@@ -23,3 +23,9 @@ class RatingsConfig(AppConfig):
         # GET /api/v1/players/{id} and the admin's player page: "rating"
         selectors.register_public_profile_extension(rating_profile_extension)
         register_player_streams(rating_streams)  # the admin's events of a player: its rated results
+        from rivals import notification_types
+        from rivals.ratings import export
+        from rivals.ratings.serializers import RatingChangedData
+
+        notification_types.register(feature=self.label, shapes={"rating_changed": RatingChangedData})
+        export.register()  # its part of a player's export (rivals.accounts.export)

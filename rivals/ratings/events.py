@@ -9,7 +9,7 @@ projection of these events and a reader can redo the mathematics with the packag
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
@@ -17,8 +17,21 @@ from rivals.romanian_time import iso
 RATING_EVENTS = frozenset({"RatingsUpdated"})
 
 
+class RatedPlayer(TypedDict):
+    """One player of a rated result, in seat order (R-41)."""
+
+    account_id: int
+    place: int  # the result's place
+    idle: bool  # removed no pair (R-18a)
+    rated_place: int  # the place it was rated by: idle players last
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+
+
 def ratings_updated(
-    *, result: str, mode: str, kind: str, model: str, players: list[dict[str, Any]], rated_at: datetime
+    *, result: str, mode: str, kind: str, model: str, players: list[RatedPlayer], rated_at: datetime
 ) -> NewEvent:
     """``result``: the result's key (``match:<id>``); ``mode``: the match's (``quick``, ``duel``,
     ``arena``, ``tournament``); ``kind``: ``one_to_one`` or ``multi``; ``model``: the package and

@@ -12,6 +12,7 @@ from rivals.api.idempotency import idempotent
 from rivals.api.permissions import NotSuspended
 from rivals.api.serializers import ErrorOut
 from rivals.api.throttling import FixedWindowThrottle, UserThrottle
+from rivals.reports import examples as ex
 from rivals.reports.serializers import ReportIn, ReportOut
 from rivals.reports.services import report_file
 
@@ -34,6 +35,9 @@ class ReportsView(APIView):
 
     @extend_schema(
         operation_id="report_create",
+        examples=ex.REPORT,
+        summary="Report a display name or a club name",
+        description="R-39: report a display name (`player:<id>`) or a club name (`club:<id>`) to the operators, with a reason and an optional note. One open report per subject (409); yourself: 422; 20 an hour (429); a suspended account: 403 (R-38).",
         request=ReportIn,
         responses={
             201: ReportOut,

@@ -18,3 +18,12 @@ class ReportsConfig(AppConfig):
         event_types.register(feature=self.label, types=events.REPORT_EVENTS, module=events)
         projections.register(reports_projection)
         register_player_streams(report_streams)  # the admin's events of a player: their reports
+
+        from rivals.api import error_details
+        from rivals.reports.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.reports import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

@@ -34,3 +34,17 @@ class ReportOut(serializers.Serializer):
     subject = serializers.CharField()
     reason = serializers.ChoiceField(choices=[r for r, _ in REASONS])
     filed_at = serializers.DateTimeField()
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class ReportsNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the club's status")
+
+
+class ReportsConflictDetails(serializers.Serializer):
+    report = serializers.CharField(required=False, allow_null=True, help_text="the open report")
+
+
+ERROR_DETAILS = {"not_allowed": ReportsNotAllowedDetails, "conflict": ReportsConflictDetails}

@@ -14,6 +14,7 @@ from rivals.api.permissions import NotSuspended
 from rivals.api.schema import uuid_path
 from rivals.api.serializers import ErrorOut
 from rivals.errors import Invalid
+from rivals.sichuan import examples as ex
 from rivals.sichuan import selectors as sel
 from rivals.sichuan import services as svc
 from rivals.sichuan.serializers import (
@@ -36,6 +37,8 @@ class TablesView(APIView):
 
     @extend_schema(
         operation_id="sichuan_table_list",
+        summary="List your Sichuan tables",
+        description="Your Sichuan tables, newest first.",
         parameters=[SichuanTablePageIn],
         responses={200: SichuanTablePageOut},
     )
@@ -46,7 +49,14 @@ class TablesView(APIView):
         qs = sel.tables_of(account=request.user)
         return Response({"count": qs.count(), "results": [sel.table_summary(t) for t in qs[offset : offset + limit]]})
 
-    @extend_schema(operation_id="sichuan_table_create", request=SichuanTableCreateIn, responses={201: SichuanTableOut})
+    @extend_schema(
+        operation_id="sichuan_table_create",
+        examples=ex.TABLE_CREATE,
+        summary="Open a Sichuan table against three AIs",
+        description="A new table (Part S): you at seat 0 against three AIs (S-18), dealt from `seed` (random when left out; S-2).",
+        request=SichuanTableCreateIn,
+        responses={201: SichuanTableOut},
+    )
     @idempotent
     def post(self, request):
         if not isinstance(request.data, dict):
@@ -59,7 +69,11 @@ class TablesView(APIView):
 
 class TableView(APIView):
     @extend_schema(
-        operation_id="sichuan_table_get", parameters=[TABLE_ID], responses={200: SichuanTableOut, 404: ErrorOut}
+        operation_id="sichuan_table_get",
+        summary="Read your Sichuan table",
+        description="Your view of the table: your hand, melds, discards, the wall's count, missing suits (S-3), whose turn, your legal actions; the AIs' hands only once the deal is over.",
+        parameters=[TABLE_ID],
+        responses={200: SichuanTableOut, 404: ErrorOut},
     )
     def get(self, request, table_id):
         table = svc.table_for_account(account=request.user, table_id=table_id)
@@ -69,6 +83,9 @@ class TableView(APIView):
 @extend_schema_view(
     post=extend_schema(
         operation_id="sichuan_intent_send",
+        examples=ex.INTENTS,
+        summary="Act at a Sichuan table",
+        description="Your action, with `seq`: `declare_missing` (S-3), `discard` (S-4), `pong` / `kong` (S-5, S-6), `win` (S-10…S-14), `pass`. The AIs then act until it is your turn again or the deal ends (S-8, S-9). An illegal action is 422 with your legal actions.",
         parameters=[TABLE_ID],
         request=PolymorphicProxySerializer(
             component_name="SichuanIntent", serializers=INTENTS, resource_type_field_name="type"
@@ -96,6 +113,9 @@ class TableIntentsView(IntentEndpoint):
 class TableEventsView(APIView):
     @extend_schema(
         operation_id="sichuan_table_events_list",
+        examples=ex.EVENTS_ANSWER,
+        summary="List a Sichuan table's events as your seat sees them",
+        description="The table's events as your seat may see them (S-18: never another hand before the end).",
         parameters=[TABLE_ID],
         responses={200: SichuanEventOut(many=True), 404: ErrorOut},
     )

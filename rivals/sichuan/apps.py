@@ -16,3 +16,12 @@ class SichuanConfig(AppConfig):
         event_types.register(feature=self.label, types=events.SICHUAN_EVENTS, module=events)
         # applied live in every append to a sichuan stream; reset and replayed by rebuild_projections
         projections.register(sichuan_table_projection)
+
+        from rivals.api import error_details
+        from rivals.sichuan.serializers import ERROR_DETAILS
+
+        error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.sichuan import export
+
+        export.register()  # its part of a player's export (rivals.accounts.export)

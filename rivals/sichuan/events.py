@@ -11,7 +11,7 @@ tiles 0…107.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 from uuid import UUID
 
 from rivals.event_types import constructor_name
@@ -40,6 +40,47 @@ ENGINE_EVENTS = frozenset(
 )
 SICHUAN_EVENTS = SERVICE_EVENTS | ENGINE_EVENTS
 
+
+class SichuanAction(TypedDict):
+    """The human's action as the engine reads it: its ``type`` and, for ``declare_missing``, the
+    ``suit``; for ``discard`` (and a ``kong`` naming which one) the ``tile``."""
+
+    type: str
+    suit: NotRequired[str]
+    tile: NotRequired[int]
+
+
+class SichuanRules(TypedDict, total=False):
+    """The table's named settings (``rivals.sichuan.engine.rules.Rules``: SICHUAN.md's decisions)."""
+
+    dealer_from_seed: bool
+    turn_after_discard_win: str
+    fan_cap: int
+    self_draw_bonus: int
+    exposed_kong_points: int
+    added_kong_points: int
+    concealed_kong_points: int
+    flower_pig_points: int
+    pig_pays_active_only: bool
+    refund_by: str
+
+
+class Claim(TypedDict):
+    """S-5: a seat that may claim the tile, and how (``win``, ``pong``, ``kong``)."""
+
+    seat: int
+    options: list[str]
+
+
+class Payment(TypedDict):
+    """S-13…S-16: one payment between two seats."""
+
+    reason: str
+    payer: int
+    payee: int
+    amount: int
+
+
 # --- the service's ----------------------------------------------------------------------------
 
 
@@ -49,7 +90,7 @@ def sichuan_table_opened(*, table_id: UUID | str, account_id: int, human_seat: i
     )
 
 
-def sichuan_intent_accepted(*, seq: int, seat: int, action: dict[str, Any]) -> NewEvent:
+def sichuan_intent_accepted(*, seq: int, seat: int, action: SichuanAction) -> NewEvent:
     """The human's action (``{"type": "discard", "tile": 17}`` …) before the engine's events it caused."""
     return NewEvent("SichuanIntentAccepted", {"seq": seq, "seat": seat, "action": action})
 
@@ -57,7 +98,7 @@ def sichuan_intent_accepted(*, seq: int, seat: int, action: dict[str, Any]) -> N
 # --- the engine's -----------------------------------------------------------------------------
 
 
-def table_dealt(*, seed: int, dealer: int, hands: list[list[int]], wall: list[int], rules: dict[str, Any]) -> NewEvent:
+def table_dealt(*, seed: int, dealer: int, hands: list[list[int]], wall: list[int], rules: SichuanRules) -> NewEvent:
     """S-2: the deal of ``seed`` under ``rules`` (the engine's rule options)."""
     return NewEvent("TableDealt", {"seed": seed, "dealer": dealer, "hands": hands, "wall": wall, "rules": rules})
 
@@ -85,7 +126,7 @@ def added_kong_declared(*, seat: int, tile: int) -> NewEvent:
     return NewEvent("AddedKongDeclared", {"seat": seat, "tile": tile})
 
 
-def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[dict[str, Any]]) -> NewEvent:
+def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[Claim]) -> NewEvent:
     """S-5: who may claim ``tile`` (``kind``: ``discard`` or ``rob``): ``[{"seat", "options"}]``."""
     return NewEvent("ClaimWindowOpened", {"kind": kind, "from": from_seat, "tile": tile, "claims": claims})
 
@@ -138,7 +179,7 @@ def konged(*, seat: int, kind: str, from_seat: int | None, tile: int, tiles: lis
     return NewEvent("Konged", {"seat": seat, "kind": kind, "from": from_seat, "tile": tile, "tiles": tiles})
 
 
-def settled(*, reason: str, payments: list[dict[str, Any]]) -> NewEvent:
+def settled(*, reason: str, payments: list[Payment]) -> NewEvent:
     """S-13, S-15, S-16: the payments of a win, a kong or the wall's end:
     ``[{"reason", "payer", "payee", "amount"}]``."""
     return NewEvent("Settled", {"reason": reason, "payments": payments})

@@ -1,6 +1,9 @@
 """The shapes of the Sichuan table API (API.md "Sichuan table", SICHUAN.md): the human seat's view
 (AI hands only once the deal is over), its legal actions, the events it may see."""
 
+import json
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
 from rivals.api.serializers import PageIn
@@ -128,10 +131,62 @@ class SichuanTableOut(serializers.Serializer):
 
 
 class SichuanEventOut(serializers.Serializer):
+    """In the schema: a union on ``type`` of the table's events as the seat sees them
+    (``SeatEventsUnion``)."""
+
     index = serializers.IntegerField(help_text="1-based place among the events you see")
     type = serializers.CharField()
-    data = serializers.DictField(help_text="the event as your seat may see it (free-form by type)")
+    data = serializers.DictField(help_text="the event as your seat may see it")
     recorded_at = serializers.DateTimeField()
+
+
+# what a seat's view hides (rivals.sichuan.engine.view.events_for_seat, selectors.visible_events):
+# the other seats' dealt hands and draws, the wall's order, the others' missing suits until
+# revealed, the seed until the deal is over — those values may be null, and the dealt table says
+# the hands' sizes and the wall's count instead
+_SEEN_NULLABLE = {
+    "TableDealt": ("seed", "wall"),
+    "TileDrawn": ("tile",),
+    "MissingSuitDeclared": ("suit",),
+}
+_SEEN_ADDED = {
+    "TableDealt": {
+        "hand_sizes": {"type": "array", "items": {"type": "integer"}},
+        "wall_count": {"type": "integer"},
+    }
+}
+
+
+def seat_view_schema(type_name: str, data: dict) -> dict:
+    """The schema of an event's data as a seat sees it, from the event's own data schema."""
+    data = json.loads(json.dumps(data))
+    props = data["properties"]
+    for key in _SEEN_NULLABLE.get(type_name, ()):
+        props[key] = {**props[key], "type": [props[key]["type"], "null"]}
+    if type_name == "TableDealt":
+        props["hands"]["items"] = {"type": ["array", "null"], "items": props["hands"]["items"]["items"]}
+    props.update(_SEEN_ADDED.get(type_name, {}))
+    return data
+
+
+class SeatEventsUnion(OpenApiSerializerExtension):
+    target_class = SichuanEventOut
+
+    def map_serializer(self, auto_schema, direction):
+        from rivals.api.event_schema import event_union
+
+        return event_union(
+            auto_schema,
+            features=("sichuan",),
+            suffix="AsSeen",
+            fields={
+                "index": {"type": "integer", "description": "1-based place among the events you see"},
+                "recorded_at": {"type": "string", "format": "date-time"},
+            },
+            data_of=seat_view_schema,
+            seen_as="as your seat sees it",
+            description="An event of your table as your seat may see it: one shape per type",
+        )
 
 
 class SichuanTableSummaryOut(serializers.Serializer):
@@ -156,3 +211,14 @@ class SichuanIntentAcceptedOut(serializers.Serializer):
     accepted = serializers.BooleanField()
     events = SichuanEventOut(many=True)
     table = SichuanTableOut()
+
+
+# --- what this room's refusals carry in ``details`` (rivals.api.error_details) ---------------------
+
+
+class SichuanNotAllowedDetails(serializers.Serializer):
+    status = serializers.CharField(required=False, help_text="the table's status")
+    legal_actions = SichuanActionOut(many=True, required=False, help_text="what the seat may do now")
+
+
+ERROR_DETAILS = {"not_allowed": SichuanNotAllowedDetails}

@@ -15,59 +15,20 @@ module. Screenshots are kept as artifacts in ``.artifacts/browser/`` (git-ignore
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-# as on this machine's probe: no background traffic (the network is closed), a fresh profile
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser import artifacts, skip_without_chromium
+
 PASSWORD = "op-password-1"
 
-if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-    pytest.skip(
-        "Debian's chromium is not installed (apt-get install -y chromium; .ci/run does it)", allow_module_level=True
-    )
+skip_without_chromium()
 
 
 @pytest.fixture(scope="module")
 def shots() -> Path:
-    root = Path(os.environ.get("RIVALS_ARTIFACTS", Path(__file__).resolve().parents[2] / ".artifacts"))
-    folder = root / "browser"
-    shutil.rmtree(folder, ignore_errors=True)
-    folder.mkdir(parents=True)
-    return folder
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """One chromium for the module. Playwright's loop shares this thread with the ORM calls of
-    the tests (hence DJANGO_ALLOW_ASYNC_UNSAFE while it runs)."""
-    from playwright.sync_api import sync_playwright
-
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-            yield chromium
-            chromium.close()
-    finally:
-        if before is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+    return artifacts("browser")
 
 
 def _signed_in_page(browser, base: str, username: str, *, width: int = 1400):

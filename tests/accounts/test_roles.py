@@ -168,7 +168,8 @@ def test_every_action_of_the_admin_names_the_permission_it_needs():
 def test_the_player_page_shows_a_role_its_buttons_only():
     player = AccountFactory.create(device_id="roles-player", display_name="Jade Tiger")
     url = reverse("admin:rivals_account_change", args=[player.pk])
-    assert offered(signed_in("support").get(url).content.decode()) == {"suspend", "close_account"}
+    # Support also downloads a player's data (a subject access request, issue 39)
+    assert offered(signed_in("support").get(url).content.decode()) == {"suspend", "close_account", "export"}
     assert offered(signed_in("game_ops").get(url).content.decode()) == {"grant_jokers"}
     assert offered(signed_in("viewer").get(url).content.decode()) == NONE
 
@@ -228,3 +229,16 @@ def test_a_role_runs_what_it_may():
     actors = dict(Event.objects.filter(stream_id=player.stream_id).values_list("type", "metadata__actor"))
     assert actors["AccountSuspended"] == f"operator:{support.user.pk}"
     assert actors["JokersChanged"] == f"operator:{ops.user.pk}"
+
+
+def test_a_players_data_export_is_supports_and_a_viewer_posting_it_gets_nothing():
+    """Issue 39 beside issue 40: the operator's download of a player's data is Support's (and an
+    Administrator's); a Viewer or Game operations posting it is refused and nothing is recorded."""
+    player = AccountFactory.create(device_id="roles-export", display_name="Jade Tiger")
+    url = reverse("admin:rivals_account_export", args=[player.pk])
+    for role in ("viewer", "game_ops"):
+        assert signed_in(role, f"{role}-export").post(url).status_code == 403
+    assert not Event.objects.filter(stream_id=player.stream_id, type="AccountDataExported").exists()
+    res = signed_in("support", "support-export").post(url)
+    assert res.status_code == 200 and b'"account"' in b"".join(res.streaming_content)
+    assert Event.objects.filter(stream_id=player.stream_id, type="AccountDataExported").count() == 1

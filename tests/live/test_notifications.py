@@ -131,3 +131,39 @@ def test_r39_a_name_reset_notifies_the_player():
     assert reset.data == {"display_name": player.display_name, "reason_code": "abusive_name"}  # not the note
     assert player.display_name != "Call 0722 000 000"
     assert rebuild(verify_only=True).equal
+
+
+def test_a_match_is_announced_before_its_first_round(guest):
+    """API.md Notifications: a Quick Match's ``match_found`` comes before its ``round_started``
+    (and a duel's ``duel_accepted`` before its round), in position order — what REST pages and
+    the ``account`` topic both follow."""
+    client, account_id = guest("order-first")
+    a = Account.objects.get(pk=account_id)
+    b, c = accounts(2, prefix="order")
+    now = timezone.now()
+    svc.queue_join(account=a, mode="quick", now=now)
+    svc.queue_join(account=b, mode="quick", now=now)
+    assert kinds(a) == ["match_found", "round_started"] and kinds(b) == ["match_found", "round_started"]
+    found, started = client.get("/api/v1/notifications").json()["results"]
+    assert found["type"] == "match_found" and started["type"] == "round_started"
+    assert found["position"] < started["position"] and found["data"]["match_id"] == started["data"]["match_id"]
+    duel, _ = svc.duel_challenge(account=c, opponent=b.pk, now=now)
+    svc.duel_accept(account=b, duel_id=duel.pk, now=now)
+    assert kinds(c) == ["duel_accepted", "round_started"]
+
+
+def test_every_notification_type_made_here_has_its_typed_shape_registered():
+    """The ``Notification`` union is the registry's (``rivals.notification_types``): each type the
+    live room makes (``rivals.live.notices``) is registered with its data's shape, and a REST page
+    of one is read through it (the suite's contract check refuses a type or key not declared)."""
+    import inspect
+    import re
+
+    from rivals import notification_types
+    from rivals.live import notices
+    from rivals.live.notice_shapes import SHAPES
+
+    made = set(re.findall(r'"([a-z]+(?:_[a-z]+)+)",\s*(?:data|\{|dict\()', inspect.getsource(notices.notices)))
+    made |= set(re.findall(r'\(\w+, "([a-z_]+)", ', inspect.getsource(notices.notices)))
+    assert made == set(SHAPES), made ^ set(SHAPES)
+    assert set(SHAPES) <= set(notification_types.names())

@@ -10,6 +10,7 @@ from websockets.exceptions import ConnectionClosed
 from rivals import engine
 from rivals.games.services import game_board
 from rivals.models import Event, Game
+from tests.contract import ONE_TIME_SPELLING, check_component
 from tests.live.server import Client, RawSocket, quiet, recv, send, until
 from tests.platform.test_celery_worker import _spawn, _stop
 
@@ -249,3 +250,29 @@ def test_a_suspended_accounts_sockets_close(live):
         assert closed.value.rcvd.code == 4403
         assert [m["type"] for m in got] == ["account_suspended"]
     assert a.post("/live/ticket").status_code == 403
+
+
+def test_the_socket_says_a_match_before_its_round_with_typed_data_and_one_time_spelling(live):
+    """Issue 39 on the socket: the ``account`` topic's notifications are the schema's
+    ``Notification`` shapes (typed ``data`` per type), a match's ``match_found`` comes before its
+    ``round_started``, and every time — the message's ``at``, inside notification data and inside
+    event data — is UTC with ``Z`` and microseconds, as REST answers it."""
+    a, b = Client(live, "order-a"), Client(live, "order-b")
+    with a.socket() as wa:
+        send(wa, op="subscribe", topic="account")
+        assert recv(wa)["op"] == "subscribed"
+        round_id = quick_match(a, b)
+        notes = until(wa, lambda m: m.get("type") == "round_started")
+        kinds = [m["type"] for m in events_of(notes, "account")]
+        assert kinds == ["match_found", "round_started"]
+        for note in events_of(notes, "account"):
+            shape = "".join(part.capitalize() for part in note["type"].split("_"))
+            check_component(f"{shape}Notification", {k: note[k] for k in ("position", "type", "at", "data")})
+        assert ONE_TIME_SPELLING.match(notes[-1]["data"]["starts_at"])
+        rest = a.get("/notifications").json()["results"]
+        assert [(n["type"], n["data"]) for n in rest] == [(m["type"], m["data"]) for m in events_of(notes, "account")]
+        send(wa, op="subscribe", topic=f"round:{round_id}", since=0)
+        scheduled = until(wa, lambda m: m.get("type") == "RoundScheduled")[-1]
+        for key in ("starts_at", "hard_ends_at"):
+            assert ONE_TIME_SPELLING.match(scheduled["data"][key]), scheduled["data"][key]
+        assert ONE_TIME_SPELLING.match(scheduled["at"])

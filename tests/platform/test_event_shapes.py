@@ -299,6 +299,12 @@ PINNED = [
         id="accounts: JokersChanged by an operator (version 2: the note apart from what the player is told)",
     ),
     pytest.param(
+        accounts.account_data_exported(account_id=7, by="operator"),
+        ("AccountDataExported", 1),
+        {"account_id": 7, "by": "operator"},
+        id="accounts: AccountDataExported on a subject access request (issue 39)",
+    ),
+    pytest.param(
         accounts.credentials_added(account_id=7),
         ("CredentialsAdded", 1),
         {"account_id": 7},

@@ -4,7 +4,8 @@ two guests sign in, one wins a classic game with hints and a level, every rankin
 with ranked players on it, a Quick Match is played to its result and both players' ratings and
 the rating board are read, a tournament is registered for
 and its page read, the daily bonus is claimed twice (the 409 parsed as the declared error), and a
-suspended account's 403 is parsed as the declared error. The client raises on any status the
+suspended account's 403 is parsed as the declared error. Issue 39: error details (a stale seq's
+409), notification data and event data are read through typed fields. The client raises on any status the
 schema does not declare, and on any body it cannot parse.
 
 The calls go through the WSGI application in this process (httpx's WSGI transport) against the
@@ -162,6 +163,9 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
         game = pair.game
     events = _op("game_events_list").sync(game.id, client=a)
     assert isinstance(events[-1], m.GameWonEvent) and events[-1].data.play_ms >= 0
+    # event data read through typed fields, to an array's items (issue 39): nothing left over
+    removed = next(e for e in events if isinstance(e, m.PairRemovedEvent))
+    assert all(isinstance(t, int) for t in removed.data.tiles) and removed.data.additional_properties == {}
 
     # level 1 won: R-3 + R-5, 20 points, on every board
     level = _op("level_get").sync(1, client=anonymous)
@@ -267,11 +271,26 @@ def test_a_generated_client_plays_a_day_of_the_game(generated, wsgi):
     assert claim.status_code == 200 and claim.parsed.points == 10
     again = _op("daily_bonus_claim").sync_detailed(client=b)
     assert again.status_code == 409 and isinstance(again.parsed, m.Error)
-    assert again.parsed.error.code == m.ErrorCode.CONFLICT
+    assert isinstance(again.parsed.error, m.ConflictError) and again.parsed.error.details.date == claim.parsed.date
+
+    # typed error details (issue 39): a stale seq's 409 says the seq to resend with
+    game = _op("game_create").sync(client=a, body=m.CodeGameCreateRequest(mode=m.CodeGameCreateModeEnum.CLASSIC))
+    stale = send.sync_detailed(game.id, client=a, body=m.HintIntentRequest(seq=5, type_=m.HintIntentTypeEnum.HINT))
+    assert stale.status_code == 409 and isinstance(stale.parsed.error, m.ConflictError)
+    assert stale.parsed.error.details.seq == 0 and not hasattr(stale.parsed.error.details, "additional_properties")
+
+    # typed notifications (issue 39): a's match was announced before its round, each read through
+    # its own shape's fields
+    notes = _op("notification_list").sync(client=a).results
+    found = next(i for i, n in enumerate(notes) if isinstance(n, m.MatchFoundNotification))
+    started = next(i for i, n in enumerate(notes) if isinstance(n, m.RoundStartedNotification))
+    assert found < started and notes[found].data.match_id == notes[started].data.match_id == second.match
+    assert notes[started].data.starts_at.tzinfo is not None and notes[started].data.index == 1
+    assert not hasattr(notes[found].data, "additional_properties")
 
     # a suspended account's 403, parsed as the declared error
     account_suspend(account=Account.objects.get(pk=tokens["b"].account_id), reason="bot play", actor="operator:1")
     refused = _op("game_create").sync_detailed(
         client=b, body=m.CodeGameCreateRequest(mode=m.CodeGameCreateModeEnum.CLASSIC)
     )
-    assert refused.status_code == 403 and refused.parsed.error.code == m.ErrorCode.FORBIDDEN
+    assert refused.status_code == 403 and isinstance(refused.parsed.error, m.ForbiddenError)

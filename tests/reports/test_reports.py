@@ -18,6 +18,7 @@ from rivals.fairplay.services import account_suspend
 from rivals.models import Account, Event
 from rivals.reports.models import Report
 from rivals.reports.services import report_club_rename, report_file, report_name_reset, report_review
+from rivals.romanian_time import iso_z
 from tests.factories import AccountFactory
 from tests.projections import assert_live_equals_rebuild
 
@@ -119,7 +120,7 @@ def test_r39_a_reset_name_is_neutral_told_to_the_player_and_refused_to_them_for_
     for name, later in (("Rude Name", 1), ("rude  name", 6 * 24), ("ＲＵＤＥ ＮＡＭＥ", 7 * 24 - 1)):
         with pytest.raises(NotAllowed) as refused:
             account_rename(account=player, display_name=name, now=now + timedelta(hours=later))
-        assert refused.value.details["until"] == (reset.recorded_at + timedelta(days=7)).isoformat()
+        assert refused.value.details["until"] == iso_z(reset.recorded_at + timedelta(days=7))
     account_rename(account=player, display_name="Rude Name", now=now + timedelta(days=7, minutes=1))
     assert Account.objects.get(pk=subject.pk).display_name == "Rude Name"
     other = AccountFactory.create(device_id="other-taker")

@@ -11,6 +11,7 @@ from rivals.models import Event
 from rivals.points.services import points_award
 from tests.tournaments.helpers import at, new_tournament, players, register_all
 from tournaments.models import Registration, Tournament
+from tournaments.selectors import tournament_summary
 from tournaments.services.lifecycle import tournament_cancel, tournament_edit
 from tournaments.services.play import tournament_start
 from tournaments.services.registration import tournament_register, tournament_unregister, weekly_prize_points
@@ -221,7 +222,7 @@ def test_r28_a_champions_registration_never_opens_before_the_monday_of_its_week(
     assert t.registration_opens_at == _utc(2026, 3, 29, 21, 0)  # moved to Monday 00:00 (+03:00)
     with pytest.raises(NotAllowed) as exc:
         tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 29, 20, 59, 59))
-    assert exc.value.details["registration_opens_at"] == "2026-03-29T21:00:00+00:00"
+    assert exc.value.details["registration_opens_at"] == "2026-03-29T21:00:00.000000Z"
     with pytest.raises(NotEligible) as exc:  # Monday: last week's 300 do not count
         tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 29, 21, 0))
     assert exc.value.details["weekly_prize_points"] == 0
@@ -249,3 +250,18 @@ def test_r28_prize_points_count_up_to_the_registration_instant():
         tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 11, 59, 59))
     assert exc.value.details["weekly_prize_points"] == 0
     tournament_register(tournament_id=t.pk, account=a, now=_utc(2026, 3, 31, 12, 0))
+
+
+def test_r22_a_tournament_cancelled_before_any_table_answers_no_standings_and_when(api):
+    """API.md Tournaments, a cancelled tournament: ``standings: []`` when no table was played (no
+    place 1 for a player who never played) and ``cancelled_at``, as the admin shows."""
+    t = new_tournament(min_players=4)
+    register_all(t, players(3))
+    assert tournament_start(tournament_id=t.pk, now=at(10)) == "cancelled"
+    page = api.get(f"/api/v1/tournaments/{t.pk}").json()
+    assert (page["status"], page["cancel_reason"]) == ("cancelled", "too_few_players")
+    assert page["standings"] == [] and page["registered"] == 3
+    assert page["cancelled_at"] == "2026-06-01T18:10:00.000000Z"  # the start job's instant (at(10))
+    listed = api.get("/api/v1/tournaments?status=cancelled").json()["results"]
+    assert [(x["id"], x["cancelled_at"]) for x in listed] == [(str(t.pk), page["cancelled_at"])]
+    assert tournament_summary(new_tournament())["cancelled_at"] is None  # (read without its due start)

@@ -24,6 +24,7 @@ from rivals.eventstore import event_append
 from rivals.games.services import game_create, game_expire_if_due
 from rivals.models import Account, Game
 from rivals.points.services import points_award
+from rivals.romanian_time import iso_z
 from tournaments import events as ev
 from tournaments.models import Pot, PotEntrant
 from tournaments.scoring import shared_split
@@ -109,9 +110,9 @@ def pot_enter(*, pot_id, account: Account, now: datetime | None = None) -> Game:
     now = now or timezone.now()
     pot = pot_locked(pot_id)
     if pot.status != "open" or now >= pot.ends_at:
-        raise NotAllowed("the pot competition is over", details={"ends_at": pot.ends_at.isoformat()})
+        raise NotAllowed("the pot competition is over", details={"ends_at": iso_z(pot.ends_at)})
     if now < pot.starts_at:
-        raise NotAllowed("the pot competition has not started", details={"starts_at": pot.starts_at.isoformat()})
+        raise NotAllowed("the pot competition has not started", details={"starts_at": iso_z(pot.starts_at)})
     entrant = PotEntrant.objects.filter(pot=pot, account=account).first()
     if not pot.open_entry and entrant is None:
         raise NotAllowed("you are not on this pot's entry list")

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from rivals.errors import Conflict, NotAllowed, NotEligible
 from rivals.models import Account, PointsLedgerEntry
-from rivals.romanian_time import week_bounds_utc
+from rivals.romanian_time import iso_z, week_bounds_utc
 from tournaments import events as ev
 from tournaments.models import Registration, Tournament
 from tournaments.services.common import tournament_append, tournament_locked
@@ -39,7 +39,7 @@ def _refuse_closed(t: Tournament, now: datetime, action: str) -> None:
         raise NotAllowed(f"cannot {action}: the tournament is finished", details={"status": t.status})
     if t.status == "running" or now >= t.starts_at:
         raise NotAllowed(
-            f"cannot {action} after the start", details={"status": "running", "starts_at": t.starts_at.isoformat()}
+            f"cannot {action} after the start", details={"status": "running", "starts_at": iso_z(t.starts_at)}
         )
 
 
@@ -51,10 +51,10 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
     _refuse_closed(t, now, "register")
     opens_at = t.registration_opens
     if now < opens_at:
-        raise NotAllowed("registration is not open yet", details={"registration_opens_at": opens_at.isoformat()})
+        raise NotAllowed("registration is not open yet", details={"registration_opens_at": iso_z(opens_at)})
     existing = Registration.objects.filter(tournament=t, account=account).first()
     if existing:
-        raise Conflict("already registered", details={"registered_at": existing.registered_at.isoformat()})
+        raise Conflict("already registered", details={"registered_at": iso_z(existing.registered_at)})
     if t.kind == "champions":
         points = weekly_prize_points(account_id=account.pk, starts_at=t.starts_at, now=now)
         if points < CHAMPIONS_WEEKLY_PRIZE_POINTS:
@@ -65,7 +65,7 @@ def tournament_register(*, tournament_id, account: Account, now: datetime | None
                 details={
                     "weekly_prize_points": points,
                     "required": CHAMPIONS_WEEKLY_PRIZE_POINTS,
-                    "week_starts_at": start.isoformat(),
+                    "week_starts_at": iso_z(start),
                 },
             )
     tournament_append(t, [ev.player_registered(account_id=account.pk, at=now)], actor=f"account:{account.pk}", now=now)

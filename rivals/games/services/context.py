@@ -40,7 +40,7 @@ def tile_of(value, board: engine.Board, name: str = "tile") -> int:
     if value >= board.layout.size:  # a tile id this game's layout does not have (L08 has 36): the game refuses it
         raise NotAllowed(
             f"{name} {value} is not a tile of this game ({board.layout.size} tiles)",
-            details={name: value, "tiles": board.layout.size},
+            details={"tile": value, "layout_tiles": board.layout.size},
         )
     return value
 

@@ -47,7 +47,7 @@ def duel_challenge(*, account: Account, opponent, now: datetime | None = None) -
     if isinstance(opponent, bool) or not isinstance(opponent, int):
         raise Invalid("opponent must be an account id", details={"opponent": ["an integer account id"]})
     if opponent == account.pk:
-        raise NotAllowed("you cannot challenge yourself", details={"opponent": ["another account"]})
+        raise NotAllowed("you cannot challenge yourself", details={"opponent": account.pk})
     now = now or timezone.now()
     other = Account.objects.filter(pk=opponent, is_active=True, is_staff=False).first()  # operators do not play
     if other is None:
@@ -102,14 +102,20 @@ def duel_accept(*, account: Account, duel_id, now: datetime | None = None) -> Du
         raise NotAllowed("only the challenged player can accept", details={"opponent": duel.opponent_id})
     if Account.objects.restricted_ids([duel.challenger_id]):  # R-38 (normally already ended with the suspension)
         raise NotAllowed("the challenger can no longer play", details={"challenger": duel.challenger_id})
-    match = match_create(
-        mode="duel", account_ids=[duel.challenger_id, duel.opponent_id], now=now, context={"duel_id": str(duel.pk)}
-    )
+    # the challenger hears of the acceptance before the round starts (as a queue's match_found)
+    match_id = uuid.uuid4()
     _append(
         duel,
-        duel_accepted(duel_id=duel.pk, match_id=match.pk),
+        duel_accepted(duel_id=duel.pk, match_id=match_id),
         actor=f"account:{account.pk}",
         now=now,
+    )
+    match_create(
+        mode="duel",
+        account_ids=[duel.challenger_id, duel.opponent_id],
+        now=now,
+        context={"duel_id": str(duel.pk)},
+        match_id=match_id,
     )
     duel.refresh_from_db()
     return duel

@@ -44,13 +44,17 @@ def match_create(
     starts_at: datetime | None = None,
     now: datetime | None = None,
     code: str | None = None,
+    match_id: uuid.UUID | None = None,
 ) -> Match:
     """A match of ``mode`` for ``account_ids`` (seat order) and its first round, starting at
     ``starts_at`` (default now). ``cutoff_at`` cuts every round at that instant (R-17: a
     tournament's end time). ``code`` deals every round of the match that game code (operators,
-    tests), with one salt (R-40); by default each round is a fresh deal."""
+    tests), with one salt (R-40); by default each round is a fresh deal. ``match_id``: the id the
+    caller already announced (a queue's ``QueueMatched``, a duel's ``DuelAccepted``, appended
+    first so that a player hears of the match before its first round: API.md Notifications)."""
     ((match_id, _),) = matches_create(
         mode=mode,
+        match_ids=[match_id] if match_id else None,
         tables=[(account_ids, context)],
         cutoff_at=cutoff_at,
         starts_at=starts_at,
@@ -69,6 +73,7 @@ def matches_create(
     starts_at: datetime | None = None,
     now: datetime | None = None,
     secret: SecretDeal | None = None,
+    match_ids: list[uuid.UUID] | None = None,
 ) -> list[tuple[uuid.UUID, uuid.UUID]]:
     """Many matches at once — e.g. every table of a tournament wave: ``tables`` is
     ``[(account_ids, context)]``; returns ``[(match_id, round_id)]`` in the same order. All
@@ -81,15 +86,18 @@ def matches_create(
     groups = [[int(a) for a in ids] for ids, _ in tables]
     for ids in groups:
         if not low <= len(ids) <= high or len(set(ids)) != len(ids):
-            raise Invalid(f"a {mode} match needs {low}–{high} distinct players", details={"players": ids})
+            raise Invalid(
+                f"a {mode} match needs {low}–{high} distinct players",
+                details={"players": [f"{low}–{high} distinct account ids"]},
+            )
     everyone = {a for ids in groups for a in ids}
     if Account.objects.filter(pk__in=everyone).count() != len(everyone):
-        raise Invalid("unknown account in the players", details={"players": sorted(everyone)})
+        raise Invalid("unknown account in the players", details={"players": ["unknown account ids"]})
     now = now or timezone.now()
     starts_at = starts_at or now
     streams, out, rounds = [], [], []
-    for ids, (_, context) in zip(groups, tables, strict=True):
-        match_id = uuid.uuid4()
+    for i, (ids, (_, context)) in enumerate(zip(groups, tables, strict=True)):
+        match_id = match_ids[i] if match_ids else uuid.uuid4()
         created = match_created(
             match_id=match_id,
             mode=mode,

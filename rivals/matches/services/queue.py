@@ -143,10 +143,15 @@ def _pass(*, mode: str, now: datetime, actor: str) -> int:
     groups = [[locked[str(t.ticket)] for t in group] for group in chosen if all(str(t.ticket) in locked for t in group)]
     if not groups:
         return 0
-    made = matches_create(mode=mode, tables=[([t.account_id for t in group], None) for group in groups], now=now)
-    for group, (match_id, _) in zip(groups, made, strict=True):
+    # the tickets hear of their match before its first round starts (API.md: a match's match_found
+    # comes before its round_started): QueueMatched first, then the matches
+    match_ids = [uuid.uuid4() for _ in groups]
+    for group, match_id in zip(groups, match_ids, strict=True):
         for t in group:
             _append(t.pk, queue_matched(ticket_id=t.pk, match_id=match_id), expected=t.version, actor=actor, now=now)
+    matches_create(
+        mode=mode, tables=[([t.account_id for t in group], None) for group in groups], now=now, match_ids=match_ids
+    )
     return len(groups)
 
 

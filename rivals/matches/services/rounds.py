@@ -36,7 +36,7 @@ from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account, Game
-from rivals.romanian_time import iso
+from rivals.romanian_time import iso_z
 
 STREAM_TYPE = "round"
 
@@ -281,7 +281,7 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     if rnd.status == "ended":
         raise OutsideRoundTime(
             "the round is over",
-            details={"status": "ended", "ended_at": iso(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
+            details={"status": "ended", "ended_at": iso_z(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
         )
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
@@ -292,13 +292,13 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
             boards=boards,
             refused=OutsideRoundTime(
                 "the round is over",
-                details={"status": "ended", "ended_at": iso(at), "reason": reason, "late_ms": _ms(now - at), **where},
+                details={"status": "ended", "ended_at": iso_z(at), "reason": reason, "late_ms": _ms(now - at), **where},
             ),
         )
     if now < rnd.starts_at:
         raise OutsideRoundTime(
             "the round has not started yet",
-            details={"starts_at": iso(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
+            details={"starts_at": iso_z(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
         )
     result = game_intent_run(
         game=game, account=account, kind=kind, seq=seq, intent=intent, now=now, live={"round": rnd}
