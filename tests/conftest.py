@@ -49,6 +49,7 @@ PROOF_MODULES = frozenset(
         "tests.live.test_serve",  # manage.py serve: web, worker, beat
         "tests.live.test_frames",  # uvicorn with and without its frame limit (fixtures chosen by name)
         "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
+        "tests.accounts.test_admin_browser",  # every test a page in chromium (or its screenshots' folder)
     }
 )
 # Proofs that must not run beside each other (``--dist loadgroup``): they stop, kill and restart
@@ -90,6 +91,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.proof)
         if grouped:
             item.add_marker(pytest.mark.xdist_group(_group(name, proof)))
+
+
+def pytest_collection_finish(session):
+    """The groups must hold (a proof beside another of its group, a module's fixtures made twice):
+    pytest-xdist marks a grouped test by its node id's ``@<group>``; fail loudly if it did not."""
+    if session.config.getoption("dist", "no") == "loadgroup" or getattr(session.config.option, "loadgroup", False):
+        if session.items and not all("@" in item.nodeid for item in session.items):
+            raise pytest.UsageError("--dist loadgroup: the tests carry no group (a pytest-xdist and pytest mismatch?)")
 
 
 _original_teardown = TransactionTestCase._fixture_teardown
