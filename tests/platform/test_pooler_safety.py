@@ -129,7 +129,10 @@ def _advisory_holders(key: tuple[int, int]) -> list[tuple[int, str]]:
     with direct.connect(application_name="rivals-test-probe") as probe:
         return probe.execute(
             "SELECT l.pid, a.application_name FROM pg_locks l JOIN pg_stat_activity a USING (pid) "
-            "WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.granted",
+            "WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objid = %s AND l.granted "
+            # an advisory lock is its database's: another test database on the server (a parallel
+            # worker's) may hold the same key at the same time
+            "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
             list(key),
         ).fetchall()
 
