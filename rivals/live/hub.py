@@ -42,6 +42,9 @@ class Subscription:
     buffer: list = field(default_factory=list)
 
 
+READY_TIMEOUT_S = 30
+
+
 class Hub:
     def __init__(self) -> None:
         self.layer = get_channel_layer()
@@ -215,7 +218,9 @@ class Hub:
 
     async def subscribe(self, socket, topic, since: int | None) -> Subscription:
         """Register, tell the position, replay ``(since, covered]`` from the log, then go live."""
-        await asyncio.wait_for(self.ready.wait(), timeout=10)
+        # the hub is ready once it heard the relay's first range: seconds on a loaded machine (a
+        # subscribe that waits longer fails and its socket closes with 1011, the client reconnects)
+        await asyncio.wait_for(self.ready.wait(), timeout=READY_TIMEOUT_S)
         start = self.covered
         sub = Subscription(socket, topic, floor=max(start, since or 0))
         self.index[topic.key].add(sub)
