@@ -1,0 +1,233 @@
+"""The population of ``bench_fairplay.py`` (issue 36), no database: bots of three kinds play
+competitive rounds with the engine directly, and the production signal code
+(``rivals.fairplay.analysis`` and ``rivals.fairplay.scoring``) scores every board from what the
+log holds of it — the deal, the pairs in order, their intervals — never from the bot's kind.
+
+* **honest** (skill 0.3…1.0, pace 1.6…3.6 s a pair): a human's heuristic, no solver — take the
+  top of the heap first, a pair whose faces have no other free copy before a choice among three
+  or four free copies, now and then a pair at random (less often the better the player); it
+  thinks longer (×1.6) at a position where three or more free tiles share a face (a choice that
+  can lose the deal);
+* **assisted** at a share s: each pair, with chance s, the next pair of a winning plan (the
+  hint's plan, ``engine.winning_plan``, kept while it wins) after a quick look (0.9 s ×
+  lognormal, whatever the position); else the honest heuristic;
+* **colluding pairs**: an honest leader and a follower at another table of the same wave, who
+  replays the leader's pairs in order whenever the next one is removable on its own board
+  (with chance ``copy``), else plays its own heuristic pair.
+
+Rounds are tournament waves: 40 players on one deal, tables of 4 (R-23), each table ends at its
+first completion or after 5 minutes (R-17); places by completion then pairs (R-18) rate the
+players with the service's mathematics (``rivals.ratings.skill``), whose μ gives the band.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from rivals import engine
+from rivals.engine.assist import winning_plan
+from rivals.fairplay import scoring
+from rivals.fairplay.analysis import Move, analyse_board
+from rivals.ratings import skill as rating
+
+ROUND_MS = 5 * 60 * 1000
+TABLE = 4
+WAVE = 40
+
+
+@dataclass
+class Bot:
+    index: int
+    kind: str  # honest, assisted, leader, follower (the truth: never an input of the signals)
+    skill: float
+    pace_ms: int
+    share: float = 0.0  # assisted: share of pairs from the plan; follower: chance to copy
+    partner: int | None = None
+    rating: rating.Skill = field(default_factory=rating.Skill)
+
+
+def population(rng: random.Random, honest: int, assisted_shares: list[float], pairs: int, copy: float) -> list[Bot]:
+    bots: list[Bot] = []
+
+    def new(kind: str, share: float = 0.0) -> Bot:
+        s = rng.uniform(0.3, 1.0)
+        bot = Bot(len(bots), kind, s, int(rng.uniform(0.85, 1.15) * (4400 - 2800 * s)), share)
+        bots.append(bot)
+        return bot
+
+    for _ in range(honest):
+        new("honest")
+    for share in assisted_shares:
+        new("assisted", share)
+    for _ in range(pairs):
+        leader, follower = new("leader"), new("follower", copy)
+        leader.partner, follower.partner = follower.index, leader.index
+    return bots
+
+
+def _ambiguous(board: engine.Board, pairs: list) -> bool:
+    """Three or more removable tiles share a face: a choice a human sees can matter."""
+    seen: dict[int, set] = {}
+    for a, b in pairs:
+        seen.setdefault(board.cls[a], set()).update((a, b))
+    return any(len(v) >= 3 for v in seen.values())
+
+
+def heuristic(board: engine.Board, pairs: list, bot: Bot, rng: random.Random):
+    if rng.random() < 0.25 * (1 - bot.skill):
+        return rng.choice(pairs)
+    layer = board.layout.layer_of
+    count: dict[int, int] = {}
+    for a, b in pairs:
+        count[board.cls[a]] = count.get(board.cls[a], 0) + 1
+    noise = 2.5 - 2 * bot.skill
+
+    def score(p):
+        a, b = p
+        return layer[a] + layer[b] + (1.0 if count[board.cls[a]] == 1 else 0.0) - noise * math.log(-math.log(rng.random()))
+
+    return max(pairs, key=score)
+
+
+def play(deal: engine.Deal, bot: Bot, rng: random.Random, leader_moves: list | None = None) -> list[tuple[int, Move]]:
+    """One board: ``[(play clock ms, Move)]`` until won, stuck or 5 minutes."""
+    board = engine.Board(deal.layout, deal.faces, "rivals")
+    plan: list | None = list(deal.plan)
+    clock, out, follow = rng.randint(1500, 4000), [], 0
+    while clock < ROUND_MS:
+        pairs = board.removable_pairs()
+        if not pairs:
+            break
+        pair, ms = None, None
+        if bot.kind == "assisted" and rng.random() < bot.share:
+            plan = winning_plan(board, plan)
+            if plan:
+                pair = plan[0]
+                ms = int(900 * rng.lognormvariate(0, 0.3))
+        if bot.kind == "follower" and leader_moves is not None:
+            while follow < len(leader_moves) and not board.can_remove(*leader_moves[follow]):
+                follow += 1  # a pair gone on its own board: skip it
+            if follow < len(leader_moves) and rng.random() < bot.share:
+                pair = leader_moves[follow]
+                follow += 1
+        if pair is None:
+            pair = heuristic(board, pairs, bot, rng)
+        if ms is None:
+            ms = int(bot.pace_ms * rng.lognormvariate(0, 0.35) * (1.6 if _ambiguous(board, pairs) else 1.0))
+        ms = max(ms, 450)
+        clock += ms
+        out.append((clock, Move(tuple(pair), ms)))
+        board.remove(*pair)
+    return out
+
+
+@dataclass
+class Run:
+    flagged: dict[int, dict] = field(default_factory=dict)  # bot → kinds
+    pair_flags: set = field(default_factory=set)
+    boards: int = 0
+    analyse_s: float = 0.0
+    score_s: float = 0.0
+    per_board_ms: list[float] = field(default_factory=list)
+    sims_honest: list[float] = field(default_factory=list)
+    sims_pairs: list[float] = field(default_factory=list)
+    scores: dict[int, dict] = field(default_factory=dict)
+
+
+def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresholds, seed: int) -> Run:
+    rng = random.Random(seed)
+    run = Run()
+    baseline = scoring.Baseline()
+    states: dict[int, dict] = {b.index: {} for b in bots}
+    pair_sims: dict[tuple[int, int], list[float]] = {}
+    for r in range(rounds):
+        order = [b.index for b in bots if b.kind != "follower"]
+        rng.shuffle(order)
+        # a follower sits in its leader's wave, at another table
+        waves = [order[i : i + WAVE] for i in range(0, len(order), WAVE)]
+        for wave in waves:
+            for i in list(wave):
+                if bots[i].partner is not None:
+                    wave.append(bots[i].partner)
+            code = engine.random_code(rng.randrange(1 << 34), rng.choice(layouts))
+            deal = engine.deal_from_code(code)
+            played = {}
+            for i in wave:
+                if bots[i].kind != "follower":
+                    played[i] = play(deal, bots[i], rng)
+            for i in wave:
+                if bots[i].kind == "follower":
+                    played[i] = play(deal, bots[i], rng, [m.tiles for _, m in played[bots[i].partner]])
+            seats = [i for i in wave if bots[i].kind != "follower"]
+            followers = [i for i in wave if bots[i].kind == "follower"]
+            rng.shuffle(followers)
+            tables = [seats[k : k + TABLE] for k in range(0, len(seats), TABLE)]
+            for k, f in enumerate(followers):  # never at its leader's table
+                lead = bots[f].partner
+                target = next(tb for j, tb in enumerate(tables) if lead not in tb and len(tb) <= TABLE + 1 or j == len(tables) - 1)
+                target.append(f)
+            boards = _tables(tables, played, bots, deal.layout.size // 2)
+            _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, f"w{r}:{code}")
+    return run
+
+
+def _tables(tables, played, bots, pairs_total: int) -> dict[int, tuple[list[Move], float]]:
+    """Each table ends at its first completion (R-17); places rate the players (R-41)."""
+    boards = {}
+    for table in tables:
+        done = [played[i][-1][0] for i in table if len(played[i]) == pairs_total]
+        end = min(done) if done else ROUND_MS
+        moves = {i: [m for c, m in played[i] if c <= end] for i in table}
+        perf = [(len(moves[i]), -i) for i in table]
+        places = [1 + sum(o > p for o in perf) for p in perf]
+        after = rating.rate([bots[i].rating for i in table], places)
+        for i, s in zip(table, after, strict=True):
+            boards[i] = (moves[i], bots[i].rating.mu)
+            bots[i].rating = s
+    return boards
+
+
+def _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, result) -> None:
+    layout = deal.layout.id
+    free_pairs = {}
+    for i, (moves, mu) in boards.items():
+        started = time.process_time()
+        board = analyse_board(deal.layout, deal.faces, moves, deal.plan, probes=t.probes).as_dict()
+        analysed = time.process_time()
+        band = scoring.band_of(mu, t.band_width)
+        entry = scoring.board_entry(board, layout=layout, band=band, baseline=baseline, t=t)
+        entry["result"] = f"{result}:{i}"
+        baseline.add(layout, band, board)
+        state = states[i]
+        scoring.account_add(state, entry, t)
+        state["scored"] = state.get("scored", 0) + 1
+        for kind, (scores, why) in scoring.account_decide(state, t).items():
+            state.setdefault("flagged", {})[kind] = state["scored"]
+            run.flagged.setdefault(i, {})[kind] = {"why": why, **scores}
+        free_pairs[i] = board["free_pairs"]
+        run.analyse_s += analysed - started
+        run.score_s += time.process_time() - analysed
+        run.per_board_ms.append(1000 * (time.process_time() - started))
+        run.boards += 1
+    started = time.process_time()
+    grams = {i: scoring.bigrams(p) for i, p in free_pairs.items()}
+    ids = sorted(free_pairs)
+    for x, a in enumerate(ids):
+        for b in ids[x + 1 :]:
+            if not scoring.worth_comparing(grams[a], grams[b]):
+                sim = 0.0
+            else:
+                sim = scoring.similarity(free_pairs[a], free_pairs[b], t)
+                if sim is None:
+                    continue
+            key = (a, b)
+            colluding = bots[a].partner == b
+            (run.sims_pairs if colluding else run.sims_honest).append(sim)
+            sims = pair_sims.setdefault(key, [])
+            sims.append(sim)
+            if scoring.collusion_evidence(sims, t):
+                run.pair_flags.add(key)
+    run.score_s += time.process_time() - started
