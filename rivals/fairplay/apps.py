@@ -23,6 +23,7 @@ class FairPlayConfig(AppConfig):
         from rivals import event_types, projections
         from rivals.fairplay import events
         from rivals.fairplay.projections import flags_projection
+        from rivals.fairplay.signals_projection import signals_projection
         from rivals.signals import intent_accepted, intent_refused
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
@@ -30,5 +31,6 @@ class FairPlayConfig(AppConfig):
             feature=self.label, types=events.FAIRPLAY_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
         )
         projections.register(flags_projection)
+        projections.register(signals_projection)  # R-42's windows, baselines, boards and pairs
         intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
         intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")

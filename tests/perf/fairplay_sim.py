@@ -87,7 +87,9 @@ def heuristic(board: engine.Board, pairs: list, bot: Bot, rng: random.Random):
 
     def score(p):
         a, b = p
-        return layer[a] + layer[b] + (1.0 if count[board.cls[a]] == 1 else 0.0) - noise * math.log(-math.log(rng.random()))
+        return (
+            layer[a] + layer[b] + (1.0 if count[board.cls[a]] == 1 else 0.0) - noise * math.log(-math.log(rng.random()))
+        )
 
     return max(pairs, key=score)
 
@@ -167,7 +169,9 @@ def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresh
             tables = [seats[k : k + TABLE] for k in range(0, len(seats), TABLE)]
             for k, f in enumerate(followers):  # never at its leader's table
                 lead = bots[f].partner
-                target = next(tb for j, tb in enumerate(tables) if lead not in tb and len(tb) <= TABLE + 1 or j == len(tables) - 1)
+                target = next(
+                    tb for j, tb in enumerate(tables) if lead not in tb and len(tb) <= TABLE + 1 or j == len(tables) - 1
+                )
                 target.append(f)
             boards = _tables(tables, played, bots, deal.layout.size // 2)
             _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, f"w{r}:{code}")
