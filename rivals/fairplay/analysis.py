@@ -84,14 +84,14 @@ class BoardSignals:
         }
 
 
-def _swapped(board: Board, plan: list[Pair], pair: Pair) -> list[Pair] | None:
-    """The plan with ``pair`` first and its tiles' plan partners paired together instead, if that
-    replays to an empty board (None otherwise)."""
+def _swap_plan(plan: list[Pair], where: dict[int, int], board: Board, pair: Pair) -> list[Pair] | None:
+    """The plan with ``pair`` first and its tiles' plan partners paired together where the later
+    of their two pairs was, if that still wins (None otherwise).
+
+    Only the plan's pairs between the two need a look: removing tiles never blocks a legal
+    removal, so the pairs before them stay removable with ``pair`` gone, and after the later one
+    the board is the plan's own."""
     a, b = pair
-    where = {}
-    for k, (x, y) in enumerate(plan):
-        where[x] = k
-        where[y] = k
     ka, kb = where.get(a), where.get(b)
     if ka is None or kb is None or ka == kb:
         return None
@@ -99,35 +99,53 @@ def _swapped(board: Board, plan: list[Pair], pair: Pair) -> list[Pair] | None:
     pb = plan[kb][0] if plan[kb][1] == b else plan[kb][1]
     if board.cls[pa] != board.cls[pb]:
         return None
-    late = max(ka, kb)
-    rest = [
-        _norm(pa, pb) if k == late else q for k, q in enumerate(plan) if k != min(ka, kb)
-    ]  # the partners go where the later of their two pairs was
+    lo, hi = (ka, kb) if ka < kb else (kb, ka)
     probe = board.copy()
-    probe.remove(a, b)
-    for x, y in rest:
+    gone = (1 << a) | (1 << b)
+    for x, y in plan[:lo]:
+        gone |= (1 << x) | (1 << y)
+    probe.present &= ~gone
+    for x, y in plan[lo + 1 : hi]:
         if not probe.can_remove(x, y):
             return None
         probe.remove(x, y)
-    return rest if probe.present == 0 else None
+    if not probe.can_remove(pa, pb):
+        return None
+    return [*plan[:lo], *plan[lo + 1 : hi], _norm(pa, pb), *plan[hi + 1 :]]
 
 
 class _Position:
     """The current position, its winning plan (None once unsolvable) and the cost so far."""
 
     def __init__(self, board: Board, plan: list[Pair] | None, budget: int):
-        self.board, self.plan, self.budget, self.solves = board, plan, budget, 0
+        self.board, self.budget, self.solves = board, budget, 0
+        self.plan = plan
+
+    @property
+    def plan(self) -> list[Pair] | None:
+        return self._plan
+
+    @plan.setter
+    def plan(self, plan: list[Pair] | None) -> None:
+        self._plan = plan
+        self.pairs = set(plan or ())
+        self.where = {t: k for k, q in enumerate(plan or ()) for t in q}
+
+    def swapped(self, pair: Pair) -> list[Pair] | None:
+        return _swap_plan(self._plan, self.where, self.board, pair) if self._plan else None
 
     def keeps(self, pair: Pair) -> tuple[bool, list[Pair] | None]:
         """Does removing ``pair`` keep the deal solvable? With the plan after it: the swapped
         plan, or the solver's (None when the pair is the plan's). Undecided: keeps."""
-        board, plan = self.board, self.plan
-        if plan and pair in plan:
+        if pair in self.pairs:
             return True, None
-        swapped = _swapped(board, plan, pair) if plan else None
+        swapped = self.swapped(pair)
         if swapped is not None:
             return True, swapped
-        after = board.copy()
+        return self.solved(pair)
+
+    def solved(self, pair: Pair) -> tuple[bool, list[Pair] | None]:
+        after = self.board.copy()
         after.remove(*pair)
         if after.present == 0:
             return True, []
@@ -135,20 +153,19 @@ class _Position:
         res = _solve(after, self.budget)
         if res.solvable is False:
             return False, None
-        return True, [_norm(*q) for q in res.plan] if res.solvable else None
+        return True, list(res.plan) if res.solvable else None
 
     def any_loses(self, pairs: list[Pair], probes: int) -> bool:
         """Does one of ``pairs`` lose the deal? The plan's pairs and their swaps keep it; of the
         others at most ``probes`` are solved (the lowest first): a bound on the cost, so a
         position with more candidates may be counted as not critical."""
-        plan = self.plan or []
         for q in pairs:
-            if q in plan or _swapped(self.board, plan, q) is not None:
+            if q in self.pairs or self.swapped(q) is not None:
                 continue
             if probes <= 0:
                 return False
             probes -= 1
-            if not self.keeps(q)[0]:
+            if not self.solved(q)[0]:
                 return True
         return False
 
@@ -157,7 +174,7 @@ class _Position:
         a pair off the plan, the plan with the pair's tiles swapping partners if that still wins,
         else the solver's plan of the new position (``solved``: what ``keeps`` found)."""
         plan = self.plan
-        if plan and pair in plan:
+        if pair in self.pairs:
             return [q for q in plan if q != pair]
         if solved is not None:
             return solved
@@ -167,7 +184,7 @@ class _Position:
             return []
         self.solves += 1
         res = _solve(after, self.budget)
-        return [_norm(*q) for q in res.plan] if res.solvable else None
+        return list(res.plan) if res.solvable else None
 
 
 def analyse_board(

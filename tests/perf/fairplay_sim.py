@@ -134,6 +134,7 @@ class Run:
     analyse_s: float = 0.0
     score_s: float = 0.0
     per_board_ms: list[float] = field(default_factory=list)
+    board_sizes: list[int] = field(default_factory=list)
     sims_honest: list[float] = field(default_factory=list)
     sims_pairs: list[float] = field(default_factory=list)
     scores: dict[int, dict] = field(default_factory=dict)
@@ -142,7 +143,7 @@ class Run:
 def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresholds, seed: int) -> Run:
     rng = random.Random(seed)
     run = Run()
-    baseline = scoring.Baseline()
+    baselines = scoring.Baseline()
     states: dict[int, dict] = {b.index: {} for b in bots}
     pair_sims: dict[tuple[int, int], list[float]] = {}
     for r in range(rounds):
@@ -155,6 +156,7 @@ def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresh
                 if bots[i].partner is not None:
                     wave.append(bots[i].partner)
             code = engine.random_code(rng.randrange(1 << 34), rng.choice(layouts))
+            wave_boards: list[dict] = []  # the boards of this deal scored so far (the worker's FairPlayBoard)
             deal = engine.deal_from_code(code)
             played = {}
             for i in wave:
@@ -164,46 +166,64 @@ def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresh
                 if bots[i].kind == "follower":
                     played[i] = play(deal, bots[i], rng, [m.tiles for _, m in played[bots[i].partner]])
             seats = [i for i in wave if bots[i].kind != "follower"]
-            followers = [i for i in wave if bots[i].kind == "follower"]
-            rng.shuffle(followers)
             tables = [seats[k : k + TABLE] for k in range(0, len(seats), TABLE)]
-            for k, f in enumerate(followers):  # never at its leader's table
+            for f in (i for i in wave if bots[i].kind == "follower"):  # never at its leader's table
                 lead = bots[f].partner
-                target = next(
-                    tb for j, tb in enumerate(tables) if lead not in tb and len(tb) <= TABLE + 1 or j == len(tables) - 1
-                )
-                target.append(f)
-            boards = _tables(tables, played, bots, deal.layout.size // 2)
-            _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, f"w{r}:{code}")
+                min(
+                    (tb for tb in tables if lead not in tb), key=lambda tb: (len(tb), tables.index(tb)), default=tables[0]
+                ).append(f)
+            for table in tables:  # each table is a rated result, scored as the worker scores it
+                boards = _table(table, played, bots, deal.layout.size // 2)
+                _score_table(run, deal, boards, bots, baselines, states, pair_sims, t, f"w{r}:{code}", wave_boards)
     return run
 
 
-def _tables(tables, played, bots, pairs_total: int) -> dict[int, tuple[list[Move], float]]:
-    """Each table ends at its first completion (R-17); places rate the players (R-41)."""
+def _table(table, played, bots, pairs_total: int) -> dict[int, tuple[list[Move], float]]:
+    """A table ends at its first completion (R-17); its places rate the players (R-41)."""
+    done = [played[i][-1][0] for i in table if len(played[i]) == pairs_total]
+    end = min(done) if done else ROUND_MS
+    moves = {i: [m for c, m in played[i] if c <= end] for i in table}
+    perf = [(len(moves[i]), -i) for i in table]
+    places = [1 + sum(o > p for o in perf) for p in perf]
+    after = rating.rate([bots[i].rating for i in table], places)
     boards = {}
-    for table in tables:
-        done = [played[i][-1][0] for i in table if len(played[i]) == pairs_total]
-        end = min(done) if done else ROUND_MS
-        moves = {i: [m for c, m in played[i] if c <= end] for i in table}
-        perf = [(len(moves[i]), -i) for i in table]
-        places = [1 + sum(o > p for o in perf) for p in perf]
-        after = rating.rate([bots[i].rating for i in table], places)
-        for i, s in zip(table, after, strict=True):
-            boards[i] = (moves[i], bots[i].rating.mu)
-            bots[i].rating = s
+    for i, s in zip(table, after, strict=True):
+        boards[i] = (moves[i], bots[i].rating.mu)  # the band: μ before the result
+        bots[i].rating = s
     return boards
 
 
-def _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, result) -> None:
+def _score_table(run, deal, boards, bots, baseline, states, pair_sims, t, result, wave_boards) -> None:
+    """``rivals.fairplay.signals.fairplay_result_score`` without the database: every board against
+    the baseline as it was before the result, then the baseline, the windows and the pairs move."""
     layout = deal.layout.id
-    free_pairs = {}
+    entries = []
     for i, (moves, mu) in boards.items():
         started = time.process_time()
         board = analyse_board(deal.layout, deal.faces, moves, deal.plan, probes=t.probes).as_dict()
-        analysed = time.process_time()
+        run.analyse_s += time.process_time() - started
         band = scoring.band_of(mu, t.band_width)
         entry = scoring.board_entry(board, layout=layout, band=band, baseline=baseline, t=t)
-        entry["result"] = f"{result}:{i}"
+        entry.update(result=result, account_id=i)
+        grams = scoring.bigrams(board["free_pairs"])
+        for other in wave_boards:
+            if other["account_id"] == i or not scoring.worth_comparing(grams, other["grams"]):
+                continue
+            sim = scoring.similarity(board["free_pairs"], other["free_pairs"], t)
+            if sim is None:
+                continue
+            key = (min(i, other["account_id"]), max(i, other["account_id"]))
+            (run.sims_pairs if bots[i].partner == other["account_id"] else run.sims_honest).append(sim)
+            pair_sims.setdefault(key, []).append(sim)
+            if scoring.collusion_evidence(pair_sims[key], t):
+                run.pair_flags.add(key)
+        wave_boards.append({"account_id": i, "free_pairs": board["free_pairs"], "grams": grams})
+        entries.append((i, band, board, entry))
+        run.per_board_ms.append(1000 * (time.process_time() - started))
+        run.board_sizes.append(deal.layout.size)
+        run.boards += 1
+    started = time.process_time()
+    for i, band, board, entry in entries:
         baseline.add(layout, band, board)
         state = states[i]
         scoring.account_add(state, entry, t)
@@ -211,27 +231,5 @@ def _score_wave(run, deal, boards, bots, baseline, states, pair_sims, t, result)
         for kind, (scores, why) in scoring.account_decide(state, t).items():
             state.setdefault("flagged", {})[kind] = state["scored"]
             run.flagged.setdefault(i, {})[kind] = {"why": why, **scores}
-        free_pairs[i] = board["free_pairs"]
-        run.analyse_s += analysed - started
-        run.score_s += time.process_time() - analysed
-        run.per_board_ms.append(1000 * (time.process_time() - started))
-        run.boards += 1
-    started = time.process_time()
-    grams = {i: scoring.bigrams(p) for i, p in free_pairs.items()}
-    ids = sorted(free_pairs)
-    for x, a in enumerate(ids):
-        for b in ids[x + 1 :]:
-            if not scoring.worth_comparing(grams[a], grams[b]):
-                sim = 0.0
-            else:
-                sim = scoring.similarity(free_pairs[a], free_pairs[b], t)
-                if sim is None:
-                    continue
-            key = (a, b)
-            colluding = bots[a].partner == b
-            (run.sims_pairs if colluding else run.sims_honest).append(sim)
-            sims = pair_sims.setdefault(key, [])
-            sims.append(sim)
-            if scoring.collusion_evidence(sims, t):
-                run.pair_flags.add(key)
+        run.scores[i] = state
     run.score_s += time.process_time() - started
