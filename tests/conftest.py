@@ -63,6 +63,7 @@ HEAVY_PROOFS = frozenset(
         "tests.platform.test_replica",
         "tests.platform.test_event_partitions_migration",
         "tests.accounts.test_admin_browser",
+        "tests.fairplay.test_admin_browser",  # chromium, as the admin's
     }
 )
 

@@ -72,7 +72,9 @@ def main() -> int:
     for b in fp:
         for k in run.flagged[b.index]:
             kinds[k] = kinds.get(k, 0) + 1
-    honest_pairs = sum(1 for a, b in run.pair_flags if bots[a].partner != b and "honest" in (bots[a].kind, bots[b].kind))
+    honest_pairs = sum(
+        1 for a, b in run.pair_flags if bots[a].partner != b and "honest" in (bots[a].kind, bots[b].kind)
+    )
     fp_any = {b.index for b in fp} | {
         x for a, b in run.pair_flags if bots[a].partner != b for x in (a, b) if bots[x].kind == "honest"
     }
@@ -93,7 +95,9 @@ def main() -> int:
         target = 0.95 if share == 1.0 else 0.70 if share == 0.5 else None
         verdict = f"{VERDICT[anyk >= target]} " if target else "     "
         ok &= anyk >= target if target else True
-        print(f"{verdict}{share:5.0%}: {anyk:6.1%} ({solver:.1%} by plan agreement){f'  target ≥ {target:.0%}' if target else ''}")
+        print(
+            f"{verdict}{share:5.0%}: {anyk:6.1%} ({solver:.1%} by plan agreement){f'  target ≥ {target:.0%}' if target else ''}"
+        )
     pairs = [(b.index, b.partner) for b in bots if b.kind == "leader"]
     caught = sum((min(a, b), max(a, b)) in run.pair_flags for a, b in pairs) / max(1, len(pairs))
     print(f"\n## Colluding pairs ({len(pairs)})")
@@ -118,7 +122,9 @@ def main() -> int:
             "(target ≤ 20 ms)"
         )
     every = sorted(run.per_board_ms)
-    print(f"every board ({len(every)}): median {statistics.median(every):.1f} ms, p95 {every[int(0.95 * (len(every) - 1))]:.1f} ms")
+    print(
+        f"every board ({len(every)}): median {statistics.median(every):.1f} ms, p95 {every[int(0.95 * (len(every) - 1))]:.1f} ms"
+    )
     return 0 if ok and rate <= 0.01 and caught >= 0.9 else 1
 
 

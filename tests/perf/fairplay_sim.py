@@ -170,7 +170,9 @@ def simulate(bots: list[Bot], rounds: int, layouts: list[str], t: scoring.Thresh
             for f in (i for i in wave if bots[i].kind == "follower"):  # never at its leader's table
                 lead = bots[f].partner
                 min(
-                    (tb for tb in tables if lead not in tb), key=lambda tb: (len(tb), tables.index(tb)), default=tables[0]
+                    (tb for tb in tables if lead not in tb),
+                    key=lambda tb: (len(tb), tables.index(tb)),
+                    default=tables[0],
                 ).append(f)
             for table in tables:  # each table is a rated result, scored as the worker scores it
                 boards = _table(table, played, bots, deal.layout.size // 2)
