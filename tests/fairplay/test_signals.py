@@ -14,7 +14,6 @@ from rivals.fairplay.models import FairPlayBaseline, FairPlayBoard, FairPlayFlag
 from rivals.fairplay.signals import fairplay_result_score
 from rivals.fairplay.signals_projection import signals_projection
 from rivals.fairplay.tasks import results_due, signals_sweep
-from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.models import Account, Event
 from tests.matches.helpers import accounts, at, board

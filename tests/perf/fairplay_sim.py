@@ -81,7 +81,7 @@ def heuristic(board: engine.Board, pairs: list, bot: Bot, rng: random.Random):
         return rng.choice(pairs)
     layer = board.layout.layer_of
     count: dict[int, int] = {}
-    for a, b in pairs:
+    for a, _ in pairs:
         count[board.cls[a]] = count.get(board.cls[a], 0) + 1
     noise = 2.5 - 2 * bot.skill
 
