@@ -232,3 +232,28 @@ def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: da
                 },
                 now=now,
             )
+
+
+ANALYSED = ("pairs", "choices", "plan_hits", "critical", "kept", "lost_at", "hard_ms", "easy_ms", "free_pairs")
+
+
+def signals_verify(events) -> tuple[int, list[str]]:
+    """Recompute every board of these ``FairPlaySignalsScored`` events from the log with the
+    production analysis: (boards checked, the differences named by result, board and field)."""
+    t = thresholds()
+    checked, wrong = 0, []
+    for event in events:
+        for board in event.data["boards"]:
+            checked += 1
+            game = Game.objects.filter(pk=board["game_id"]).first()
+            again = board_signals(game, t) if game is not None else None
+            if again is None:
+                wrong.append(f"{event.data['result']} board {board['game_id']}: not in the log any more")
+                continue
+            again["free_pairs"] = [list(p) for p in again["free_pairs"]]
+            wrong += [
+                f"{event.data['result']} board {board['game_id']}: {name} differs"
+                for name in ANALYSED
+                if again[name] != board[name]
+            ]
+    return checked, wrong

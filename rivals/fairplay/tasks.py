@@ -9,7 +9,7 @@ the service (the stream's head), so either may run twice or late.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.db import connection
@@ -26,10 +26,12 @@ _DUE_SQL = (
 )
 
 
-def results_due(*, now, limit: int = SWEEP_BATCH) -> list[str]:
-    """Rated results (``match:<id>``) of the last days whose signals are not scored yet."""
+def results_due(*, now, limit: int = SWEEP_BATCH, lookback: timedelta | None = SWEEP_LOOKBACK) -> list[str]:
+    """Rated results (``match:<id>``) of the last days (``lookback``; None: all) whose signals
+    are not scored yet, the oldest first."""
+    since = now - lookback if lookback is not None else timezone.make_aware(datetime.min.replace(year=1900))
     with connection.cursor() as cur:
-        cur.execute(_DUE_SQL, [now - SWEEP_LOOKBACK, now, limit])
+        cur.execute(_DUE_SQL, [since, now, limit])
         return [row[0] for row in cur.fetchall()]
 
 

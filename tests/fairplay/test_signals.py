@@ -11,7 +11,7 @@ from rivals import engine
 from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move, analyse_board
 from rivals.fairplay.models import FairPlayBaseline, FairPlayBoard, FairPlayFlag, FairPlayPair, FairPlayWindow
-from rivals.fairplay.signals import fairplay_result_score
+from rivals.fairplay.signals import fairplay_result_score, signals_verify
 from rivals.fairplay.signals_projection import signals_projection
 from rivals.fairplay.tasks import results_due, signals_sweep
 from rivals.matches import services as svc
@@ -248,3 +248,25 @@ def test_R_42_the_signals_projection_rebuilds_from_the_log_and_the_sweep_scores_
     with connection.cursor() as cur:
         cur.execute("SELECT count(*) FROM rivals_stream WHERE type = 'fairplay'")
         assert cur.fetchone()[0] == len(results)
+
+
+@pytest.mark.django_db
+def test_R_42_fairplay_signals_verify_recomputes_every_scored_board_from_the_log():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    _, results = _world()
+    out = StringIO()
+    call_command("fairplay_signals", stdout=out)
+    assert out.getvalue().strip() == "scored 8 results"  # the real clock's now: all due
+    out = StringIO()
+    call_command("fairplay_signals", "--verify", stdout=out)
+    assert out.getvalue().strip() == "16 scored boards match the log"
+    # a board's numbers that the log does not give are named (edited in memory: the log refuses updates)
+    event = Event.objects.filter(type="FairPlaySignalsScored").order_by("position").first()
+    event.data["boards"][1]["plan_hits"] += 1
+    checked, wrong = signals_verify([event])
+    assert checked == 2 and wrong == [
+        f"{event.data['result']} board {event.data['boards'][1]['game_id']}: plan_hits differs"
+    ]
