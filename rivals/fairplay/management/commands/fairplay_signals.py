@@ -27,7 +27,9 @@ class Command(BaseCommand):
 
         if not o["verify"]:
             now = timezone.now()
-            scored = sum(fairplay_result_score(result=r, now=now) for r in results_due(now=now, limit=100_000, lookback=None))
+            scored = sum(
+                fairplay_result_score(result=r, now=now) for r in results_due(now=now, limit=100_000, lookback=None)
+            )
             self.stdout.write(f"scored {scored} results")
             return
         events = Event.objects.filter(type="FairPlaySignalsScored").order_by("position")
