@@ -205,12 +205,12 @@ def analyse_board(
     out = BoardSignals()
     for k, move in enumerate(moves):
         pair = _norm(*move.tiles)
-        if not board.can_remove(*pair):
-            raise ValueError(f"move {k}: {pair} is not removable")
-        if move.joker:
-            pos.plan = _after(board, pos, pair)
+        if move.joker:  # R-8: the server's pair, its partner maybe not free
+            pos.plan = _after(board, pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
             board.remove(*pair)
             continue
+        if not board.can_remove(*pair):
+            raise ValueError(f"move {k}: {pair} is not removable")
         out.pairs += 1
         removable = board.removable_pairs()
         several = len(removable) > 1
@@ -238,6 +238,13 @@ def analyse_board(
         board.remove(*pair)
     out.solves = pos.solves
     return out
+
+
+def _joker_plan(pos: _Position, pair: Pair) -> list[Pair] | None:
+    """The plan after a joker's pair that is not an ordinary removal: the solver's, if any."""
+    if pos.plan is None:
+        return None
+    return pos.replan(pair, None)
 
 
 def _after(board: Board, pos: _Position, pair: Pair) -> list[Pair] | None:

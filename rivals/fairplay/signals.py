@@ -132,8 +132,8 @@ def fairplay_result_score(*, result: str, now: datetime | None = None) -> bool:
         earlier = [b for b in boards if b["code"] == game.code] + _scored_boards(game)
         pairs += _compare(entry, earlier, t)
         boards.append(entry)
-    if not boards:
-        return False
+    # a result with no board to score (undone or shuffled boards) is recorded as scored too, so
+    # that the sweep does not find it again
     event = fair_play_signals_scored(
         result=result,
         mode=rated.data["mode"],

@@ -3,17 +3,8 @@ competitive rounds with the engine directly, and the production signal code
 (``rivals.fairplay.analysis`` and ``rivals.fairplay.scoring``) scores every board from what the
 log holds of it — the deal, the pairs in order, their intervals — never from the bot's kind.
 
-* **honest** (skill 0.3…1.0, pace 1.6…3.6 s a pair): a human's heuristic, no solver — take the
-  top of the heap first, a pair whose faces have no other free copy before a choice among three
-  or four free copies, now and then a pair at random (less often the better the player); it
-  thinks longer (×1.6) at a position where three or more free tiles share a face (a choice that
-  can lose the deal);
-* **assisted** at a share s: each pair, with chance s, the next pair of a winning plan (the
-  hint's plan, ``engine.winning_plan``, kept while it wins) after a quick look (0.9 s ×
-  lognormal, whatever the position); else the honest heuristic;
-* **colluding pairs**: an honest leader and a follower at another table of the same wave, who
-  replays the leader's pairs in order whenever the next one is removable on its own board
-  (with chance ``copy``), else plays its own heuristic pair.
+The bots' play is ``demo.play_style``'s (the demo world's): honest humans' heuristic, assisted
+at a share of their pairs, colluding followers replaying their leader's pairs.
 
 Rounds are tournament waves: 40 players on one deal, tables of 4 (R-23), each table ends at its
 first completion or after 5 minutes (R-17); places by completion then pairs (R-18) rate the
@@ -22,11 +13,11 @@ players with the service's mathematics (``rivals.ratings.skill``), whose μ give
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from dataclasses import dataclass, field
 
+from demo import play_style as style
 from rivals import engine
 from rivals.engine.assist import winning_plan
 from rivals.fairplay import scoring
@@ -68,32 +59,6 @@ def population(rng: random.Random, honest: int, assisted_shares: list[float], pa
     return bots
 
 
-def _ambiguous(board: engine.Board, pairs: list) -> bool:
-    """Three or more removable tiles share a face: a choice a human sees can matter."""
-    seen: dict[int, set] = {}
-    for a, b in pairs:
-        seen.setdefault(board.cls[a], set()).update((a, b))
-    return any(len(v) >= 3 for v in seen.values())
-
-
-def heuristic(board: engine.Board, pairs: list, bot: Bot, rng: random.Random):
-    if rng.random() < 0.25 * (1 - bot.skill):
-        return rng.choice(pairs)
-    layer = board.layout.layer_of
-    count: dict[int, int] = {}
-    for a, _ in pairs:
-        count[board.cls[a]] = count.get(board.cls[a], 0) + 1
-    noise = 2.5 - 2 * bot.skill
-
-    def score(p):
-        a, b = p
-        return (
-            layer[a] + layer[b] + (1.0 if count[board.cls[a]] == 1 else 0.0) - noise * math.log(-math.log(rng.random()))
-        )
-
-    return max(pairs, key=score)
-
-
 def play(deal: engine.Deal, bot: Bot, rng: random.Random, leader_moves: list | None = None) -> list[tuple[int, Move]]:
     """One board: ``[(play clock ms, Move)]`` until won, stuck or 5 minutes."""
     board = engine.Board(deal.layout, deal.faces, "rivals")
@@ -108,7 +73,7 @@ def play(deal: engine.Deal, bot: Bot, rng: random.Random, leader_moves: list | N
             plan = winning_plan(board, plan)
             if plan:
                 pair = plan[0]
-                ms = int(900 * rng.lognormvariate(0, 0.3))
+                ms = style.assisted_ms(rng)
         if bot.kind == "follower" and leader_moves is not None:
             while follow < len(leader_moves) and not board.can_remove(*leader_moves[follow]):
                 follow += 1  # a pair gone on its own board: skip it
@@ -116,9 +81,9 @@ def play(deal: engine.Deal, bot: Bot, rng: random.Random, leader_moves: list | N
                 pair = leader_moves[follow]
                 follow += 1
         if pair is None:
-            pair = heuristic(board, pairs, bot, rng)
+            pair = style.human_pair(board, pairs, bot.skill, rng)
         if ms is None:
-            ms = int(bot.pace_ms * rng.lognormvariate(0, 0.35) * (1.6 if _ambiguous(board, pairs) else 1.0))
+            ms = style.human_ms(bot.pace_ms, board, pairs, rng)
         ms = max(ms, 450)
         clock += ms
         out.append((clock, Move(tuple(pair), ms)))
