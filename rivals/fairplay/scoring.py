@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from statistics import fmean, pstdev
+from statistics import fmean
 
 # --- thresholds -------------------------------------------------------------------------------------
 
@@ -174,6 +174,38 @@ def board_entry(board: dict, *, layout: str, band: int, baseline: Baseline, t: T
 
 # --- an account's window ----------------------------------------------------------------------------
 
+WINDOW_FIELDS = (
+    "result",
+    "round_id",
+    "game_id",
+    "layout",
+    "band",
+    "pairs",
+    "choices",
+    "plan_hits",
+    "critical",
+    "kept",
+    "plan_rate",
+    "keep_rate",
+    "pace_mean",
+    "pace_sd",
+    "pace_boards",
+)
+
+
+def window_entry(entry: dict) -> dict:
+    """What a window keeps of a board's entry: its counts, its band's rates, and its intervals
+    summed (their logs: count, sum, sum of squares) and its slowdown — not the intervals."""
+    logs = _logs((entry.get("hard_ms") or []) + (entry.get("easy_ms") or []))
+    slow = slowdown(entry)
+    return {
+        **{k: entry.get(k) for k in WINDOW_FIELDS},
+        "slow": None if slow is None else round(slow, 6),
+        "log_n": len(logs),
+        "log_sum": round(sum(logs), 6),
+        "log_sq": round(sum(x * x for x in logs), 6),
+    }
+
 
 def _z(observed: float, expected: float, variance: float) -> float:
     return (observed - expected) / math.sqrt(variance) if variance > 0 else 0.0
@@ -190,16 +222,16 @@ def window_scores(entries: list[dict], history: dict, t: Thresholds) -> dict:
     kept = sum(e["kept"] for e in entries)
     exp_kept = sum(e["critical"] * e["keep_rate"] for e in entries)
     var_kept = sum(e["critical"] * e["keep_rate"] * (1 - e["keep_rate"]) for e in entries)
-    slow = [(s, e) for e in entries if (s := slowdown(e)) is not None and e["pace_boards"]]
+    slow = [(e["slow"], e) for e in entries if e["slow"] is not None and e["pace_boards"]]
     pace_z = 0.0
     if slow:
         # each board against its band's spread: the mean of n such boards has spread sd/√n
         pace_z = sum((e["pace_mean"] - s) / e["pace_sd"] for s, e in slow) / math.sqrt(len(slow))
-    logs = [x for e in entries for x in _logs((e.get("hard_ms") or []) + (e.get("easy_ms") or []))]
-    spread = pstdev(logs) if len(logs) > 1 else 0.0
-    mean_log = fmean(logs) if logs else 0.0
+    n = sum(e["log_n"] for e in entries)
+    mean_log = sum(e["log_sum"] for e in entries) / n if n else 0.0
+    spread = math.sqrt(max(sum(e["log_sq"] for e in entries) / n - mean_log * mean_log, 0.0)) if n > 1 else 0.0
     older = history.get("n", 0)
-    faster = 1 - math.exp(mean_log - history["sum"] / older) if older and logs else 0.0
+    faster = 1 - math.exp(mean_log - history["sum"] / older) if older and n else 0.0
     return {
         "results": len({e.get("result") for e in entries}),
         "boards": len(entries),
@@ -217,7 +249,7 @@ def window_scores(entries: list[dict], history: dict, t: Thresholds) -> dict:
         "slowdown": round(fmean(s for s, _ in slow), 4) if slow else 0.0,
         "slowdown_expected": round(fmean(e["pace_mean"] for _, e in slow), 4) if slow else 0.0,
         "pace_z": round(pace_z, 2),
-        "intervals": len(logs),
+        "intervals": n,
         "interval_spread": round(spread, 4),
         "faster_than_history": round(faster, 4),
     }
@@ -296,13 +328,12 @@ def account_add(state: dict, entry: dict, t: Thresholds) -> None:
     """Add one board's entry to an account's state (``entries``: the last ``window`` boards,
     ``history``: the sums of the log intervals of the boards that left it, ``scored``: results)."""
     entries = state.setdefault("entries", [])
-    entries.append(entry)
+    entries.append(window_entry(entry))
     history = state.setdefault("history", {"n": 0, "sum": 0.0})
     while len(entries) > t.window:
         old = entries.pop(0)
-        logs = _logs((old.get("hard_ms") or []) + (old.get("easy_ms") or []))
-        history["n"] += len(logs)
-        history["sum"] = round(history["sum"] + sum(logs), 6)
+        history["n"] += old["log_n"]
+        history["sum"] = round(history["sum"] + old["log_sum"], 6)
 
 
 def account_decide(state: dict, t: Thresholds) -> dict[str, tuple[dict, list[str]]]:

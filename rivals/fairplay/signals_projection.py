@@ -6,6 +6,7 @@ event (``rivals.fairplay.scoring``), driven live by the append and by the rebuil
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.fairplay import scoring
@@ -66,38 +67,62 @@ class FairPlaySignalsProjection(Projection):
                     window.save(update_fields=["flagged"])
             return
         t = thresholds()
-        for board in d["boards"]:
-            self._board(board, d, t, event)
+        self._windows(d, t)
+        self._baselines(d["boards"])
+        self._boards(d, event)
         for pair in d["pairs"]:
             self._pair(pair, d, t)
 
-    def _board(self, board: dict, d: dict, t: scoring.Thresholds, event: Event) -> None:
-        from rivals.fairplay.models import FairPlayBaseline, FairPlayBoard, FairPlayWindow
+    def _windows(self, d: dict, t: scoring.Thresholds) -> None:
+        from rivals.fairplay.models import FairPlayWindow
 
-        account_id = board["account_id"]
-        window, _ = FairPlayWindow.objects.select_for_update().get_or_create(account_id=account_id)
-        state = {"entries": window.entries, "history": window.history or {"n": 0, "sum": 0.0}}
-        scoring.account_add(state, {**board, "result": d["result"]}, t)
-        window.entries, window.history, window.scored = state["entries"], state["history"], window.scored + 1
-        window.save()
-        layout, band = board["layout"], board["band"]
-        for key in baseline_keys(layout, band):
-            row, _ = FairPlayBaseline.objects.select_for_update().get_or_create(key=key)
-            cell = _cell(row)
-            cell.add(board)
-            for name, value in cell.as_dict().items():
-                setattr(row, name, round(value, 6) if isinstance(value, float) else value)
-            row.save()
-        FairPlayBoard.objects.update_or_create(
-            game_id=board["game_id"],
-            defaults={
-                "account_id": account_id,
-                "code": board["code"],
-                "result": d["result"],
-                "round_id": board.get("round_id"),
-                "free_pairs": board["free_pairs"],
-                "scored_at": parse_datetime(d["rated_at"]) or event.recorded_at,
-            },
+        for account_id in sorted({b["account_id"] for b in d["boards"]}):  # lock order: account id
+            window, _ = FairPlayWindow.objects.select_for_update().get_or_create(account_id=account_id)
+            state = {"entries": window.entries, "history": window.history or {"n": 0, "sum": 0.0}}
+            for board in d["boards"]:
+                if board["account_id"] == account_id:
+                    scoring.account_add(state, {**board, "result": d["result"]}, t)
+                    window.scored += 1
+            window.entries, window.history = state["entries"], state["history"]
+            window.save()
+
+    def _baselines(self, boards: list[dict]) -> None:
+        """One upsert of every cell the boards move, in key order (the lock order)."""
+        cells: dict[str, scoring.Cell] = {}
+        for board in boards:
+            for key in baseline_keys(board["layout"], board["band"]):
+                cells.setdefault(key, scoring.Cell()).add(board)
+        if not cells:
+            return
+        fields = list(scoring.Cell.__dataclass_fields__)
+        values = ", ".join(["(%s" + ", %s" * len(fields) + ")"] * len(cells))
+        params = [x for key in sorted(cells) for x in (key, *(getattr(cells[key], f) for f in fields))]
+        update = ", ".join(f"{f} = fairplay_baseline.{f} + EXCLUDED.{f}" for f in fields)
+        with connection.cursor() as cur:
+            cur.execute(
+                f"INSERT INTO fairplay_baseline (key, {', '.join(fields)}) VALUES {values} "
+                f"ON CONFLICT (key) DO UPDATE SET {update}",
+                params,
+            )
+
+    def _boards(self, d: dict, event: Event) -> None:
+        from rivals.fairplay.models import FairPlayBoard
+
+        at = parse_datetime(d["rated_at"]) or event.recorded_at
+        FairPlayBoard.objects.bulk_create(
+            [
+                FairPlayBoard(
+                    game_id=b["game_id"],
+                    account_id=b["account_id"],
+                    code=b["code"],
+                    result=d["result"],
+                    round_id=b.get("round_id"),
+                    free_pairs=b["free_pairs"],
+                    scored_at=at,
+                )
+                for b in d["boards"]
+            ],
+            ignore_conflicts=True,
         )
 
     def _pair(self, pair: dict, d: dict, t: scoring.Thresholds) -> None:

@@ -4,6 +4,8 @@ from the log; the numbers and the flags are exact."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.db import connection
 
@@ -189,7 +191,9 @@ def test_R_42_R_38_an_honest_an_assisted_player_and_a_colluding_pair_are_scored_
     a_entries, b_entries = windows[leader.pk].entries, windows[follower.pk].entries
     numbers = [(e["pairs"], e["choices"], e["plan_hits"], e["critical"], e["kept"]) for e in a_entries]
     assert numbers == [(18, 14, 2, 0, 0), (16, 12, 4, 1, 0), (16, 10, 2, 1, 0), (18, 14, 4, 0, 0)]
-    assert [e["free_pairs"] for e in a_entries] == [e["free_pairs"] for e in b_entries]
+    unforced = dict(FairPlayBoard.objects.values_list("game_id", "free_pairs"))
+    a_pairs = [unforced[uuid.UUID(e["game_id"])] for e in a_entries]
+    assert a_pairs == [unforced[uuid.UUID(e["game_id"])] for e in b_entries] and len(a_pairs[0]) == 14
 
     flags = {(f.account_id, f.kind): f for f in FairPlayFlag.objects.all()}
     assert set(flags) == {(assisted.pk, "solver_assist"), (leader.pk, "collusion"), (follower.pk, "collusion")}

@@ -33,15 +33,9 @@ SHARES = (0.3, 0.5, 0.7, 0.85, 1.0)
 
 
 def main() -> int:
-    import django
-
-    django.setup()
-    from rivals import engine
-    from rivals.fairplay.signals_projection import thresholds
-    from tests.perf import fairplay_sim as sim
-
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a small population (a smoke run)")
+    parser.add_argument("--no-db", action="store_true", help="skip the database part (the worker's whole scoring)")
     parser.add_argument("--honest", type=int, default=1000)
     parser.add_argument("--assisted", type=int, default=50, help="spread evenly over the shares 30…100 %%")
     parser.add_argument("--pairs", type=int, default=20)
@@ -52,6 +46,28 @@ def main() -> int:
     args = parser.parse_args()
     if args.quick:
         args.honest, args.assisted, args.pairs, args.rounds = 200, 20, 6, 12
+    if args.no_db:
+        import django
+
+        django.setup()
+        return population(args)
+    from tests.perf.benchdb import bench_database
+    from tests.perf.fairplay_db import database_costs
+
+    with bench_database("bench_fairplay", os.environ.get("DATABASE_URL")) as name:
+        import django
+
+        django.setup()
+        verdict = population(args)
+        database_costs(args, name)
+    return verdict
+
+
+def population(args) -> int:
+    from rivals import engine
+    from rivals.fairplay.signals_projection import thresholds
+    from tests.perf import fairplay_sim as sim
+
     layouts = [lay.id for lay in engine.all_layouts()] if args.layouts == "all" else args.layouts.split(",")
     t = thresholds()
     rng = random.Random(args.seed)
@@ -111,6 +127,7 @@ def main() -> int:
             f"p99 {other[int(0.99 * (len(other) - 1))]:.2f}, max {other[-1]:.2f}, ≥ {t.collusion_similarity}: "
             f"{sum(s >= t.collusion_similarity for s in other)}"
         )
+    _scores(run, bots, t)
     big = [ms for ms, size in zip(run.per_board_ms, run.board_sizes, strict=True) if size == 144]
     print("\n## Cost (process time of the analysis and scoring, per board)")
     if big:
@@ -126,6 +143,36 @@ def main() -> int:
         f"every board ({len(every)}): median {statistics.median(every):.1f} ms, p95 {every[int(0.95 * (len(every) - 1))]:.1f} ms"
     )
     return 0 if ok and rate <= 0.01 and caught >= 0.9 else 1
+
+
+def _scores(run, bots, t) -> None:
+    """The final windows' scores by kind: how far the honest are from the thresholds."""
+    from rivals.fairplay import scoring
+
+    def q(xs, p):
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(p * (len(xs) - 1)))] if xs else float("nan")
+
+    print("\n## The last window's scores (z against the same rating band), by kind: median / p99 / max")
+    groups = [("honest", lambda b: b.kind == "honest")] + [
+        (f"assisted {s:.0%}", lambda b, s=s: b.kind == "assisted" and b.share == s) for s in SHARES
+    ]
+    groups.append(("colluding", lambda b: b.kind in ("leader", "follower")))
+    for name, member in groups:
+        rows = [
+            scoring.window_scores(run.scores[b.index]["entries"], run.scores[b.index].get("history", {}), t)
+            for b in bots
+            if member(b) and b.index in run.scores
+        ]
+        if not rows:
+            continue
+        line = []
+        for key in ("plan_z", "keep_z", "pace_z", "interval_spread", "plan_share", "keep_share"):
+            xs = [r[key] for r in rows]
+            line.append(f"{key} {statistics.median(xs):.2f}/{q(xs, 0.99):.2f}/{max(xs):.2f}")
+        print(f"{name:<14} " + "  ".join(line))
+    assisted_pairs = sum(1 for a, b in run.pair_flags if bots[a].kind == bots[b].kind == "assisted")
+    print(f"pairs of two assisted accounts flagged as colluding too (both follow one plan): {assisted_pairs}")
 
 
 if __name__ == "__main__":
