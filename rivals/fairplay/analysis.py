@@ -19,10 +19,12 @@ Once a pair makes the deal unsolvable the later positions have no right answer: 
 for pace only. An undecided solve (the budget) counts as "keeps" — never as evidence.
 
 Cost: a removable pair of the current plan keeps the deal solvable without a solve (removing
-tiles never blocks a legal removal); so does a pair whose group has no other present tiles, and a
-pair that swaps partners with the plan's pairs of its group when the swapped plan replays (one
-pass over the plan). Only the remaining pairs need the solver, and a position is known critical
-at the first pair that loses. ``tests/perf/bench_fairplay.py`` measures the cost on 144-tile
+tiles never blocks a legal removal); so does a pair that swaps partners with the plan's pairs of
+its group when the swapped plan replays (only the plan's pairs between the two need a look).
+Only the remaining pairs need the solver: the player's own pair within R-15's budget (its answer
+is evidence), the others ("probes", to find whether the position is critical) at most ``probes``
+per position within a small node budget — a losing pair is usually proved so in a few nodes; an
+undecided probe counts as not losing, so a critical position may be missed, never invented. ``tests/perf/bench_fairplay.py`` measures the cost on 144-tile
 layouts.
 """
 
@@ -144,18 +146,18 @@ class _Position:
             return True, swapped
         return self.solved(pair)
 
-    def solved(self, pair: Pair) -> tuple[bool, list[Pair] | None]:
+    def solved(self, pair: Pair, budget: int | None = None) -> tuple[bool, list[Pair] | None]:
         after = self.board.copy()
         after.remove(*pair)
         if after.present == 0:
             return True, []
         self.solves += 1
-        res = _solve(after, self.budget)
+        res = _solve(after, budget or self.budget)
         if res.solvable is False:
             return False, None
         return True, list(res.plan) if res.solvable else None
 
-    def any_loses(self, pairs: list[Pair], probes: int) -> bool:
+    def any_loses(self, pairs: list[Pair], probes: int, probe_budget: int) -> bool:
         """Does one of ``pairs`` lose the deal? The plan's pairs and their swaps keep it; of the
         others at most ``probes`` are solved (the lowest first): a bound on the cost, so a
         position with more candidates may be counted as not critical."""
@@ -165,7 +167,7 @@ class _Position:
             if probes <= 0:
                 return False
             probes -= 1
-            if not self.solved(q)[0]:
+            if not self.solved(q, probe_budget)[0]:
                 return True
         return False
 
@@ -196,10 +198,13 @@ def analyse_board(
     ruleset: str = "rivals",
     budget: int = SERVICE_NODE_BUDGET,
     probes: int = 2,
+    probe_budget: int = SERVICE_NODE_BUDGET,
 ) -> BoardSignals:
     """The signals of one board: its deal (``faces``, and ``plan``: the deal's winning plan) and
     the removals in order. ``probes``: how many pairs off the plan (and its swaps) are solved per
-    position to find whether it is critical (settings ``FAIRPLAY_PROBES``)."""
+    position to find whether it is critical, each within ``probe_budget`` nodes (settings
+    ``RIVALS["FAIRPLAY_SIGNALS"]``: ``probes``, ``probe_nodes``); the player's own pair and the
+    plan are solved within ``budget`` (R-15's)."""
     board = Board(layout, faces, ruleset)
     pos = _Position(board, [_norm(*p) for p in plan], budget)
     out = BoardSignals()
@@ -224,7 +229,7 @@ def analyse_board(
             mine, mine_plan = pos.keeps(pair)
             hard = not mine
             if mine:
-                hard = pos.any_loses([q for q in removable if q != pair], probes)
+                hard = pos.any_loses([q for q in removable if q != pair], probes, probe_budget)
             if hard:
                 out.critical += 1
                 out.kept += mine

@@ -44,10 +44,11 @@ class Thresholds:
     prior_plan: float = 0.30  # the rates assumed before any data
     prior_keep: float = 0.85
     probes: int = 2  # solves per position to find a critical one (analysis.analyse_board)
-    plan_z: float = 5.0
-    plan_excess: float = 0.12
+    probe_nodes: int = 200  # each such solve's node budget (undecided: not losing — never evidence)
+    plan_z: float = 4.0
+    plan_excess: float = 0.08
     plan_min_choices: int = 60
-    keep_z: float = 5.0
+    keep_z: float = 4.5
     keep_excess: float = 0.08
     keep_min_critical: int = 40
     pace_z: float = 5.0

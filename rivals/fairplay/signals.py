@@ -57,7 +57,13 @@ def board_signals(game: Game, t: scoring.Thresholds) -> dict | None:
         return None
     deal = engine.deal_from_code(game.code)
     return analyse_board(
-        deal.layout, game.initial_faces, moves, deal.plan, ruleset=game.ruleset, probes=t.probes
+        deal.layout,
+        game.initial_faces,
+        moves,
+        deal.plan,
+        ruleset=game.ruleset,
+        probes=t.probes,
+        probe_budget=t.probe_nodes,
     ).as_dict()
 
 

@@ -167,7 +167,9 @@ def _score_table(run, deal, boards, bots, baseline, states, pair_sims, t, result
     entries = []
     for i, (moves, mu) in boards.items():
         started = time.process_time()
-        board = analyse_board(deal.layout, deal.faces, moves, deal.plan, probes=t.probes).as_dict()
+        board = analyse_board(
+            deal.layout, deal.faces, moves, deal.plan, probes=t.probes, probe_budget=t.probe_nodes
+        ).as_dict()
         run.analyse_s += time.process_time() - started
         band = scoring.band_of(mu, t.band_width)
         entry = scoring.board_entry(board, layout=layout, band=band, baseline=baseline, t=t)
