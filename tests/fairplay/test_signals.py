@@ -166,6 +166,8 @@ def _world():
 @pytest.mark.django_db
 def test_R_42_R_38_an_honest_an_assisted_player_and_a_colluding_pair_are_scored_and_flagged_exactly():
     (honest, assisted, leader, follower), results = _world()
+    # the intents that ended the rounds and rated the matches added no signal: a worker scores them
+    assert not Event.objects.filter(type="FairPlaySignalsScored").exists()
     assert results_due(now=at(10_000)) == results  # rated, not yet scored: the oldest first
     for result in results:
         assert fairplay_result_score(result=result, now=at(5000))
