@@ -276,3 +276,25 @@ def test_R_42_fairplay_signals_verify_recomputes_every_scored_board_from_the_log
     assert checked == 2 and wrong == [
         f"{event.data['result']} board {event.data['boards'][1]['game_id']}: plan_hits differs"
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_R_42_rebuild_projections_verifies_the_signals_tables_against_the_log():
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    _world()
+    assert signals_sweep.run(now=at(10_000).isoformat()) == 8
+
+    def verify() -> str:
+        out = StringIO()
+        call_command("rebuild_projections", "--verify", "--no-progress", stdout=out)
+        return out.getvalue()
+
+    assert "every projection equals the log" in verify()
+    FairPlayWindow.objects.filter(scored=4).update(scored=5)  # wrecked rows
+    with pytest.raises(CommandError, match=r"1 projection tables differ from the log: fairplay_window \("):
+        verify()
+    call_command("rebuild_projections", "--no-progress", stdout=StringIO())
+    assert "every projection equals the log" in verify()
