@@ -244,7 +244,7 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
     The oracle of the tests: it restates R-33, R-34 and R-38 on purpose and must not call
     ``rankings.rules`` (which both the live projection and its rebuild run), so that a wrong rule
     there shows up as a difference here."""
-    from rivals.models import PointsLedgerEntry
+    from rivals.points.models import PointsLedgerEntry
 
     def add(target, k, amount, at):
         points, reached = target.get(k, (0, at))

@@ -41,7 +41,7 @@ ACCOUNT_KEYS = frozenset(
 ACCOUNT_LIST_KEYS = frozenset({"account_ids", "players", "waiting", "registered_ids"})
 # keys that name a record with a page of its own
 RECORD_PAGES = {
-    "game_id": "admin:rivals_game_change",
+    "game_id": "admin:games_game_change",
     "round_id": "admin:matches_round_change",
     "match_id": "admin:matches_match_change",
     "duel_id": "admin:matches_duel_change",

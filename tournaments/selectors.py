@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from rivals.deals.selectors import code_is_secret, deal_fields
-from rivals.models import Account, Game
+from rivals.games.models import Game
+from rivals.models import Account
 from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
 
 # API status names → stored statuses

@@ -393,4 +393,4 @@ admin.site.unregister(Group)
 
 admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)
 
-from rivals.accounts import admin_operators  # noqa: E402,F401  registers the Operators page
+from rivals.accounts import admin_operators, admin_outbox  # noqa: E402,F401  register the Operators and outbox pages

@@ -13,7 +13,9 @@ from django.utils.safestring import mark_safe
 
 from rivals.accounts.selectors import player_figures
 from rivals.admin_display import url, when
-from rivals.models import Account, Event, Game, PointsLedgerEntry, RejectedIntent, Stream
+from rivals.games.models import Game, RejectedIntent
+from rivals.models import Account, Event, Stream
+from rivals.points.models import PointsLedgerEntry
 
 BOARDS = (("amr", "365 days (AMR)"), ("weekly", "this week"), ("daily", "today"))
 
@@ -139,7 +141,7 @@ def account_hub(obj: Account):
 
     pk = obj.pk
     links = [
-        _link("rivals_game", "games", Game.objects.filter(account_id=pk).count(), account__id__exact=pk),
+        _link("games_game", "games", Game.objects.filter(account_id=pk).count(), account__id__exact=pk),
         _link("matches_round", "rounds", Round.objects.filter(players__contains=[pk]).count(), player=pk),
         _link(
             "sichuan_sichuantable",
@@ -149,14 +151,14 @@ def account_hub(obj: Account):
         ),
         _link("rivals_event", "events (all streams of the player)", None, player=pk),
         _link(
-            "rivals_pointsledgerentry",
+            "points_pointsledgerentry",
             "points ledger",
             PointsLedgerEntry.objects.filter(account_id=pk).count(),
             player=pk,
         ),
         _link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged"),
         _link(
-            "rivals_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(), player=pk
+            "games_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(), player=pk
         ),
         _link(
             "fairplay_fairplayflag",
@@ -184,7 +186,7 @@ def account_hub(obj: Account):
                 when(f.flagged_at),
                 f.status,
                 format_html(
-                    ' · <a class="flagged-game" href="{}">flagged game</a>', url("admin:rivals_game_change", f.game_id)
+                    ' · <a class="flagged-game" href="{}">flagged game</a>', url("admin:games_game_change", f.game_id)
                 )
                 if f.game_id
                 else "",

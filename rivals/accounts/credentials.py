@@ -29,8 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from rivals import emails
-from rivals.accounts import events
+from rivals.accounts import emails, events
 from rivals.accounts.services import account_device_unlink, account_event, token_issue, tokens_revoke
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Invalid, Unauthenticated

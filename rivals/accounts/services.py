@@ -323,7 +323,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
         account.username = f"closed-{account.pk}"  # the guest's username is its device's: it goes with it
     account.device_id = account.device_unlinked_at = None  # the device is free for a new guest
     if erase:
-        from rivals.models import OutboundEmail
+        from rivals.accounts.models import OutboundEmail
 
         OutboundEmail.objects.filter(account=account).delete()
         account.email = account.pending_email = None

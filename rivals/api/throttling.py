@@ -176,6 +176,6 @@ class EmailSendThrottle(_PerEmailAndIpThrottle):
     scope = "email_send"
 
     def address_key(self, email: str) -> str:
-        from rivals.emails import mailbox
+        from rivals.text import mailbox
 
         return mailbox(email)

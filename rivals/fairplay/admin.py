@@ -28,7 +28,8 @@ from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitmen
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import account_suspend, fairplay_flag_review
-from rivals.models import Event, RejectedIntent
+from rivals.games.models import RejectedIntent
+from rivals.models import Event
 
 SIDE_BY_SIDE_ROWS = 300
 SUSPENSION = (
@@ -191,7 +192,7 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
         if obj.game_id:
             return format_html(
                 '<a class="flagged-game" href="{}">board replay of game {}</a>',
-                url("admin:rivals_game_change", obj.game_id),
+                url("admin:games_game_change", obj.game_id),
                 obj.game_id,
             )
         if obj.round_id:

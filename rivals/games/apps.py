@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class GamesConfig(AppConfig):
     """Solo games (single player levels, classic, pool practice) and the one intent runner that
-    every competitive board shares. Its models stay in ``rivals.models`` (app label ``rivals``)."""
+    every competitive board shares, with the fair-play record of the intents it refuses."""
 
     name = "rivals.games"
     label = "games"
@@ -27,6 +27,11 @@ class GamesConfig(AppConfig):
         from rivals.games.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals import intents
+        from rivals.games.services.rejections import rejected_intent_record
+
+        intents.register_rejection_recorder(rejected_intent_record)  # R-38: refused intents, kept
 
         from rivals.games import export
 

@@ -10,10 +10,11 @@ from rivals import engine
 from rivals.api.times import event_data_view
 from rivals.deals.selectors import code_is_secret, deal_fields, secret_codes
 from rivals.eventstore import stream_filter
+from rivals.games.models import Game, LevelBest
 from rivals.games.services import game_board
 from rivals.games.services.modes import FINISHED, HOSTED_MODES, ROUND_MODES
 from rivals.games.state import play_ms
-from rivals.models import Event, Game, LevelBest
+from rivals.models import Event
 
 
 def is_competition_board(game: Game) -> bool:

@@ -10,7 +10,8 @@ from datetime import datetime
 
 from django.utils.dateparse import parse_datetime
 
-from rivals.models import Event, Game
+from rivals.games.models import Game
+from rivals.models import Event
 
 
 def full_mask(faces: list) -> int:

@@ -40,7 +40,7 @@ class BoardFolds:
 
     @staticmethod
     def _new():
-        from rivals.models import Game
+        from rivals.games.models import Game
 
         return Game(score=0, version=0)
 

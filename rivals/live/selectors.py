@@ -54,8 +54,9 @@ def topic_parse(raw: Any) -> tuple[str, str] | None:
 
 def topic_authorize(*, account_id: int, kind: str, ident: str) -> Topic | None:
     """The topic as ``account_id`` may see it, or ``None`` (not found: missing or not theirs)."""
+    from rivals.games.models import Game
     from rivals.matches.models import Duel, Match, QueueTicket, Round
-    from rivals.models import Account, Game, Stream
+    from rivals.models import Account, Stream
 
     name = kind if kind == "account" else f"{kind}:{ident}"
     if kind == "account":

@@ -244,7 +244,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         head = format_html_join(
             "",
             '<th><a href="{}">{}</a> · score {} · {}</th>',
-            ((url("admin:rivals_game_change", g.pk), g.account, g.score, g.status) for g in games),
+            ((url("admin:games_game_change", g.pk), g.account, g.score, g.status) for g in games),
         )
         rows = []
         for stream_id, version, type_, data, at in events:

@@ -9,10 +9,10 @@ from rest_framework import serializers
 
 from rivals.accounts.export import Subject, batches, chunked
 from rivals.deals.serializers import DealOut
+from rivals.games.models import Game
 from rivals.matches.models import Round
 from rivals.matches.selectors import round_deal, rounds_revealed
 from rivals.matches.serializers import END_REASONS, ROUND_STATUSES
-from rivals.models import Game
 
 ROUNDS_PER_READ = 200
 

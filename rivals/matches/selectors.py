@@ -10,11 +10,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from rivals.deals.selectors import deal_fields, secret_codes
+from rivals.games.models import Game
 from rivals.games.selectors import board_delta, game_view
 from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
 from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.romanian_time import iso_z, iso_z_text
 
 

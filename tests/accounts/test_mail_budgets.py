@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from rivals.emails import mailbox
-from rivals.models import OutboundEmail
+from rivals.accounts.emails import mailbox
+from rivals.accounts.models import OutboundEmail
 from tests.accounts.conftest import code_in
 
 PASSWORD = "tile-matcher-77"
@@ -88,7 +88,7 @@ def test_issue31_notices_of_an_existing_account_are_one_a_day_per_mailbox(
 ):
     import time
 
-    from rivals import emails
+    from rivals.accounts import emails
 
     _owner(guest, console_email, django_capture_on_commit_callbacks)
     now = [time.time()]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rivals.games.levels import levels_generate
-from rivals.models import Account, Event, Level
+from rivals.games.models import Level
+from rivals.models import Account, Event
 
 
 @pytest.mark.django_db

@@ -8,10 +8,11 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 
 from rivals import engine
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import Match, Round
-from rivals.models import Account, Game
+from rivals.models import Account
 
 T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Round
-from rivals.models import Game
 from tests.matches.helpers import accounts, at, intent_for
 from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 

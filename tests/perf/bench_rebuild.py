@@ -35,8 +35,8 @@ def play_games(n: int) -> list:
     from rivals import engine
     from rivals.accounts.services import account_guest_signin
     from rivals.daily_bonus.services import daily_bonus_claim
+    from rivals.games.models import Game
     from rivals.games.services import game_board, game_create, game_intent_apply
-    from rivals.models import Game
 
     games = []
     for i in range(n):

@@ -10,7 +10,8 @@ from django.db import connection
 from rankings.selectors import account_points
 from rivals.accounts.selectors import account_profile
 from rivals.errors import NotAllowed
-from rivals.models import Event, PointsLedgerEntry
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 from tests.tournaments.helpers import at, new_tournament, players, register_all, score_tables
 from tournaments.models import Registration, Tournament, Trophy
 from tournaments.services import finalize

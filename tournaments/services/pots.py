@@ -21,8 +21,9 @@ from rivals import engine
 from rivals.deals.services import deal_fresh_code, deal_new
 from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
+from rivals.games.models import Game
 from rivals.games.services import game_create, game_expire_if_due
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.points.services import points_award
 from rivals.romanian_time import iso_z
 from tournaments import events as ev

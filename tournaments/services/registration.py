@@ -9,7 +9,8 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from rivals.errors import Conflict, NotAllowed, NotEligible
-from rivals.models import Account, PointsLedgerEntry
+from rivals.models import Account
+from rivals.points.models import PointsLedgerEntry
 from rivals.romanian_time import iso_z, week_bounds_utc
 from tournaments import events as ev
 from tournaments.models import Registration, Tournament

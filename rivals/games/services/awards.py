@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from rivals.models import Account, Game, LevelBest, PointsLedgerEntry
+from rivals.games.models import Game, LevelBest
+from rivals.models import Account
+from rivals.points.models import PointsLedgerEntry
 from rivals.points.services import points_award
 
 FIRST_COMPLETION_POINTS = 10
