@@ -60,3 +60,27 @@ class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     @admin.display(description="the intent as sent")
     def intent_view(self, obj: RejectedIntent):
         return data_html(obj.intent) if obj.intent is not None else "—"
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+    from rivals.games.models import Game
+
+    games = Game.objects.filter(account_id=account_id).count()
+    refused = RejectedIntent.objects.filter(account_id=account_id).count()
+    return [
+        (10, hub_link("games_game", "games", games, account__id__exact=account_id)),
+        (70, hub_link("games_rejectedintent", "rejected intents", refused, player=account_id)),
+    ]
+
+
+def player_last_move(account_id: int):
+    """The last move on the player's most recently started game (its stream's last write)."""
+    from rivals.games.models import Game
+    from rivals.models import Stream
+
+    game = Game.objects.filter(account_id=account_id).order_by("-started_at").values_list("pk", flat=True).first()
+    return Stream.objects.filter(pk=f"game-{game}").values_list("updated_at", flat=True).first() if game else None

@@ -11,6 +11,18 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.games.admin_records import player_last_move, player_links
+
+        admin_page.register_player_links(player_links)  # the player page: games, refused intents
+        admin_page.register_last_seen(player_last_move)
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={"game_id": "admin:games_game_change"}, streams=("game-",)
+        )  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.games import events
         from rivals.games.projections import game_projection, level_leaderboard_projection

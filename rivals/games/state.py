@@ -113,3 +113,8 @@ def apply_game_event(game: Game, event: Event) -> None:
     if "seq" in d:
         game.seq = d["seq"]
     game.version = event.version
+
+
+def blank_game() -> Game:
+    """A board before its first event (what a replay of its stream starts from)."""
+    return Game(score=0, version=0)

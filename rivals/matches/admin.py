@@ -317,3 +317,13 @@ def _commitments(account) -> list[str]:
 
 
 register_player_commitments(_commitments)
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    rounds = Round.objects.filter(players__contains=[account_id]).count()
+    return [(20, hub_link("matches_round", "rounds", rounds, player=account_id))]

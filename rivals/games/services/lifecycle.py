@@ -215,3 +215,8 @@ def games_expire_due(*, now: datetime | None = None) -> int:
         .order_by("pk")
     )
     return sum(game_expire_if_due(game=game, now=now) for game in due)
+
+
+def games_locked(game_ids) -> dict:
+    """These games, locked (``SELECT … FOR UPDATE``, by id: one order for every locker), by id."""
+    return {g.pk: g for g in Game.objects.filter(pk__in=list(game_ids)).order_by("pk").select_for_update()}
