@@ -66,10 +66,6 @@ def points_totals(account_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return totals
 
 
-def player_ref(account: Account) -> dict[str, Any]:
-    return {"id": account.pk, "display_name": account.display_name}
-
-
 def account_profile(*, account: Account) -> dict[str, Any]:
     profile: dict[str, Any] = {
         "account_id": account.pk,

@@ -68,7 +68,7 @@ class Account(AbstractBaseUser, PermissionsMixin):
     device_unlinked_at = models.DateTimeField(
         null=True, blank=True, help_text="the device id no longer signs in (a credential change or a reset)"
     )
-    email = models.EmailField(  # noqa: DJ001 - NULL, not "": unique must allow any number of accounts without one
+    email = models.EmailField(  # NULL, not "": unique must allow any number of accounts without one
         unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)"
     )
     email_verified = models.BooleanField(default=False)

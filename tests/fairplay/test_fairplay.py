@@ -154,10 +154,7 @@ def test_r38_a_suspended_account_is_refused_and_absent_from_rankings_until_lifte
         LevelBest.objects.create(level=1, account=account, best_ms=ms, achieved_at=timezone.now())
 
     def board():
-        return [
-            (r["place"], r["player"]["id"], r["points"])  # noqa: E731
-            for r in api.get("/api/v1/rankings/amr").json()["results"]
-        ]
+        return [(r["place"], r["player"]["id"], r["points"]) for r in api.get("/api/v1/rankings/amr").json()["results"]]
 
     assert board() == [(1, cheat_id, 30), (2, b.pk, 20), (2, c.pk, 20)]
     game_id = _game(client)

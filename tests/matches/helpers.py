@@ -181,7 +181,7 @@ def race(*callables):
         try:
             barrier.wait()
             outcomes[i] = ("ok", fn())
-        except Exception as exc:  # noqa: BLE001 — recorded and asserted by the test
+        except Exception as exc:  # recorded and asserted by the test
             outcomes[i] = ("error", exc)
         finally:
             connection.close()

@@ -146,7 +146,7 @@ def load_process(rounds: list[dict], rate: float, seconds: float, out, ready, go
                 intent={"seq": seq, "type": "remove_pair", "tiles": r["plan"][i]},
                 now=timezone.now(),
             )
-        except Exception:  # noqa: BLE001 — counted: a round that ended meanwhile
+        except Exception:  # counted: a round that ended meanwhile
             errors += 1
             continue
         committed = time.time()

@@ -853,7 +853,7 @@ def main() -> int:
                 t0 = time.monotonic()
                 try:
                     SCENARIOS[name](world)
-                except Exception as exc:  # noqa: BLE001 - a scenario that breaks is a failure, the others run
+                except Exception as exc:  # a scenario that breaks is a failure, the others run
                     import traceback
 
                     traceback.print_exc()

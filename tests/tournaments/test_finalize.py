@@ -140,7 +140,7 @@ def test_r26_two_workers_finalizing_at_the_same_moment_give_one_set_of_prizes():
         try:
             barrier.wait(timeout=10)
             outcomes.append(finalize.tournament_finalize(tournament_id=t.pk, now=at(70)))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             errors.append(exc)
         finally:
             connection.close()

@@ -179,7 +179,7 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
     return True
 
 
-def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # noqa: A002 — the signal's name
+def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # the signal's name
     """``rivals.matches.signals.round_ended``, inside the ``RoundEnded`` transaction: the table's TP."""
     if match.mode != "tournament":
         return
