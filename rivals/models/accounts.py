@@ -3,7 +3,7 @@
 Personal data (email, device id, password hash) lives only in the account row's identity
 columns, never in event payloads; a name the player chose is sealed in its event with the
 account's own key (``AccountKey``, ``rivals.personal``). Erasure destroys the key and blanks the
-columns: no event is rewritten (README "Personal data").
+columns: no event is rewritten (docs/api.md "Personal data").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Issue 31, "abuse that still works": a stranger must not be able to keep the owner's reset code
-from reaching the owner. Each kind of email has its own budget per mailbox (``rivals.emails``):
+from reaching the owner. Each kind of email has its own budget per mailbox (``rivals.accounts.emails``):
 notices of an existing account one a day, verification codes and reset codes five an hour each;
 ``name+tag@`` is its mailbox ``name@``, whatever the case. What a caller sees stays the same."""
 

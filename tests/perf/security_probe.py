@@ -66,7 +66,7 @@ def probe_replay(port: int) -> None:
     replay = raw_call(port, "POST", "/api/v1/auth/guest", {"device_id": device}, headers=key)
     token = first[2]["token"]
     stored = AccessToken.objects.filter(key=token).exists()
-    # README "Security": a replayed guest sign-in is the first answer with a fresh token, never the first
+    # docs/security.md: a replayed guest sign-in is the first answer with a fresh token, never the first
     ok = replay[0] == first[0] and token not in str(replay[2]) and not stored
     verdict(
         "finding-3 secrets at rest", ok, f"replay {replay[0]} (first {first[0]}), token stored in the clear: {stored}"
