@@ -33,9 +33,10 @@ class FairPlayConfig(AppConfig):
 
         from rivals import admin_display
 
-        admin_display.register_pages(
-            records={"flag_id": "admin:fairplay_fairplayflag_change"}
-        )  # what the admin links (rivals.admin_display)
+        admin_display.register_pages(  # what the admin links (rivals.admin_display)
+            records={"flag_id": "admin:fairplay_fairplayflag_change"},
+            streams=("fairplay-",),  # a rated result's signals (fairplay-match:<id>)
+        )
 
         from rivals import event_types, projections
         from rivals.fairplay import events

@@ -27,7 +27,8 @@ from rivals.fairplay.analysis import Move, analyse_board
 from rivals.fairplay.events import fair_play_signals_scored
 from rivals.fairplay.services import fairplay_flag
 from rivals.fairplay.signals_projection import load_baseline, pair_key, thresholds
-from rivals.models import Event, Game
+from rivals.games.models import Game
+from rivals.models import Event
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "fairplay"
@@ -220,7 +221,7 @@ def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: da
             fairplay_flag(
                 account_id=me,
                 kind="collusion",
-                subject=f"collusion-{key}",
+                subject=f"collusion of {key}",
                 round_id=near[-1][mine],
                 details={
                     "why": ["same_pairs"],
