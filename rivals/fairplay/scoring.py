@@ -43,7 +43,7 @@ class Thresholds:
     prior_weight: int = 200  # positions of pseudo-count when a band or layout has little data
     prior_plan: float = 0.30  # the rates assumed before any data
     prior_keep: float = 0.85
-    probes: int = 2  # solves per position to find a critical one (analysis.analyse_board)
+    probes: int = 1  # solves per position to find a critical one (analysis.analyse_board)
     probe_nodes: int = 200  # each such solve's node budget (undecided: not losing — never evidence)
     plan_z: float = 4.0
     plan_excess: float = 0.08

@@ -225,7 +225,10 @@ def test_R_42_R_38_an_honest_an_assisted_player_and_a_colluding_pair_are_scored_
     assert [s["round_id"] for s in pair.details["shared"]] == [e["round_id"] for e in a_entries[:3]]
     assert [s["other_round_id"] for s in pair.details["shared"]] == [e["round_id"] for e in b_entries[:3]]
     # no other pair of accounts came near: the honest player against each of the others
-    assert all(max(x[3] for x in p.shared) < 0.8 for p in FairPlayPair.objects.exclude(key=pair.subject.removeprefix("collusion of ")))
+    assert all(
+        max(x[3] for x in p.shared) < 0.8
+        for p in FairPlayPair.objects.exclude(key=pair.subject.removeprefix("collusion of "))
+    )
     # a flag never suspends
     assert not Account.objects.filter(suspended_at__isnull=False).exists()
 
