@@ -24,9 +24,9 @@ def _duel(k: int, players, rng: random.Random):
     from demo import play_style as style
     from rivals import engine
     from rivals.engine.assist import winning_plan
+    from rivals.games.models import Game
     from rivals.games.services import game_board
     from rivals.matches import services as svc
-    from rivals.games.models import Game
 
     code = engine.random_code(rng.randrange(1 << 34), "L00" if k % 2 else "L09")
     t0 = T0 + timedelta(hours=k)
