@@ -36,6 +36,8 @@ from dataclasses import dataclass, field
 from rivals.engine import Board, Layout
 from rivals.engine.assist import SERVICE_NODE_BUDGET, plan_still_valid
 from rivals.engine.assist import solve as _solve
+from rivals.engine.board import free_mask_of
+from rivals.engine.deals import update_free
 
 Pair = tuple[int, int]
 
@@ -114,6 +116,61 @@ def _swap_plan(plan: list[Pair], where: dict[int, int], board: Board, pair: Pair
     if not probe.can_remove(pa, pb):
         return None
     return [*plan[:lo], *plan[lo + 1 : hi], _norm(pa, pb), *plan[hi + 1 :]]
+
+
+class _Removable:
+    """``Board.removable_pairs`` of each position in turn, kept up to date removal by removal (the
+    free tiles updated around the removed ones; T-6a's lifted partners looked for only among the
+    tiles of the free tile's own face): the same pairs, a fraction of the cost."""
+
+    def __init__(self, board: Board):
+        self.board = board
+        self.free = free_mask_of(board.layout, board.present)
+        self.of_cls: dict[int, int] = {}
+        for t in range(board.layout.size):
+            if (board.present >> t) & 1:
+                self.of_cls[board.cls[t]] = self.of_cls.get(board.cls[t], 0) | (1 << t)
+
+    def removed(self, a: int, b: int) -> None:
+        gone = (1 << a) | (1 << b)
+        cls = self.board.cls
+        self.of_cls[cls[a]] &= ~(1 << a)
+        self.of_cls[cls[b]] &= ~(1 << b)
+        self.free = update_free(self.board.layout, self.board.present, self.free, gone)
+
+    def pairs(self) -> list[Pair]:
+        board, free = self.board, self.free
+        p, cls, lay = board.present, board.cls, board.layout
+        by_cls: dict[int, list[int]] = {}
+        m = free
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            by_cls.setdefault(cls[i], []).append(i)
+        out = set()
+        for tiles in by_cls.values():
+            for x in range(len(tiles)):
+                for y in range(x + 1, len(tiles)):
+                    out.add((tiles[x], tiles[y]))
+        if board.lift:
+            L, R, C, A = lay.left, lay.right, lay.cover, lay.affect_mask
+            m = free
+            while m:
+                low = m & -m
+                m ^= low
+                a = low.bit_length() - 1
+                cand = A[a] & p & ~free & self.of_cls[cls[a]]
+                if not cand:
+                    continue
+                q = p & ~low
+                while cand:
+                    lb = cand & -cand
+                    cand ^= lb
+                    j = lb.bit_length() - 1
+                    if not (q & C[j]) and (not (q & L[j]) or not (q & R[j])):
+                        out.add((a, j) if a < j else (j, a))
+        return sorted(out)
 
 
 class _Position:
@@ -207,17 +264,19 @@ def analyse_board(
     plan are solved within ``budget`` (R-15's)."""
     board = Board(layout, faces, ruleset)
     pos = _Position(board, [_norm(*p) for p in plan], budget)
+    live = _Removable(board)
     out = BoardSignals()
     for k, move in enumerate(moves):
         pair = _norm(*move.tiles)
         if move.joker:  # R-8: the server's pair, its partner maybe not free
             pos.plan = _after(board, pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
             board.remove(*pair)
+            live.removed(*pair)
             continue
         if not board.can_remove(*pair):
             raise ValueError(f"move {k}: {pair} is not removable")
         out.pairs += 1
-        removable = board.removable_pairs()
+        removable = live.pairs()
         several = len(removable) > 1
         if several:
             out.free_pairs.append(pair)
@@ -241,6 +300,7 @@ def analyse_board(
         if k > 0:
             (out.hard_ms if hard else out.easy_ms).append(int(move.interval_ms))
         board.remove(*pair)
+        live.removed(*pair)
     out.solves = pos.solves
     return out
 

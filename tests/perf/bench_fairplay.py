@@ -36,6 +36,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="a small population (a smoke run)")
     parser.add_argument("--no-db", action="store_true", help="skip the database part (the worker's whole scoring)")
+    parser.add_argument("--db-only", action="store_true", help="only the database part")
     parser.add_argument("--honest", type=int, default=1000)
     parser.add_argument("--assisted", type=int, default=50, help="spread evenly over the shares 30…100 %%")
     parser.add_argument("--pairs", type=int, default=20)
@@ -58,7 +59,7 @@ def main() -> int:
         import django
 
         django.setup()
-        verdict = population(args)
+        verdict = 0 if args.db_only else population(args)
         database_costs(args, name)
     return verdict
 
