@@ -26,6 +26,7 @@ from rivals.admin_actions import (
 )
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitments
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
+from rivals.fairplay import admin_signals  # noqa: F401  (R-42's windows and pairs, registered there)
 from rivals.fairplay.admin_evidence import SIGNAL_KINDS, evidence_html
 from rivals.fairplay.admin_evidence import summary as signal_summary
 from rivals.fairplay.models import FairPlayFlag

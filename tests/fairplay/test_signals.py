@@ -326,3 +326,19 @@ def test_R_42_the_analysis_keeps_the_removable_pairs_of_each_position_as_the_eng
             board.remove(*p)
             live.removed(*p)
     assert positions > 500
+
+
+@pytest.mark.django_db
+def test_R_42_the_admin_lists_the_signal_windows_and_the_pairs_that_shared_deals(operator):
+    (honest, assisted, leader, follower), results = _world()
+    for result in results:
+        fairplay_result_score(result=result, now=at(5000))
+    windows = operator.get("/admin/fairplay/fairplaywindow/").content.decode()
+    # the assisted player's four boards (47 choices), the honest one's (60)
+    assert "plan pair 100 % of 47 choices (same rating: 28 %, z 11.01)" in windows
+    assert "plan pair 10 % of 60 choices (same rating: 31 %, z -3.57)" in windows
+    window = operator.get(f"/admin/fairplay/fairplaywindow/{assisted.pk}/change/").content.decode()
+    assert "kept solvable 100 % of 2 critical" in window
+    pair = FairPlayPair.objects.get(key=f"{leader.pk}-{follower.pk}")
+    page = operator.get(f"/admin/fairplay/fairplaypair/{pair.pk}/change/").content.decode()
+    assert f"/admin/rivals/account/{leader.pk}/change/" in page and ">4<" in page  # four shared deals
