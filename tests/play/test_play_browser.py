@@ -223,7 +223,8 @@ def test_a_classic_game_played_to_the_win_by_clicking_tiles_with_hints_undo_and_
     assert p.page.locator(f"g.tile[data-tile='{pair[0]}']").count() == 1
 
     # T-7: a blocked tile tapped removes nothing and deselects; the server hears click_blocked
-    blocked_tile = p.page.get_attribute("g.tile.blocked >> nth=0", "data-tile")
+    layout = engine.get_layout("L08")  # a tile blocked at both sides, nothing on top (it can be seen)
+    blocked_tile = next(i for i in board.tiles() if not board.is_free(i) and not layout.cover[i] & board.present)
     p.page.click(f"g.tile[data-tile='{blocked_tile}']")
     p.page.wait_for_selector(".log li.blocked")
     assert tiles_on(p.page) == 36 and p.page.locator("g.tile.selected").count() == 0
