@@ -93,7 +93,7 @@ class Player:
 
     def rename(self, name: str) -> None:
         self.page.goto(f"{self.base}/play/#/")
-        self.page.wait_for_selector("form.rename")
+        self.page.wait_for_selector("form.rename[data-loaded='1']")
         self.page.fill("form.rename input[name=display_name]", name)
         self.page.click("form.rename button")
         self.page.wait_for_selector("form.rename .ok")
@@ -414,3 +414,35 @@ def test_the_sichuan_table_through_one_deal_by_its_legal_actions(players, shots)
 
     table = SichuanTable.objects.get()
     assert table.status == "finished"
+
+
+def test_an_arena_of_four_tabs_through_its_three_rounds_to_the_prizes(players, shots):
+    ps = [players(f"arena-{i}") for i in range(4)]
+    for p in ps:
+        p.open("#/arena")
+    for p in ps[:3]:
+        p.page.click("button.join")
+        p.page.wait_for_selector(".waiting")
+    ps[3].page.click("button.join")
+    for p in ps:
+        p.page.wait_for_selector(".match[data-mode='arena'] svg.board")
+    match_id = ps[0].page.get_attribute(".match", "data-match")
+    first, second = ps[0], ps[1]
+    for index in (1, 2, 3):
+        for p in ps:  # the next round after a 10-second break, pushed on the match's topic
+            p.page.wait_for_selector(f".round-title[data-status='running']:has-text('Round {index} of 3')", timeout=30_000)
+        round_id = str(Round.objects.get(match_id=match_id, index=index).pk)
+        if index == 1:  # the second player removes one pair in the first round (R-18a: not idle)
+            click_pair(second.page, _plan_pair(round_id, second.account_id))
+        while tiles_on(first.page) > 0:
+            click_pair(first.page, _plan_pair(round_id, first.account_id))
+        for p in ps:
+            p.page.wait_for_selector(f".round-result h3:has-text('Round {index} over')")
+        if index == 1:
+            ps[2].page.screenshot(path=shots / "15-arena-round-1-over.png", full_page=True)
+    for p in ps:
+        p.page.wait_for_selector(".match-result .finished")
+    # 80 / 40 / 20 / 0 by the sum of the scores; R-18a: the two idle players earn nothing
+    assert [p.page.get_attribute(".match-result", "data-points") for p in ps] == ["80", "40", "0", "0"]
+    assert Match.objects.get(pk=match_id).status == "finished"
+    second.page.screenshot(path=shots / "16-arena-finished.png", full_page=True)

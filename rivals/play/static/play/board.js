@@ -18,6 +18,7 @@ const H = 58;
 const UX = W / 2;
 const UY = H / 2;
 const LAYER = 5; // each layer drawn this many px up and to the left
+const LIFT = 32; // the selected tile is drawn this many px higher
 
 /** T-5 on the tiles held: no tile above overlapping it, and its left or right side open. */
 export function isFree(tiles, t, without = null) {
@@ -114,13 +115,16 @@ export class Board {
       this.extent.y = Math.max(this.extent.y, t.y + 2);
       this.extent.z = Math.max(this.extent.z, t.z);
     }
-    const pad = LAYER * this.extent.z + 4;
+    const pad = LAYER * this.extent.z + LIFT + 4;
     const width = this.extent.x * UX + pad + 8;
     const height = this.extent.y * UY + pad + 8;
-    const order = [...this.tiles.values()].sort((p, q) => p.z - q.z || p.y - q.y || q.x - p.x);
+    const lifted = (t) => (t.id === this.selected ? 1 : 0);
+    const order = [...this.tiles.values()].sort((p, q) => lifted(p) - lifted(q) || p.z - q.z || p.y - q.y || q.x - p.x);
     const parts = order.map((t) => {
       const px = pad + t.x * UX - t.z * LAYER;
-      const py = pad + t.y * UY - t.z * LAYER;
+      // the selected tile is drawn lifted (T-6a: "lifting the first tile can free its neighbours"),
+      // so that a tile it covered can be seen and tapped
+      const py = pad + t.y * UY - t.z * LAYER - (t.id === this.selected ? LIFT : 0);
       const cls = ["tile", t.free ? "free" : "blocked"];
       if (t.id === this.selected) cls.push("selected");
       if (this.hint.includes(t.id)) cls.push("hint");

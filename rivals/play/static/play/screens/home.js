@@ -29,6 +29,7 @@ export async function show(root) {
   const form = root.querySelector("form.rename");
   const me = await guard(() => api.account());
   if (me) form.display_name.value = me.display_name;
+  form.dataset.loaded = "1";
   form.onsubmit = (ev) => {
     ev.preventDefault();
     guard(async () => {

@@ -55,16 +55,25 @@ export async function show(root, { params: [tableId] }) {
   const view = root.querySelector(".table-view");
   const logEl = root.querySelector(".log");
 
+  const faces = new Map(); // tile id → face, from every tile the table has shown
+  function learn(t) {
+    for (const x of [...t.hand, ...(t.drawn ? [t.drawn] : []), ...t.seats.flatMap((s) => [...(s.hand || []), ...s.discards, ...s.melds.flatMap((m) => m.tiles)])])
+      faces.set(x.id, x.face);
+  }
+
   function log(ev) {
+    if (ev.type === "SichuanIntentAccepted") return; // our own intent: what it did follows
     const d = ev.data || {};
+    const you = d.seat === 0;
     const who = d.seat !== undefined ? SEAT(d.seat) : "";
+    const face = d.face || faces.get(d.tile);
+    const verb = (v) => `${who} ${you ? v : `${v}s`}`;
     let text = ev.type;
-    if (ev.type === "TileDiscarded" && d.face) text = `${who} discards ${faceName(d.face)}`;
-    else if (ev.type === "TileDiscarded") text = `${who} discards`;
-    else if (ev.type === "TileDrawn") text = `${who} draws${d.face ? ` ${faceName(d.face)}` : ""}`;
-    else if (ev.type === "HandWon") text = `${who} wins`;
-    else if (ev.type === "Ponged") text = `${who} pongs`;
-    else if (ev.type === "Konged") text = `${who} kongs`;
+    if (ev.type === "TileDiscarded") text = `${verb("discard")}${face ? ` ${faceName(face)}` : ""}`;
+    else if (ev.type === "TileDrawn") text = `${verb("draw")}${you && face ? ` ${faceName(face)}` : ""}`;
+    else if (ev.type === "HandWon") text = `${verb("win")}`;
+    else if (ev.type === "Ponged") text = `${verb("pong")}${face ? ` ${faceName(face)}` : ""}`;
+    else if (ev.type === "Konged") text = `${verb("kong")}${face ? ` ${faceName(face)}` : ""}`;
     else if (ev.type === "MissingSuitsRevealed") text = `missing suits: ${(d.suits || []).map((s, i) => `${SEAT(i)} ${SUIT[s] || s}`).join(", ")}`;
     else if (who) text = `${who}: ${ev.type}`;
     logEl.insertAdjacentHTML("afterbegin", `<li>${esc(text)}</li>`);
@@ -123,8 +132,9 @@ export async function show(root, { params: [tableId] }) {
       if (action.tile !== undefined && action.type !== "pong" && action.type !== "win" && action.type !== "pass") intent.tile = action.tile;
       if (action.suit !== undefined) intent.suit = action.suit;
       const answer = await api.sichuanIntent(table.id, intent);
-      answer.events.forEach(log);
       table = answer.table;
+      learn(table);
+      answer.events.forEach(log);
       draw();
     } catch (err) {
       showError(err);
@@ -137,5 +147,6 @@ export async function show(root, { params: [tableId] }) {
     }
   }
 
+  learn(table);
   draw();
 }
