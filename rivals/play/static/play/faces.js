@@ -33,7 +33,7 @@ export function faceSvg(face, w, h) {
   const big = (text, color) =>
     `<text x="${cx}" y="${h * 0.52}" text-anchor="middle" font-size="${h * 0.42}" font-weight="700" fill="${color}">${text}</text>`;
   const small = (text, color) =>
-    `<text x="${cx}" y="${h * 0.86}" text-anchor="middle" font-size="${h * 0.2}" fill="${color}">${text}</text>`;
+    `<text x="${cx}" y="${h * 0.86}" text-anchor="middle" font-size="${h * (text.length > 6 ? 0.16 : 0.2)}" fill="${color}">${text}</text>`;
   const suit = SUITS[face.slice(-1)];
   if (face.length === 2 && suit && /[1-9]/.test(face[0])) {
     const [name, color] = suit;
