@@ -209,9 +209,7 @@ def test_a_classic_game_played_to_the_win_by_clicking_tiles_with_hints_undo_and_
     faces_after = p.page.eval_on_selector_all("g.tile", "gs => gs.map(g => g.dataset.face).join()")
     assert faces_after != faces_before
     game.refresh_from_db()
-    shown = dict(
-        p.page.eval_on_selector_all("g.tile", "gs => gs.map(g => [Number(g.dataset.tile), g.dataset.face])")
-    )
+    shown = dict(p.page.eval_on_selector_all("g.tile", "gs => gs.map(g => [Number(g.dataset.tile), g.dataset.face])"))
     assert shown == {i: game.faces[i] for i in shown}
 
     # the first pair by hint, then undo it (T-11): the pair is back on the board
@@ -430,7 +428,9 @@ def test_an_arena_of_four_tabs_through_its_three_rounds_to_the_prizes(players, s
     first, second = ps[0], ps[1]
     for index in (1, 2, 3):
         for p in ps:  # the next round after a 10-second break, pushed on the match's topic
-            p.page.wait_for_selector(f".round-title[data-status='running']:has-text('Round {index} of 3')", timeout=30_000)
+            p.page.wait_for_selector(
+                f".round-title[data-status='running']:has-text('Round {index} of 3')", timeout=30_000
+            )
         round_id = str(Round.objects.get(match_id=match_id, index=index).pk)
         if index == 1:  # the second player removes one pair in the first round (R-18a: not idle)
             click_pair(second.page, _plan_pair(round_id, second.account_id))
