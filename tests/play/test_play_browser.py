@@ -321,6 +321,7 @@ def test_a_quick_match_between_two_tabs_pushed_live_to_its_result_and_verified(p
         p.page.wait_for_selector(".round-result table.places")
         p.page.wait_for_selector(".match-result .finished")
     assert a.page.get_attribute(".match-result", "data-points") == "20"
+    a.page.wait_for_selector(".notice[data-type='prize_awarded']:has-text('+20 points')")  # the account topic
     assert b.page.get_attribute(".match-result", "data-points") == "0"
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished"

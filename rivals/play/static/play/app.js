@@ -44,8 +44,37 @@ async function route() {
   }
 }
 
+/** The `account` topic (API.md § Notifications): one line per notification, for a few seconds. */
+const NOTICES = {
+  match_found: () => "a match was found",
+  round_started: (d) => `round ${d.index} of your ${d.mode} match starts`,
+  prize_awarded: (d) => `+${d.amount} points (${d.source.replace("_", " ")})`,
+  jokers_changed: (d) => `${d.delta > 0 ? "+" : ""}${d.delta} joker${Math.abs(d.delta) === 1 ? "" : "s"} (${d.reason.replace("_", " ")})`,
+  trophy_awarded: (d) => `a trophy: ${d.title}`,
+  duel_challenged: () => "you are challenged to a duel",
+  display_name_reset: (d) => `your display name was reset to ${d.display_name}${d.message ? `: ${d.message}` : ""}`,
+  account_suspended: (d) => `your account is suspended${d.message ? `: ${d.message}` : ""}`,
+  account_suspension_lifted: () => "your suspension is lifted",
+};
+
+function onNotice(msg) {
+  if (msg.op !== "event") return;
+  const say = NOTICES[msg.type];
+  const box = $("#notices");
+  const line = document.createElement("div");
+  line.className = "notice";
+  line.dataset.type = msg.type;
+  line.textContent = say ? say(msg.data) : msg.type.replaceAll("_", " ");
+  box.prepend(line);
+  setTimeout(() => line.remove(), 6000);
+  if (["prize_awarded", "jokers_changed", "trophy_awarded", "display_name_reset"].includes(msg.type)) refreshMe().catch(() => {});
+}
+
+/** The last `GET /account` answer (the start screen shows it without asking again). */
+export let me = null;
+
 export async function refreshMe() {
-  const me = await api.account(); // API.md § Accounts: GET /account
+  me = await api.account(); // API.md § Accounts: GET /account
   $("#me").innerHTML = `<b>${esc(me.display_name)}</b> · ${me.points.amr} pts · ${me.jokers} jokers`;
   $("#me").dataset.account = me.account_id;
   return me;
@@ -68,6 +97,7 @@ async function start() {
   await route();
   document.body.dataset.ready = "1";
   performance.mark("play-ready");
+  live.subscribe("account", onNotice); // the socket opens now (if no screen opened it); screens add their topics
 }
 
 start();

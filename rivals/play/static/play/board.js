@@ -49,10 +49,11 @@ export class Board {
     this.hint = [];
     this.extent = { x: 0, y: 0, z: 0 };
     this.locked = false;
-    element.addEventListener("click", (ev) => {
+    // one listener per element (a new round's board replaces the last one's)
+    element.onclick = (ev) => {
       const g = ev.target.closest("g.tile");
       if (g) this.tap(Number(g.dataset.tile));
-    });
+    };
   }
 
   /** The whole board (a game or round read, a full answer). */

@@ -1,7 +1,7 @@
 // The start screen: what can be played here, and the player's own name (API.md § Accounts).
 
 import * as api from "../api.js";
-import { refreshMe } from "../app.js";
+import { me as known, refreshMe } from "../app.js";
 import { esc, guard } from "../ui.js";
 
 export async function show(root) {
@@ -27,7 +27,7 @@ export async function show(root) {
       </form>
     </section>`;
   const form = root.querySelector("form.rename");
-  const me = await guard(() => api.account());
+  const me = known || (await guard(() => api.account()));
   if (me) form.display_name.value = me.display_name;
   form.dataset.loaded = "1";
   form.onsubmit = (ev) => {
