@@ -8,8 +8,9 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from rivals import engine
+from rivals.games.models import Game
 from rivals.games.services import game_board
-from rivals.models import Event, Game
+from rivals.models import Event
 from tests.contract import ONE_TIME_SPELLING, check_component
 from tests.live.server import Client, RawSocket, quiet, recv, send, until
 from tests.platform.test_celery_worker import _spawn, _stop

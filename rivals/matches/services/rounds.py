@@ -30,12 +30,13 @@ from rivals.engine.scoring import competition_places
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
+from rivals.games.models import Game
 from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
 from rivals.intents import intent_envelope
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.romanian_time import iso_z
 
 STREAM_TYPE = "round"
