@@ -28,9 +28,9 @@ from django.db import connection
 
 from config.embedded import database_url
 from rivals import engine
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches.models import Match, Round
-from rivals.models import Game
 from tests.browser import artifacts, skip_without_chromium
 from tests.live.server import LiveServer
 
