@@ -48,7 +48,8 @@ export class Board {
     this.selected = null;
     this.hint = [];
     this.extent = { x: 0, y: 0, z: 0 };
-    this.locked = false;
+    this.locked = false; // an intent on its way
+    this.frozen = false; // the screen's say: not playable now (a round not started, or over)
     // one listener per element (a new round's board replaces the last one's)
     element.onclick = (ev) => {
       const g = ev.target.closest("g.tile");
@@ -81,7 +82,7 @@ export class Board {
   /** T-7, and T-6a's lifting in the Rivals ruleset. */
   async tap(id) {
     const t = this.tiles.get(id);
-    if (!t || this.locked) return;
+    if (!t || this.locked || this.frozen) return;
     const a = this.selected === null ? null : this.tiles.get(this.selected);
     if (a && a.id === id) {
       this.selected = null; // tapping the selected tile deselects

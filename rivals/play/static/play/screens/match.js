@@ -103,7 +103,7 @@ export async function show(root, { params: [matchId] }) {
     if (round.result) return;
     round.result = d;
     round.status = "ended";
-    board.locked = true;
+    freeze();
     drawFigures();
     el(".round-result").innerHTML = `<h3>Round ${d.index} over (${esc(d.reason)})</h3>
       <table class="places">${d.results
@@ -152,7 +152,7 @@ export async function show(root, { params: [matchId] }) {
       board.apply(a);
       for (const ev of a.events) if (ev.type === "PairRemoved" && ev.data.decisive) flash("decisive pair +300");
       drawFigures();
-      if (["won", "stuck", "ended"].includes(a.board_status)) board.locked = true;
+      freeze();
     } catch (err) {
       showError(err);
       if (err.code === "conflict") await loadRound(round.id, true);
@@ -187,7 +187,13 @@ export async function show(root, { params: [matchId] }) {
     drawOpponents();
     drawFigures();
     if (r.result) roundEnded({ ...r.result, index: r.index, results: r.result.places.map((p) => ({ ...p, account_id: p.player.id })) });
-    if (["won", "stuck", "ended"].includes(r.board_status)) board.locked = true;
+    freeze();
+  }
+
+  /** Playable: started (by the server's clock), not over, and the own board still in play. */
+  function freeze(now = Date.now() + api.clockSkewMs) {
+    board.frozen = round.status === "ended" || now < round.startsAt || round.boardStatus !== "playing";
+    el(".board-wrap").dataset.playable = board.frozen ? "0" : "1";
   }
 
   let askedEnd = false;
@@ -195,15 +201,14 @@ export async function show(root, { params: [matchId] }) {
     if (!round) return;
     const now = Date.now() + api.clockSkewMs;
     const clock = el(".clock");
+    freeze(now);
     if (round.status === "ended") {
       clock.textContent = "over";
     } else if (now < round.startsAt) {
       clock.textContent = `starts in ${Math.ceil((round.startsAt - now) / 1000)} s`;
-      board.locked = true;
     } else {
       if (round.status === "scheduled") {
         round.status = "running";
-        board.locked = !["playing"].includes(round.boardStatus);
         drawFigures();
       }
       const left = round.endsAt - now;
