@@ -125,8 +125,9 @@ def tiles_on(page) -> int:
     return int(page.get_attribute("svg.board", "data-tiles"))
 
 
-def click_pair(page, pair) -> None:
-    """T-7: tap the free tile of the pair, then the other; wait for the answer to be applied."""
+def click_pair(page, pair, *, last: bool = False) -> None:
+    """T-7: tap the free tile of the pair, then the other; wait for the answer to be applied (not
+    after the ``last`` pair of an Arena round: the next round's board may be shown by then)."""
     before = tiles_on(page)
     a, b = pair
     if "free" not in page.get_attribute(f"g.tile[data-tile='{a}']", "class"):
@@ -134,13 +135,14 @@ def click_pair(page, pair) -> None:
     page.click(f"g.tile[data-tile='{a}']")
     page.wait_for_selector(f"g.tile.selected[data-tile='{a}']")
     page.click(f"g.tile[data-tile='{b}']")
-    page.wait_for_selector(f"svg.board[data-tiles='{before - 2}']")
+    if not last:
+        page.wait_for_selector(f"svg.board[data-tiles='{before - 2}']")
 
 
 def hinted_pair(page) -> tuple[int, int]:
     """T-10: press hint; the two tiles the server named are drawn as the hint."""
     page.click("button.intent-hint")
-    page.wait_for_function("document.querySelectorAll('g.tile.hint').length === 2")
+    page.wait_for_selector("g.tile.hint >> nth=1")
     hinted = page.locator("g.tile.hint")
     return int(hinted.nth(0).get_attribute("data-tile")), int(hinted.nth(1).get_attribute("data-tile"))
 
@@ -263,9 +265,11 @@ def test_single_player_level_one_won_by_hints_shows_decisive_pairs_and_the_point
 def _plan_pair(round_id: str, account_id: int) -> tuple[int, int]:
     """The next pair of the server's winning plan for this player's board of the round (any
     removable pair should the solver's budget leave the position undecided)."""
-    board = game_board(Game.objects.get(round_id=round_id, account_id=account_id))
-    plan = engine.solve(board).plan
-    return tuple(plan[0] if plan else board.removable_pairs()[0])
+    game = Game.objects.get(round_id=round_id, account_id=account_id)
+    board = game_board(game)
+    plan = engine.solve(board).plan or board.removable_pairs()
+    assert plan, (game.status, game.seq, len(board.tiles()), Round.objects.get(pk=round_id).end_reason)
+    return tuple(plan[0])
 
 
 def test_a_quick_match_between_two_tabs_pushed_live_to_its_result_and_verified(players, shots):
@@ -289,7 +293,7 @@ def test_a_quick_match_between_two_tabs_pushed_live_to_its_result_and_verified(p
     assert b.page.get_attribute(".match", "data-match") == match_id
     rnd = Round.objects.get(match_id=match_id, index=1)
     round_id = str(rnd.pk)
-    a.page.wait_for_function("Number(document.querySelector('.clock').dataset.leftMs) > 0")
+    a.page.wait_for_selector(".clock[data-left-ms]")
     left_ms = int(a.page.get_attribute(".clock", "data-left-ms"))
     assert 0 < left_ms <= 20_000  # R-17: the server's deadline (20 s without a pair)
     commitment = hashlib.sha256(f"{rnd.code}:{rnd.salt}".encode()).hexdigest()
@@ -368,9 +372,10 @@ def test_the_daily_bonus_claimed_and_doubled_and_the_rankings_with_the_own_ratin
     assert "+10" in p.page.inner_text(".doubled")  # R-32
     p.page.screenshot(path=shots / "11-daily-bonus.png")
     # a second claim the same day: the button is off; the API's own refusal is shown as its message
-    p.page.evaluate("window.play.api.dailyBonusClaim().catch(e => { window.refused = [e.status, e.message]; })")
-    p.page.wait_for_function("window.refused !== undefined")
-    status, _message = p.page.evaluate("window.refused")
+    status, _message = p.page.evaluate(
+        "async () => { try { await window.play.api.dailyBonusClaim(); return [200, ''] }"
+        " catch (e) { return [e.status, e.message] } }"
+    )
     assert status == 409
 
     p.page.goto(f"{p.base}/play/#/rankings/daily")
@@ -403,15 +408,13 @@ def test_the_sichuan_table_through_one_deal_by_its_legal_actions(players, shots)
         status = p.page.get_attribute(".table-status", "data-status")
         if status == "finished":
             break
-        seq = p.page.inner_text(".table-status")
+        seq = p.page.get_attribute(".table-status", "data-seq")
         buttons = p.page.locator(".actions button.action")
         kinds = [buttons.nth(i).get_attribute("data-type") for i in range(buttons.count())]
         assert kinds, "the human seat is not finished and has no legal action"
         kind = next(k for k in order if k in kinds)
         p.page.click(f".actions button.action-{kind} >> nth=0")
-        p.page.wait_for_function(
-            "(s) => document.querySelector('.table-status').innerText !== s", arg=seq, timeout=15_000
-        )
+        p.page.wait_for_selector(f".table-status:not([data-seq='{seq}'])", timeout=15_000)  # the answer applied
     p.page.wait_for_selector(".sichuan-result")
     p.page.screenshot(path=shots / "14-sichuan-finished.png", full_page=True)
     from rivals.sichuan.models import SichuanTable
@@ -442,8 +445,8 @@ def test_an_arena_of_four_tabs_through_its_three_rounds_to_the_prizes(players, s
         round_id = str(Round.objects.get(match_id=match_id, index=index).pk)
         if index == 1:  # the second player removes one pair in the first round (R-18a: not idle)
             click_pair(second.page, _plan_pair(round_id, second.account_id))
-        while tiles_on(first.page) > 0:
-            click_pair(first.page, _plan_pair(round_id, first.account_id))
+        for left in range(tiles_on(first.page) // 2, 0, -1):
+            click_pair(first.page, _plan_pair(round_id, first.account_id), last=left == 1)
         for p in ps:
             p.page.wait_for_selector(f".round-result h3:has-text('Round {index} over')")
         if index == 1:

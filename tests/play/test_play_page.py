@@ -32,6 +32,8 @@ def test_the_landing_page_links_to_the_client_and_the_page_is_served_with_its_fi
         body = b"".join(res.streaming_content) if res.streaming else res.content
         assert body
     assert client.post("/play/").status_code == 405  # one page, read only
+    csp = page["Content-Security-Policy"]  # nothing from another host, no inline script
+    assert "default-src 'none'" in csp and "script-src 'self';" in csp and "connect-src 'self' ws://testserver" in csp
 
 
 def test_every_module_imports_only_the_clients_own_files():

@@ -142,8 +142,10 @@ export async function show(root, { params: [matchId] }) {
 
   async function send(body) {
     if (round.status !== "running") return showError(new Error(round.status === "scheduled" ? "the round has not started yet" : "the round is over"));
+    const sent = round;
     try {
-      const a = await api.roundIntent(round.id, { seq: round.seq, ...body }); // Prefer: return=minimal
+      const a = await api.roundIntent(sent.id, { seq: sent.seq, ...body }); // Prefer: return=minimal
+      if (round !== sent) return; // the round's last pair: the next Arena round is shown already
       round.seq = a.seq;
       round.score = a.score;
       round.boardStatus = a.board_status;

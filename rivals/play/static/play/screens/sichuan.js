@@ -93,7 +93,7 @@ export async function show(root, { params: [tableId] }) {
     const mine = seat(0);
     const result = table.result;
     view.innerHTML = `
-      <div class="table-status" data-status="${esc(table.status)}" data-phase="${esc(table.phase)}">
+      <div class="table-status" data-status="${esc(table.status)}" data-phase="${esc(table.phase)}" data-seq="${table.seq}">
         ${table.status === "finished" ? "<b>The deal is over.</b>" : `phase <b>${esc(table.phase)}</b> · ${table.to_act ? "<b>your move</b>" : `turn: ${table.turn === null ? "—" : SEAT(table.turn)}`}`}
         · wall <b class="wall">${table.wall_count}</b> tiles · seq ${table.seq}
       </div>
