@@ -39,7 +39,7 @@ skip_without_chromium()
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(600)]
 
 CLASSIC_CODE = engine.random_code(rng_seed=3, layout_id="L08")  # a 36-tile deal (18 pairs)
-TIMINGS: dict[str, float] = {}
+TIMINGS: dict[str, dict[str, float]] = {}
 
 
 @pytest.fixture(scope="module")
@@ -173,22 +173,26 @@ def measure_load(p: Player) -> dict[str, float]:
 
 
 def test_the_landing_page_links_to_play_and_the_page_loads_under_a_second_offline(players, server, shots):
+    """Three loads: the server's first page (a cold server: its template, its static files), a new
+    browser on a warm server (a guest sign-in on the way), and a return visit (the token kept)."""
+    cold = players("cold")
+    cold.page.goto(f"{server.url}/")
+    cold.page.click("a[href='/play/']")
+    cold.page.wait_for_selector("body[data-ready='1']")
+    TIMINGS["cold"] = measure_load(cold)
     p = players("first")
-    p.page.goto(f"{server.url}/")
-    p.page.click("a[href='/play/']")
-    p.page.wait_for_selector("body[data-ready='1']")
-    first = measure_load(p)  # a new browser: a guest sign-in on the way
+    p.open()
+    TIMINGS["new_guest"] = measure_load(p)
     p.page.screenshot(path=shots / "01-home.png")
     p.page.reload()
     p.page.wait_for_selector("body[data-ready='1']")
-    again = measure_load(p)  # the token kept: no sign-in
-    TIMINGS.update({f"first_{k}": v for k, v in first.items()} | {f"again_{k}": v for k, v in again.items()})
+    TIMINGS["return_visit"] = measure_load(p)
     print("page load:", json.dumps(TIMINGS))
-    assert first["ready_ms"] < 1000 and again["ready_ms"] < 1000, TIMINGS
+    assert all(t["ready_ms"] < 1000 for t in TIMINGS.values()), TIMINGS  # issue 37: under 1 s
     sign_ins = [r for r in p.requests if r == "POST /api/v1/auth/guest"]
     assert len(sign_ins) == 1  # the device id and the token are kept in localStorage
     assert p.page.evaluate("localStorage.getItem('rivals.play.device_id')")
-    assert not p.external  # nothing asked of another host (the route refuses it: offline)
+    assert not p.external and not cold.external  # nothing asked of another host (refused: offline)
 
 
 def test_a_classic_game_played_to_the_win_by_clicking_tiles_with_hints_undo_and_shuffle(players, shots):
