@@ -225,6 +225,13 @@ def test_a_classic_game_played_to_the_win_by_clicking_tiles_with_hints_undo_and_
     p.page.click("button.intent-undo")
     p.page.wait_for_selector("svg.board[data-tiles='36']")
     assert p.page.locator(f"g.tile[data-tile='{pair[0]}']").count() == 1
+    # the compact answers applied to the held board give the server's board: tiles, faces, free
+    game.refresh_from_db()
+    board = game_board(game)
+    shown = p.page.eval_on_selector_all(
+        "g.tile", "gs => gs.map(g => [Number(g.dataset.tile), g.dataset.face, g.classList.contains('free')])"
+    )
+    assert sorted(map(tuple, shown)) == [(i, game.faces[i], board.is_free(i)) for i in sorted(board.tiles())]
 
     # T-7: a blocked tile tapped removes nothing and deselects; the server hears click_blocked
     layout = engine.get_layout("L08")  # a tile blocked at both sides, nothing on top (it can be seen)
