@@ -193,6 +193,13 @@ def test_the_landing_page_links_to_play_and_the_page_loads_under_a_second_offlin
     assert len(sign_ins) == 1  # the device id and the token are kept in localStorage
     assert p.page.evaluate("localStorage.getItem('rivals.play.device_id')")
     assert not p.external and not cold.external  # nothing asked of another host (refused: offline)
+    # a second tab of the same browser as another guest (/play/?player=2): its own keys
+    tab = p.context.new_page()
+    tab.goto(f"{server.url}/play/?player=2#/quick")
+    tab.wait_for_selector("#me[data-account]")
+    assert int(tab.get_attribute("#me", "data-account")) != p.account_id
+    assert tab.get_attribute("a.second-player", "href") == "/play/?player=3#/quick"
+    tab.close()
 
 
 def test_a_classic_game_played_to_the_win_by_clicking_tiles_with_hints_undo_and_shuffle(players, shots):

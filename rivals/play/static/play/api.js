@@ -11,9 +11,13 @@
 //   retried with the same key (the server answers the first response and changes nothing twice);
 // - game intents carry `seq` and ask for the compact answer (`Prefer: return=minimal`).
 
-const DEVICE_KEY = "rivals.play.device_id";
-const TOKEN_KEY = "rivals.play.token";
-const ACCOUNT_KEY = "rivals.play.account_id";
+// `/play/?player=2` (any short name) is another guest of this browser, with keys of its own: so a
+// second tab can play a Quick Match against the first (one browser's tabs share localStorage)
+export const SLOT = (new URLSearchParams(location.search).get("player") || "").replace(/[^\w-]/g, "").slice(0, 16);
+const SUFFIX = SLOT ? `.${SLOT}` : "";
+const DEVICE_KEY = `rivals.play.device_id${SUFFIX}`;
+const TOKEN_KEY = `rivals.play.token${SUFFIX}`;
+const ACCOUNT_KEY = `rivals.play.account_id${SUFFIX}`;
 const BASE = "/api/v1";
 
 export class ApiError extends Error {

@@ -10,8 +10,8 @@ export async function show(root) {
       <h1>Play Mahjong Rivals</h1>
       <p>This page is the service's reference client: plain JavaScript modules served by the app, speaking
         only the public REST API (<a href="/api/docs/">its documentation</a>) and the live socket. You play
-        as a guest of this browser; open a second tab (or another browser) to play a Quick Match against
-        yourself.</p>
+        as a guest of this browser; <a href="/play/?player=2">/play/?player=2</a> in a second tab is another
+        guest, to play a Quick Match against yourself.</p>
       <ul class="cards">
         <li><a href="#/levels">Single Player</a> — 11,000 levels, points for a first completion and a top-10 time</li>
         <li><a href="#/classic">Classic</a> — any deal, with hints, undo and shuffle</li>

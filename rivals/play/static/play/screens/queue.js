@@ -19,7 +19,8 @@ export async function show(root, { name }) {
   const [title, text] = TEXT[mode];
   root.innerHTML = `
     <h2>${title}</h2><p>${text}</p>
-    <p>Open this page in a second tab (or another browser: each is its own guest) and join there too.</p>
+    <p>No one else around? <a class="second-player" href="/play/?player=${api.SLOT === "2" ? "3" : "2"}#/${mode}" target="_blank">Open a second player in a new tab</a>
+      (another guest of this browser) and join there too.</p>
     <button class="join">Join the ${mode === "quick" ? "Quick Match" : "Arena"} queue</button>
     <div class="queue-state"></div>`;
   const state = root.querySelector(".queue-state");
