@@ -11,7 +11,7 @@ import * as api from "../api.js";
 import { refreshMe } from "../app.js";
 import { Board } from "../board.js";
 import { faceName } from "../faces.js";
-import { $, esc, fmtMs, guard, playerName, showError } from "../ui.js";
+import { esc, fmtMs, guard, playerName, showError } from "../ui.js";
 
 const BUTTONS = {
   single: ["hint", "undo", "shuffle", "joker", "pause", "restart"],
