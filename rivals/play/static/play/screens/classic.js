@@ -1,5 +1,7 @@
-// Classic: start a game on a random deal or on a code (T-9), and see one's best times (T-13).
-// API.md § Boards and games: POST /games {"mode": "classic", "code"?}, GET /records?mode=classic.
+// Classic: start a game on a random deal or on a code (T-9) — or a Pool practice game (Part P) —
+// and see one's best times (T-13).
+// API.md § Boards and games: POST /games {"mode": "classic" | "pool_practice", "code"?},
+// GET /records?mode=classic.
 
 import * as api from "../api.js";
 import { esc, fmtMs, guard } from "../ui.js";
@@ -11,6 +13,7 @@ export async function show(root) {
     <form class="new-classic">
       <label>Game code (optional) <input name="code" placeholder="MJ1-L00-AAAAAAB" size="18"></label>
       <button>Start</button>
+      <button type="button" class="pool">Pool practice (Part P scoring)</button>
     </form>
     <h3>Your best times</h3>
     <table class="records"><tbody><tr><td>…</td></tr></tbody></table>`;
@@ -23,6 +26,12 @@ export async function show(root) {
       location.hash = `#/game/${game.id}`;
     });
   };
+  form.querySelector("button.pool").onclick = () =>
+    guard(async () => {
+      const code = form.code.value.trim();
+      const game = await api.gameCreate(code ? { mode: "pool_practice", code } : { mode: "pool_practice" });
+      location.hash = `#/game/${game.id}`;
+    });
   const rows = await guard(() => api.records("classic"));
   if (rows)
     root.querySelector("table.records tbody").innerHTML = rows.length
