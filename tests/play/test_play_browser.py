@@ -475,3 +475,15 @@ def test_an_arena_of_four_tabs_through_its_three_rounds_to_the_prizes(players, s
     assert [p.page.get_attribute(".match-result", "data-points") for p in ps] == ["80", "40", "0", "0"]
     assert Match.objects.get(pk=match_id).status == "finished"
     second.page.screenshot(path=shots / "16-arena-finished.png", full_page=True)
+
+
+def test_a_pool_practice_hint_shows_its_cost(players, shots):
+    p = players("pool")
+    p.open("#/classic")
+    p.page.fill("form.new-classic input[name=code]", CLASSIC_CODE)
+    p.page.click("form.new-classic button.pool")
+    p.page.wait_for_selector(".game[data-mode='pool_practice'] svg.board[data-tiles='36']")
+    hinted_pair(p.page)
+    assert "(-90)" in p.page.inner_text(".log li.hint")  # P-3: 5 × the 18 pairs on the table
+    assert p.page.inner_text(".score") == "-90"
+    p.page.screenshot(path=shots / "17-pool-practice-hint.png")

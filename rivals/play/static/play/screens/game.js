@@ -83,7 +83,7 @@ export async function show(root, { params: [id] }) {
         break;
       case "HintGiven":
         board.showHint(d.tiles || []);
-        log(d.tiles ? `hint: tiles ${d.tiles.join(" and ")}${d.cost ? ` (−${d.cost})` : ""}` : esc(d.message || "no moves"), "hint");
+        log(d.tiles ? `hint: tiles ${d.tiles.join(" and ")}${d.cost ? ` (${-Math.abs(d.cost)})` : ""}` : esc(d.message || "no moves"), "hint");
         break;
       case "PairRestored":
         log(`undo: tiles ${d.tiles.join(" and ")} back (${-d.points_reverted})`);
