@@ -284,10 +284,17 @@ def main() -> int:
 
     from tests.perf.benchdb import bench_database
 
-    with nullcontext() if own else bench_database("rivals_round_path", os.environ.get("DATABASE_URL") or MACHINE_POSTGRES):
+    with (
+        nullcontext()
+        if own
+        else bench_database("rivals_round_path", os.environ.get("DATABASE_URL") or MACHINE_POSTGRES)
+    ):
         url = os.environ["DATABASE_URL"]
         os.environ.update(
-            CELERY_BROKER_URL=broker, CACHE_URL=cache, RIVALS_ROUND_LAYOUTS="L08", DJANGO_SETTINGS_MODULE="config.settings"
+            CELERY_BROKER_URL=broker,
+            CACHE_URL=cache,
+            RIVALS_ROUND_LAYOUTS="L08",
+            DJANGO_SETTINGS_MODULE="config.settings",
         )
         stack = Stack(
             database_url=url,
@@ -417,8 +424,16 @@ def main() -> int:
                 f"{'PASS' if not (server_errors or errors) else 'FAIL'} errors: {server_errors} answers ≥ 500, "
                 f"{len(errors)} client failures" + (f" — first: {errors[:3]}" if errors else "")
             )
-            failed += [name for name, bad in (("once", not once), ("lost", lost), ("verify", verify.returncode),
-                                               ("errors", server_errors or errors)) if bad]
+            failed += [
+                name
+                for name, bad in (
+                    ("once", not once),
+                    ("lost", lost),
+                    ("verify", verify.returncode),
+                    ("errors", server_errors or errors),
+                )
+                if bad
+            ]
             print(f"{loadavg()} after")
         finally:
             solo.Api.observer = None

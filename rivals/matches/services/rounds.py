@@ -2,17 +2,30 @@
 
 The clock (R-17) ends a round at the first completion, 5 minutes after its start, 20 seconds
 after the last pair any player removed (or after the start), or at the tournament's end time,
-whichever comes first. ``Round.ends_at`` is that deadline, moved by every pair (a projection of
-the pair events). Time's decisions are applied three ways, all through ``round_end_if_due``:
+whichever comes first. A pair writes its own board only (issue 35): the idle deadline is derived
+from the boards' own last pairs (``Round.clock_from``: the latest of them + 20 s) wherever it is
+needed — the round's read, an intent, the timer task, the beat sweeper (in SQL:
+``RoundQuerySet.with_deadline``) — never written on a pair, so the players of a round share no
+lock while they play. ``Round.ends_at`` as stored is the deadline before any pair (a lower bound
+of the current one). Time's decisions are applied three ways, all through ``round_end_if_due``:
 every read and intent of the round first applies an end that is due; a Celery task runs at the
-deadline (re-armed when pairs moved it); a beat sweeper ends whatever a lost task missed.
+deadline (re-armed at the deadline pairs moved it to); a beat sweeper ends whatever a lost task
+missed.
 
-Exactly one ``RoundEnded`` per round: every path locks the round row, checks its status and
-appends with the round stream's expected version. Lock order everywhere: round, then boards.
+Exactly one ``RoundEnded`` per round: every end locks the round row, checks its status, then
+locks every board of the round — waiting for the pairs in flight — and decides the deadline
+from them; it appends with the round stream's expected version. Lock order: the round, then the
+boards; a pair that cannot end the round locks its own board and nothing else of the round, and
+reads the others as they were (their later pairs only move the deadline later). A pair that may
+end the round — its board's last pair (a completion), an intent at or past the deadline, or
+before the start — takes the end's order (round, then every board) from the start.
 
 Decision (every player stuck): when every board of the round is stuck and nobody can still use
 a joker (none in Quick Match; otherwise none left in the balance or 2 used), the round ends at
-once (reason ``all_stuck``) instead of waiting for the 20-second rule.
+once (reason ``all_stuck``) instead of waiting for the 20-second rule — checked, after the pair
+that left a board stuck, under the end's locks (taken after that pair's commit; inside an outer
+transaction — an ``Idempotency-Key`` request — the round's lock is not waited for: whoever holds
+it ends the round, else the idle rule does).
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals import engine
@@ -31,10 +44,11 @@ from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
 from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
+from rivals.games.services.modes import FINISHED
 from rivals.intents import intent_envelope
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
-from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
+from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards, round_with_own_board
 from rivals.models import Account, Game
 from rivals.romanian_time import iso_z
 
@@ -140,10 +154,13 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
         rnd = round_row(round_id, lock=True)
     except NotFound:
         return False
-    if rnd.status != "running" or now < rnd.ends_at:
+    if rnd.status != "running" or now < rnd.ends_at:  # the stored deadline: the earliest it can be
+        return False
+    boards = round_boards(rnd, lock=True)  # waits for the pairs in flight: the deadline is theirs
+    if now < rnd.clock_from(boards).ends_at:
         return False
     at, reason = rnd.deadline()
-    _round_end(rnd, at=at, reason=reason, now=now, via=via)
+    _round_end(rnd, at=at, reason=reason, now=now, via=via, boards=boards)
     return True
 
 
@@ -154,11 +171,14 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     rnd = round_row(round_id, lock=True)
     if rnd.status != "running":
         return False
-    if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
+    boards = round_boards(rnd, lock=True)
+    if now >= rnd.clock_from(boards).ends_at:  # the clock had already ended it: that end, not the operator's
         at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now, via="operator")
+        _round_end(rnd, at=at, reason=reason, now=now, via="operator", boards=boards)
     else:
-        _round_end(rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator")
+        _round_end(
+            rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator", boards=boards
+        )
     return True
 
 
@@ -264,15 +284,64 @@ class RoundIntentResult:
     faces_before: list = field(default_factory=list)
     # set when the intent came after the end: the end is recorded (committed), the intent refused
     refused: NotAllowed | None = None
+    now: datetime | None = None  # the intent's instant
 
 
-@transaction.atomic
+class _Ending(Exception):
+    """The pair's own-board path met an intent that may end the round: take the end's locks."""
+
+
+_PAIR_KINDS = ("remove_pair", "joker")  # the intents that remove a pair, and so may complete a board
+
+
 def round_intent_apply(*, account: Account, round_id, intent, now: datetime | None = None) -> RoundIntentResult:
     """Validate and apply one intent on the caller's board of a round, on the round's clock.
 
     Raises a ``DomainError`` (and writes nothing) when refused; an intent after the deadline ends
-    the round first and is refused (R-38: outside the round's time)."""
+    the round first and is refused (R-38: outside the round's time). A pair that cannot end the
+    round locks the caller's board alone (issue 35); one that may takes the end's locks."""
     kind, seq = intent_envelope(intent, INTENT_TYPES)
+    try:
+        with transaction.atomic():
+            result = _own_board_intent(account=account, round_id=round_id, kind=kind, seq=seq, intent=intent, now=now)
+    except _Ending:
+        return _ending_intent(account=account, round_id=round_id, kind=kind, seq=seq, intent=intent, now=now)
+    if result.game.status == "stuck":
+        _round_end_if_nobody_can_play(result.round.pk, now=result.now)
+        rnd = round_row(result.round.pk)
+        if rnd.status == "ended":
+            result.round = rnd
+    return result
+
+
+def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
+    rnd, boards = round_with_own_board(round_id, account=account)
+    game = next(g for g in boards if g.account_id == account.pk)
+    now = now or timezone.now()  # once the board is locked: after every pair that held it
+    if (
+        game.status in FINISHED  # the round is over: every board ends with it
+        or rnd.status != "running"
+        or not rnd.starts_at <= now < rnd.ends_at  # the deadline as the boards tell it (R-17)
+        or (kind in _PAIR_KINDS and game.present_mask.bit_count() <= 2)  # the board's last pair
+    ):
+        raise _Ending
+    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
+    if game.status == "won":  # a pair that was not the last cannot complete a board
+        raise AssertionError("a round's board completed outside the end's locks")
+    return RoundIntentResult(
+        round=rnd.clock_from(boards),
+        game=game,
+        events=result.events,
+        boards=boards,
+        present_before=result.present_before,
+        faces_before=result.faces_before,
+        now=now,
+    )
+
+
+@transaction.atomic
+def _ending_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
+    """An intent that may end the round, under the end's locks: the round, then every board."""
     rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
     game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()
@@ -290,6 +359,7 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
             round=rnd,
             game=game,
             boards=boards,
+            now=now,
             refused=OutsideRoundTime(
                 "the round is over",
                 details={"status": "ended", "ended_at": iso_z(at), "reason": reason, "late_ms": _ms(now - at), **where},
@@ -300,9 +370,8 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
             "the round has not started yet",
             details={"starts_at": iso_z(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
         )
-    result = game_intent_run(
-        game=game, account=account, kind=kind, seq=seq, intent=intent, now=now, live={"round": rnd}
-    )
+    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
+    rnd.clock_from(boards)
     if game.status == "won":  # R-17: the first completion ends the round
         _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
     elif game.status == "stuck" and _nobody_can_play(rnd, boards):
@@ -314,13 +383,38 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
         boards=boards,
         present_before=result.present_before,
         faces_before=result.faces_before,
+        now=now,
     )
+
+
+def _round_end_if_nobody_can_play(round_id, *, now: datetime) -> bool:
+    """After a pair that left its board stuck (committed): end the round if every board is stuck
+    and nobody may use a joker (the decision above), at the last of those pairs."""
+    outer = connection.in_atomic_block  # the caller's board stays locked: never wait for the round
+    with transaction.atomic():
+        try:
+            rnd = round_row(round_id, lock=True, skip_locked=outer)
+        except NotFound:
+            return False
+        if rnd.status != "running":
+            return False
+        boards = round_boards(rnd, lock=True)
+        if not _nobody_can_play(rnd, boards):
+            return False
+        rnd.clock_from(boards)
+        _round_end(rnd, at=max(now, rnd.last_pair_at or now), reason="all_stuck", now=now, boards=boards)
+        return True
 
 
 def rounds_end_due(*, now: datetime | None = None) -> int:
     """Beat sweeper: end every running round whose deadline has passed (a lost task, a dead worker)."""
     now = now or timezone.now()
-    due = Round.objects.filter(status="running", ends_at__lte=now).order_by("ends_at").values_list("pk", flat=True)
+    due = (
+        Round.objects.with_deadline()
+        .filter(status="running", ends_at__lte=now, deadline_at__lte=now)
+        .order_by("deadline_at")
+        .values_list("pk", flat=True)
+    )
     return sum(round_end_if_due(round_id=pk, now=now, via="sweeper") for pk in list(due[:500]))
 
 
