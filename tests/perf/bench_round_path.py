@@ -1,11 +1,11 @@
 """The competitive round's hot path against solo play and the floor (issue 35), on the service run
-as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, the live WebSocket, one Celery
-worker, beat) — every figure set against others measured in the same run, since the machine's
+as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, one Celery worker, beat) — every figure set against others measured in the same run, since the machine's
 2 cores are shared:
 
 1. **Interleaved closed loops**, ``--repeats`` (5) times: floor, solo ``remove_pair``, floor, Quick
-   Match round ``remove_pair`` (2 players a round, the whole round's life: queue, live socket,
-   round end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
+   Match round ``remove_pair`` (2 players a round, the whole round's life: the queue — polled every
+   50 ms: the live socket's notices came seconds late under this machine's load and stalled whole
+   runs —, the round's read, its end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
    runs' ratios to the floor runs beside it, round / solo of each repeat (median), web and database
    CPU per accepted intent, statements per intent (``pg_stat_statements``), the load average.
 2. **A 4-player round** (a tournament table of 4 on a 144-tile deal, ``--layout``): one player of
@@ -309,14 +309,13 @@ def main() -> int:
         try:
             stack.prepare()
             stack.start()
-            stack.start_live()
             time.sleep(3)
             import django
 
             django.setup()
             statements = load.Statements(url)
             print(
-                f"service: gunicorn 2×4 gthread, live socket, worker, beat; PostgreSQL "
+                f"service: gunicorn 2×4 gthread, worker, beat; PostgreSQL "
                 f"{'own 15, fsync on' if own else url.rsplit('@', 1)[-1]}; statements "
                 f"{'from pg_stat_statements' if statements.available else 'n/a'}",
                 flush=True,
@@ -325,7 +324,7 @@ def main() -> int:
             floor = [load.Guarded(load.FloorPlayer(f"floor-{i}"), errors) for i in range(c)]
             singles = [load.Guarded(solo.Player(f"single-m{i}", "single", url, MINIMAL), errors) for i in range(c)]
             quick = [
-                load.Guarded(rounds.RoundPlayer(f"quick-m{i}", prefer=MINIMAL, live=True), errors)
+                load.Guarded(rounds.RoundPlayer(f"quick-m{i}", prefer=MINIMAL, live=False), errors)
                 for i in range(c - c % 2)
             ]
             load.parallel(lambda p: p.step(), floor + singles + quick)
