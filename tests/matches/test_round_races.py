@@ -179,3 +179,21 @@ def test_r17_the_timer_task_rearms_at_the_deadline_the_boards_moved_it_to(monkey
     assert Round.objects.get(pk=rnd.pk).ends_at == at(20)  # the row is never written by a pair
     assert svc.rounds_end_due(now=at(27.4)) == 0 and svc.rounds_end_due(now=at(27.5)) == 1
     assert reload(rnd).ended_at == at(27.5) and timedelta(seconds=20) == at(27.5) - at(7.5)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("mode, size", [("quick", 2), ("arena", 4)])
+def test_queue_joins_at_once_without_a_queue_lock_make_one_match_of_every_ticket(mode, size):
+    """No lock is held across the queue (issue 35): joins at once each commit their ticket and run
+    a pass of their own; the last pass sees every ticket, two passes never take one ticket."""
+    from rivals.matches.models import QueueTicket
+
+    for attempt in range(3):
+        players = accounts(size, prefix=f"q{mode}{attempt}")
+        outcomes = race(*[(lambda p=p: svc.queue_join(account=p, mode=mode)) for p in players])
+        assert all(kind == "ok" for kind, _ in outcomes), outcomes
+        tickets = QueueTicket.objects.filter(account__in=players)
+        assert tickets.count() == size and {t.status for t in tickets} == {"matched"}
+        assert len({t.match_id for t in tickets}) == 1
+        match_ = tickets[0].match
+        assert sorted(match_.players.values_list("account_id", flat=True)) == sorted(p.pk for p in players)

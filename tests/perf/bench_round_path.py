@@ -304,6 +304,10 @@ def main() -> int:
             RIVALS_BENCH_FLOOR="1",
             RIVALS_ROUND_LAYOUTS="L08",
             DATABASE_CONN_MAX_AGE="900",
+            # anyone pairs with anyone at once (R-42's window wide open): the perfect players' ratings
+            # drift apart within a few rounds, and a player who leaves the queue after 3 s (its
+            # PATIENCE) and joins again never waits long enough for the window to reach a partner
+            RIVALS_QUEUE_WINDOW_START="1000",
         )
         solo.Api.port, solo.Api.observer = stack.port, counting
         try:
