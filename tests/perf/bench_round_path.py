@@ -147,7 +147,7 @@ def four_players(seats: list[Seat], layout: str, seconds: float, playing: int, e
             s.join(round_id, plan)  # one deal: every board of the round has the same plan
         counts = [0] * playing
 
-        def run(k):
+        def run(k, counts=counts):
             counts[k] = seats[k].play(errors)
 
         threads = [threading.Thread(target=run, args=(k,)) for k in range(playing)]
@@ -364,7 +364,7 @@ def main() -> int:
                 f"{', '.join(f'{v:.2f}' for v in ratios['round'])}); round / solo {statistics.median(per_repeat):.2f} "
                 f"(runs {', '.join(f'{v:.2f}' for v in per_repeat)}); {loadavg()}"
             )
-            for kind, (ratio, web, db, st) in summary.items():
+            for kind, (_ratio, web, db, st) in summary.items():
                 print(
                     f"   {kind}: web CPU ×{web:.2f} the floor's, database CPU ×{db:.2f}; statements per intent "
                     f"{st:.2f} (the floor {statistics.median(floor_st) if floor_st else float('nan'):.2f})"
