@@ -4,8 +4,8 @@ as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, one Celery 
 
 1. **Interleaved closed loops**, ``--repeats`` (5) times: floor, solo ``remove_pair``, floor, Quick
    Match round ``remove_pair`` (2 players a round, the whole round's life: the queue — polled every
-   50 ms: the live socket's notices came seconds late under this machine's load and stalled whole
-   runs —, the round's read, its end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
+   10 ms (``QuickPlayer``): the live socket's notices came seconds late under this machine's load
+   and stalled whole runs —, the match's and the round's reads, its end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
    runs' ratios to the floor runs beside it, round / solo of each repeat (median), web and database
    CPU per accepted intent, statements per intent (``pg_stat_statements``), the load average.
 2. **A 4-player round** (a tournament table of 4 on a 144-tile deal, ``--layout``): one player of
@@ -77,6 +77,28 @@ class Counting:
         if method == "POST" and path.endswith("/intents") and status == 200:
             with self.lock:
                 self.accepted += 1
+
+
+class QuickPlayer(rounds.RoundPlayer):
+    """``bench_rounds.RoundPlayer`` polling its waiting ticket every 10 ms (not 50): of the two
+    players of a round one joins first and waits for the other, and a 50-ms poll left its closed
+    loop idle for a quarter of a 36-tile round's play — the queue's protocol, not the round path."""
+
+    POLL = 0.01
+
+    def queue(self) -> None:
+        status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": self.mode})
+        assert status in (200, 201), ticket
+        deadline = time.monotonic() + self.PATIENCE
+        while ticket["status"] == "waiting":
+            if time.monotonic() > deadline:
+                if self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")[0] == 200:
+                    return  # left: nobody came
+                deadline = time.monotonic() + 30
+            time.sleep(self.POLL)
+            status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
+        self.match_id = ticket["match"]
+        self.next_round()
 
 
 # --- 2. a 4-player round ----------------------------------------------------------------------------
@@ -327,10 +349,7 @@ def main() -> int:
             c = args.clients
             floor = [load.Guarded(load.FloorPlayer(f"floor-{i}"), errors) for i in range(c)]
             singles = [load.Guarded(solo.Player(f"single-m{i}", "single", url, MINIMAL), errors) for i in range(c)]
-            quick = [
-                load.Guarded(rounds.RoundPlayer(f"quick-m{i}", prefer=MINIMAL, live=False), errors)
-                for i in range(c - c % 2)
-            ]
+            quick = [load.Guarded(QuickPlayer(f"quick-m{i}", prefer=MINIMAL), errors) for i in range(c - c % 2)]
             load.parallel(lambda p: p.step(), floor + singles + quick)
             pids = stack.web_worker_pids()
 
