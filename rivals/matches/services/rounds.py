@@ -31,32 +31,24 @@ it ends the round, else the idle rule does).
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
 from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine.scoring import competition_places
-from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
+from rivals.errors import NotFound
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
-from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
-from rivals.games.services.modes import FINISHED
-from rivals.intents import intent_envelope
+from rivals.games.services import MAX_JOKERS_PER_GAME, new_board
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
-from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards, round_with_own_board
+from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account, Game
-from rivals.romanian_time import iso_z
 
 STREAM_TYPE = "round"
-
-
-def _ms(delta) -> int:
-    return max(0, int(delta.total_seconds() * 1000))
 
 
 def round_streams(
@@ -160,7 +152,7 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
     if now < rnd.clock_from(boards).ends_at:
         return False
     at, reason = rnd.deadline()
-    _round_end(rnd, at=at, reason=reason, now=now, via=via, boards=boards)
+    round_end_locked(rnd, at=at, reason=reason, now=now, via=via, boards=boards)
     return True
 
 
@@ -174,9 +166,9 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     boards = round_boards(rnd, lock=True)
     if now >= rnd.clock_from(boards).ends_at:  # the clock had already ended it: that end, not the operator's
         at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now, via="operator", boards=boards)
+        round_end_locked(rnd, at=at, reason=reason, now=now, via="operator", boards=boards)
     else:
-        _round_end(
+        round_end_locked(
             rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator", boards=boards
         )
     return True
@@ -213,7 +205,7 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
     )
 
 
-def _round_end(
+def round_end_locked(
     rnd: Round,
     *,
     at: datetime,
@@ -260,7 +252,7 @@ def _round_end(
     return result
 
 
-def _nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
+def nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
     """Every board stuck, and no stuck player may still use a joker (R-9)."""
     if any(g.status != "stuck" for g in boards):
         return False
@@ -268,142 +260,6 @@ def _nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
         return True
     may_joker = [g.account_id for g in boards if g.jokers_used < MAX_JOKERS_PER_GAME]
     return not Account.objects.filter(pk__in=may_joker, jokers__gt=0).exists()
-
-
-# --- intents ----------------------------------------------------------------------------------------
-
-
-@dataclass
-class RoundIntentResult:
-    round: Round
-    game: Game
-    events: list = field(default_factory=list)
-    boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
-    # the caller's board before the intent (the compact answer names what changed: rivals.api.prefer)
-    present_before: int = 0
-    faces_before: list = field(default_factory=list)
-    # set when the intent came after the end: the end is recorded (committed), the intent refused
-    refused: NotAllowed | None = None
-    now: datetime | None = None  # the intent's instant
-
-
-class _Ending(Exception):
-    """The pair's own-board path met an intent that may end the round: take the end's locks."""
-
-
-_PAIR_KINDS = ("remove_pair", "joker")  # the intents that remove a pair, and so may complete a board
-
-
-def round_intent_apply(*, account: Account, round_id, intent, now: datetime | None = None) -> RoundIntentResult:
-    """Validate and apply one intent on the caller's board of a round, on the round's clock.
-
-    Raises a ``DomainError`` (and writes nothing) when refused; an intent after the deadline ends
-    the round first and is refused (R-38: outside the round's time). A pair that cannot end the
-    round locks the caller's board alone (issue 35); one that may takes the end's locks."""
-    kind, seq = intent_envelope(intent, INTENT_TYPES)
-    try:
-        with transaction.atomic():
-            result = _own_board_intent(account=account, round_id=round_id, kind=kind, seq=seq, intent=intent, now=now)
-    except _Ending:
-        return _ending_intent(account=account, round_id=round_id, kind=kind, seq=seq, intent=intent, now=now)
-    if result.game.status == "stuck":
-        _round_end_if_nobody_can_play(result.round.pk, now=result.now)
-        rnd = round_row(result.round.pk)
-        if rnd.status == "ended":
-            result.round = rnd
-    return result
-
-
-def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
-    rnd, boards = round_with_own_board(round_id, account=account)
-    game = next(g for g in boards if g.account_id == account.pk)
-    now = now or timezone.now()  # once the board is locked: after every pair that held it
-    if (
-        game.status in FINISHED  # the round is over: every board ends with it
-        or rnd.status != "running"
-        or not rnd.starts_at <= now < rnd.ends_at  # the deadline as the boards tell it (R-17)
-        or (kind in _PAIR_KINDS and game.present_mask.bit_count() <= 2)  # the board's last pair
-    ):
-        raise _Ending
-    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
-    if game.status == "won":  # a pair that was not the last cannot complete a board
-        raise AssertionError("a round's board completed outside the end's locks")
-    return RoundIntentResult(
-        round=rnd.clock_from(boards),
-        game=game,
-        events=result.events,
-        boards=boards,
-        present_before=result.present_before,
-        faces_before=result.faces_before,
-        now=now,
-    )
-
-
-@transaction.atomic
-def _ending_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
-    """An intent that may end the round, under the end's locks: the round, then every board."""
-    rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
-    game = next(g for g in boards if g.account_id == account.pk)
-    now = now or timezone.now()
-    # R-38: an intent outside the round's time is refused and says by how much (fair-play review)
-    where = {"round": str(rnd.pk), "game_id": str(game.pk)}
-    if rnd.status == "ended":
-        raise OutsideRoundTime(
-            "the round is over",
-            details={"status": "ended", "ended_at": iso_z(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
-        )
-    if now >= rnd.ends_at:
-        at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
-        return RoundIntentResult(
-            round=rnd,
-            game=game,
-            boards=boards,
-            now=now,
-            refused=OutsideRoundTime(
-                "the round is over",
-                details={"status": "ended", "ended_at": iso_z(at), "reason": reason, "late_ms": _ms(now - at), **where},
-            ),
-        )
-    if now < rnd.starts_at:
-        raise OutsideRoundTime(
-            "the round has not started yet",
-            details={"starts_at": iso_z(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
-        )
-    result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
-    rnd.clock_from(boards)
-    if game.status == "won":  # R-17: the first completion ends the round
-        _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
-    elif game.status == "stuck" and _nobody_can_play(rnd, boards):
-        _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
-    return RoundIntentResult(
-        round=rnd,
-        game=game,
-        events=result.events,
-        boards=boards,
-        present_before=result.present_before,
-        faces_before=result.faces_before,
-        now=now,
-    )
-
-
-def _round_end_if_nobody_can_play(round_id, *, now: datetime) -> bool:
-    """After a pair that left its board stuck (committed): end the round if every board is stuck
-    and nobody may use a joker (the decision above), at the last of those pairs."""
-    outer = connection.in_atomic_block  # the caller's board stays locked: never wait for the round
-    with transaction.atomic():
-        try:
-            rnd = round_row(round_id, lock=True, skip_locked=outer)
-        except NotFound:
-            return False
-        if rnd.status != "running":
-            return False
-        boards = round_boards(rnd, lock=True)
-        if not _nobody_can_play(rnd, boards):
-            return False
-        rnd.clock_from(boards)
-        _round_end(rnd, at=max(now, rnd.last_pair_at or now), reason="all_stuck", now=now, boards=boards)
-        return True
 
 
 def rounds_end_due(*, now: datetime | None = None) -> int:
