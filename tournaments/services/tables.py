@@ -197,5 +197,5 @@ def rounds_end_overdue(t: Tournament, now: datetime) -> int:
     """Ask rivals to end this tournament's rounds whose deadline passed (each in its own
     transaction, before the tournament lock is taken: a round's end takes the round lock first)."""
     playing = Table.objects.filter(tournament=t, status="playing", round_id__isnull=False).values("round_id")
-    due = Round.objects.filter(pk__in=playing, status="running", ends_at__lte=now).order_by("pk")
+    due = Round.objects.with_deadline().filter(pk__in=playing, status="running", deadline_at__lte=now).order_by("pk")
     return sum(round_end_if_due(round_id=pk, now=now) for pk in list(due.values_list("pk", flat=True)))

@@ -148,6 +148,10 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
         return False
     if rnd.status != "running" or now < rnd.ends_at:  # the stored deadline: the earliest it can be
         return False
+    # the boards as they are: their pairs in flight can only move the deadline later, so a check
+    # that is not due stops here without holding up a player
+    if now < rnd.clock_from(round_boards(rnd)).ends_at:
+        return False
     boards = round_boards(rnd, lock=True)  # waits for the pairs in flight: the deadline is theirs
     if now < rnd.clock_from(boards).ends_at:
         return False
