@@ -143,8 +143,11 @@ def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU time of these processes so far (Linux /proc)."""
     total = 0
     for pid in pids:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:  # a backend that ended since it was listed
+            continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
     return total / os.sysconf("SC_CLK_TCK")
 
