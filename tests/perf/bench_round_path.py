@@ -187,6 +187,28 @@ def four_players(seats: list[Seat], layout: str, seconds: float, playing: int, e
     return accepted / played, web_ms, db_ms
 
 
+def four_rounds(args, errors: list, pids, url) -> list[float]:
+    """2.: one player of a 4-player round against all four, interleaved ``--repeats`` times."""
+    seats = [Seat(f"table-{i}") for i in range(4)]
+    four_one = []
+    for r in range(args.repeats):
+        one, web1, db1 = four_players(seats, args.layout, args.seconds, 1, errors, pids, url)
+        four, web4, db4 = four_players(seats, args.layout, args.seconds, 4, errors, pids, url)
+        four_one.append(four / one)
+        print(
+            f"2.{r + 1} one player of a 4-player round {one:.0f}/s (web {web1:.2f} ms, database {db1:.2f} ms "
+            f"per intent) | all four {four:.0f}/s (web {web4:.2f} ms, database {db4:.2f} ms) = "
+            f"{four / one:.2f}×; {loadavg()}",
+            flush=True,
+        )
+    med = statistics.median(four_one)
+    print(
+        f"{'PASS' if med >= 3 else 'FAIL'} 4 players {med:.2f}× one player's closed loop (target ≥ 3; runs "
+        f"{', '.join(f'{v:.2f}' for v in four_one)})"
+    )
+    return four_one
+
+
 # --- 3. open loop -----------------------------------------------------------------------------------
 
 
@@ -285,6 +307,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--layout", default="L00", help="the 4-player round's layout (a 144-tile one)")
     ap.add_argument("--open-seconds", type=float, default=20)
+    ap.add_argument("--four-only", action="store_true", help="only 2. (and 4.): more samples of the 4-player round")
     ap.add_argument("--machine-postgres", action="store_true", help="the machine's server (no statements)")
     args = ap.parse_args()
     if args.quick:
@@ -354,6 +377,11 @@ def main() -> int:
             pids = stack.web_worker_pids()
 
             # 1. interleaved closed loops
+            if args.four_only:
+                four_one = four_rounds(args, errors, pids, url)
+                facts = after_load(url, counting.accepted)
+                print(f"4. after the load: {facts}")
+                return 0 if statistics.median(four_one) >= 3 else 1
             ratios, rates, cpu, stmts = load.interleaved(
                 recorder,
                 floor,
@@ -393,20 +421,8 @@ def main() -> int:
             failed += [] if verdict else ["ratios"]
 
             # 2. the 4-player round
-            seats = [Seat(f"table-{i}") for i in range(4)]
-            four_one = []
-            for r in range(args.repeats):
-                one, web1, db1 = four_players(seats, args.layout, args.seconds, 1, errors, pids, url)
-                four, web4, db4 = four_players(seats, args.layout, args.seconds, 4, errors, pids, url)
-                four_one.append(four / one)
-                print(
-                    f"2.{r + 1} one player of a 4-player round {one:.0f}/s (web {web1:.2f} ms, database {db1:.2f} ms "
-                    f"per intent) | all four {four:.0f}/s (web {web4:.2f} ms, database {db4:.2f} ms) = "
-                    f"{four / one:.2f}×; {loadavg()}",
-                    flush=True,
-                )
+            four_one = four_rounds(args, errors, pids, url)
             med = statistics.median(four_one)
-            print(f"{'PASS' if med >= 3 else 'FAIL'} 4 players {med:.2f}× one player's closed loop (target ≥ 3)")
             failed += [] if med >= 3 else ["four"]
 
             # 3. open loop at half the round path's capacity
