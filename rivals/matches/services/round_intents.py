@@ -64,10 +64,10 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     except _Ending:
         return _ending_intent(account=account, round_id=round_id, kind=kind, seq=seq, intent=intent, now=now)
     if result.game.status == "stuck":
-        _round_end_if_all_stuck(result.round.pk, now=result.now)
-        rnd = round_row(result.round.pk)
-        if rnd.status == "ended":
-            result.round = rnd
+        ended = _round_end_if_all_stuck(result.round.pk, now=result.now)
+        if ended is not None:  # the answer tells the end: the round's and the boards' as recorded
+            result.round, result.boards = ended
+            result.game = next(g for g in result.boards if g.account_id == account.pk)
     return result
 
 
@@ -144,20 +144,21 @@ def _ending_intent(*, account: Account, round_id, kind: str, seq: int, intent, n
     )
 
 
-def _round_end_if_all_stuck(round_id, *, now: datetime) -> bool:
+def _round_end_if_all_stuck(round_id, *, now: datetime) -> tuple[Round, list[Game]] | None:
     """After a pair that left its board stuck (committed): end the round if every board is stuck
-    and nobody may use a joker (the decision above), at the last of those pairs."""
+    and nobody may use a joker (the decision in ``rounds``), at the last of those pairs; returns
+    the ended round and its boards, or None."""
     outer = connection.in_atomic_block  # the caller's board stays locked: never wait for the round
     with transaction.atomic():
         try:
             rnd = round_row(round_id, lock=True, skip_locked=outer)
         except NotFound:
-            return False
+            return None
         if rnd.status != "running":
-            return False
+            return None
         boards = round_boards(rnd, lock=True)
         if not nobody_can_play(rnd, boards):
-            return False
+            return None
         rnd.clock_from(boards)
         round_end_locked(rnd, at=max(now, rnd.last_pair_at or now), reason="all_stuck", now=now, boards=boards)
-        return True
+        return rnd, boards
