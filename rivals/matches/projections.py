@@ -196,7 +196,9 @@ def _load(event: Event, live: dict | None) -> MatchRows:
         if rnd is not None:
             rows.rounds[d["round_id"]] = rnd
     if kind == "MatchFinished":
-        match = Match.objects.filter(pk=d["match_id"]).first()
+        match = (live or {}).get("match")
+        if match is None or str(match.pk) != d["match_id"]:
+            match = Match.objects.filter(pk=d["match_id"]).first()
         if match is not None:
             rows.matches[d["match_id"]] = match
     if kind in ("RoundEnded", "MatchFinished"):
