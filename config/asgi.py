@@ -10,11 +10,11 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from a2wsgi import WSGIMiddleware
+from channels.routing import ProtocolTypeRouter, URLRouter
 
-from config.wsgi import application as wsgi_application  # noqa: E402  (sets Django up)
-from rivals.live.routing import websocket_urlpatterns  # noqa: E402
+from config.wsgi import application as wsgi_application  # (sets Django up)
+from rivals.live.routing import websocket_urlpatterns
 
 HTTP_THREADS = int(os.environ.get("RIVALS_HTTP_THREADS", "8"))
 

@@ -74,7 +74,7 @@ class LeaderScheduler(DatabaseScheduler):
         if self.lock_conn is not None:
             try:
                 self.lock_conn.close()
-            except Exception:  # noqa: BLE001 — already broken
+            except Exception:  # already broken
                 pass
         self.lock_conn = None
 

@@ -4,7 +4,7 @@ signed checkpoints the log-anchor job writes outside the database (``rivals/even
 ``RIVALS_ANCHOR_KEY``, issue 31). Held by the application, never stored in the database, never
 changed while events or anchors made with them are kept. Unset, each is derived from
 ``DJANGO_SECRET_KEY`` under its own label — then that key must not change either: production
-should set both (README "Security")."""
+should set both (docs/security.md)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import os
 
 ROMANIA = "Europe/Bucharest"
 HEARTBEAT_INTERVAL_S = 60
-# Issue 31: how often the event log's anchor is written (README "Security": what a rewrite between
+# Issue 31: how often the event log's anchor is written (docs/security.md: what a rewrite between
 # two anchors can hide until the next one)
 ANCHOR_INTERVAL_S = int(os.environ.get("RIVALS_ANCHOR_INTERVAL_S", "600"))
 

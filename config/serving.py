@@ -2,7 +2,7 @@
 WebSocket options every launcher passes — ``manage.py serve`` (``make run``), the tests' and the
 benchmarks' servers; ``deploy/docker-compose.yml`` spells the same options out.
 
-- ``websockets-sansio``: its writes wait for a slow socket (README "Live updates").
+- ``websockets-sansio``: its writes wait for a slow socket (docs/api.md "Live updates").
 - ``--ws-max-size``: a client's message is at most ``LIVE_MAX_FRAME_BYTES`` (issue 31; a
   subscribe is ~100 bytes). uvicorn refuses a bigger frame from its header, before reading it,
   and closes the socket with 1009; the consumer refuses one alike under a server started without

@@ -135,7 +135,7 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASE_POOLER, DATABASE_DIRECT_URL = pooler.install(env, DATABASES)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Read replica (rivals/replica, README "Read replica"): a streaming replica of DATABASE_URL ---
+# --- Read replica (rivals/replica, docs/operating.md "Read replica"): a streaming replica of DATABASE_URL ---
 # Public reads that tolerate lag go there while it is up and at most DATABASE_REPLICA_MAX_LAG_S
 # behind (sampled every DATABASE_REPLICA_CHECK_S per process; a failure keeps it out for
 # DATABASE_REPLICA_RETRY_S), never a read that follows the caller's own write. Unset: nothing of it
@@ -357,7 +357,7 @@ RIVALS = {
     # where the links in emails point (the game's web page), and how long a code is valid
     "PUBLIC_URL": env.str("RIVALS_PUBLIC_URL", default="http://127.0.0.1:8000"),
     "EMAIL_TOKEN_MAX_AGE_S": env.int("RIVALS_EMAIL_TOKEN_MAX_AGE_S", default=86_400),
-    # Mail budgets per mailbox, whoever asks (rivals/emails.py; beyond, answered alike, nothing sent)
+    # Mail budgets per mailbox, whoever asks (rivals/accounts/emails.py; beyond, answered alike, nothing sent)
     "EMAILS_PER_ADDRESS_HOUR": env.int("RIVALS_EMAILS_PER_ADDRESS_HOUR", default=5),  # each kind of code
     "NOTICES_PER_ADDRESS_DAY": env.int("RIVALS_NOTICES_PER_ADDRESS_DAY", default=1),  # "already has an account"
     # R-38 fair-play signals (rivals/fairplay): they flag for an operator's review, they refuse
@@ -366,7 +366,7 @@ RIVALS = {
     # needs two aimed taps per pair); an account once it had more than FAIRPLAY_REFUSED_MAX
     # refused intents inside FAIRPLAY_REFUSED_WINDOW_S; a round intent sent more than
     # FAIRPLAY_ROUND_GRACE_MS before the start or after the end (network latency is not cheating).
-    # A guest's device id is its sign-in secret (README "Security"): clients send 128 random bits
+    # A guest's device id is its sign-in secret (docs/security.md): clients send 128 random bits
     # or more (a random UUID). A new device id shorter than this, or made of fewer different
     # characters, is refused. Decision: enforced by default in production only — API.md's contract
     # ("same device → same account") names no minimum, and development clients use short ids.

@@ -8,9 +8,12 @@ from django.db.models import Count, Sum
 
 from rankings.models import AmrPoints, DailyPoints, WeeklyPoints
 from rivals.clubs.models import Club, ClubMember
+from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.fairplay.models import FairPlayFlag
+from rivals.games.models import Game
 from rivals.matches.models import Match, MatchPlayer
-from rivals.models import Account, DailyBonusClaim, Event, Game, PointsLedgerEntry
+from rivals.models import Account, Event
+from rivals.points.models import PointsLedgerEntry
 from tournaments.models import Tournament, Trophy
 
 WHERE = (

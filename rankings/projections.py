@@ -27,6 +27,7 @@ from datetime import date, datetime
 from django.db import connection
 
 from rankings.rules import EVENT_TYPES, Cells, Deltas, Exclusion, first_window_start, step
+from rivals.locks import advisory_lock_pair
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -86,7 +87,7 @@ class LiveStore:
 
     def window_start(self, day: date) -> date:
         cur = self.cur
-        cur.execute("SELECT pg_advisory_xact_lock_shared(%s, %s)", list(ROLL_LOCK))
+        advisory_lock_pair(ROLL_LOCK, shared=True)
         cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
         row = cur.fetchone()
         if row:

@@ -244,7 +244,7 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
     The oracle of the tests: it restates R-33, R-34 and R-38 on purpose and must not call
     ``rankings.rules`` (which both the live projection and its rebuild run), so that a wrong rule
     there shows up as a difference here."""
-    from rivals.models import PointsLedgerEntry
+    from rivals.points.selectors import counted_awards
 
     def add(target, k, amount, at):
         points, reached = target.get(k, (0, at))
@@ -253,11 +253,7 @@ def rankings_recomputed(*, window_start: date) -> RankingsState:
     daily: dict = {}
     weekly: dict = {}
     amr: dict = {}
-    entries = (
-        PointsLedgerEntry.objects.filter(counts=True)
-        .exclude(amount=0)
-        .values_list("account_id", "amount", "awarded_at")
-    )
+    entries = counted_awards()
     for account_id, amount, at in entries.iterator(chunk_size=5000):
         day = romanian_day(at)
         if day < window_start:

@@ -26,6 +26,7 @@ from django.utils import timezone
 from rankings.days import amr_window_start, romanian_today
 from rankings.models import HISTOGRAM_BUCKET
 from rankings.projections import ROLL_LOCK
+from rivals.locks import advisory_lock_pair
 from rivals.replica import for_read
 
 
@@ -84,7 +85,7 @@ def rankings_roll(*, today: date | None = None, now: datetime | None = None) -> 
     new_start = amr_window_start(today)
     with connection.cursor() as cur:
         # Exclusive against awards (they hold it shared): the window never moves under an award.
-        cur.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(ROLL_LOCK))
+        advisory_lock_pair(ROLL_LOCK)
         cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1 FOR UPDATE")
         row = cur.fetchone()
         old_start = row[0] if row else None

@@ -4,21 +4,10 @@ ran (``rivals.periodic.admin``). Events, streams and ledgers are read-only; oper
 and append events with the operator as actor."""
 
 from django.contrib import admin
-from django.utils.html import format_html
 
-from rivals.admin_base import PlayerFilter, PlayerSearchMixin, ReadOnlyAdmin, player_streams_q, players_matching
-from rivals.admin_display import account_link, actor_html, data_html, names_of, stream_link, url
-from rivals.models import (
-    DailyBonusClaim,
-    Event,
-    IdempotencyRecord,
-    Level,
-    LevelBest,
-    OutboundEmail,
-    PointsLedgerEntry,
-    RejectedIntent,
-    Stream,
-)
+from rivals.admin_base import PlayerFilter, ReadOnlyAdmin, player_streams_q, players_matching
+from rivals.admin_display import actor_html, data_html, names_of, stream_link
+from rivals.models import Event, IdempotencyRecord, Stream
 
 __all__ = ["ReadOnlyAdmin"]
 
@@ -123,82 +112,3 @@ class IdempotencyRecordAdmin(ReadOnlyAdmin):
     list_display = ("owner", "key", "method", "path", "status_code", "withheld", "created_at")
     fields = ("owner", "key", "fingerprint", "method", "path", "status_code", "withheld", "created_at")
     search_fields = ("=owner",)
-
-
-@admin.register(OutboundEmail)
-class OutboundEmailAdmin(ReadOnlyAdmin):
-    """R-36 emails waiting to leave, and those that failed (``rivals.emails``): operators see
-    failures here; a failed email is no longer retried."""
-
-    list_display = ("pk", "kind", "status", "attempts", "last_error", "created_at", "next_attempt_at")
-    list_filter = ("status", "kind")
-    fields = ("kind", "status", "attempts", "last_error", "created_at", "next_attempt_at", "account")
-
-
-@admin.register(Level)
-class LevelAdmin(ReadOnlyAdmin):
-    list_display = ("number", "code", "layout", "hard", "difficulty", "generated_at", "leaderboard")
-    list_filter = ("hard", "layout")
-    search_fields = ("=number", "=code")
-
-    @admin.display(description="leaderboard")
-    def leaderboard(self, obj):
-        from django.urls import reverse
-        from django.utils.html import format_html
-
-        url = reverse("admin:rivals_levelbest_changelist") + f"?level={obj.number}"
-        return format_html('<a href="{}">best times</a>', url)
-
-
-@admin.register(LevelBest)
-class LevelBestAdmin(ReadOnlyAdmin):
-    list_display = ("level", "account", "best_ms", "achieved_at", "completions")
-    list_filter = ("level",)
-    search_fields = ("=level", "account__username", "account__display_name")
-    ordering = ("level", "best_ms", "achieved_at")
-
-
-@admin.register(PointsLedgerEntry)
-class PointsLedgerAdmin(PlayerSearchMixin, ReadOnlyAdmin):
-    list_display = ("awarded_at", "account", "amount", "source", "counts", "award_key")
-    list_filter = (PlayerFilter, "source", "counts")
-    search_fields = ("=award_key", "account__username", "account__display_name")
-    date_hierarchy = "awarded_at"
-
-
-@admin.register(DailyBonusClaim)
-class DailyBonusClaimAdmin(PlayerSearchMixin, ReadOnlyAdmin):
-    list_display = ("day", "account", "streak", "points", "jokers", "doubled")
-    list_filter = (PlayerFilter,)
-    search_fields = ("account__username", "account__display_name")
-    date_hierarchy = "day"
-
-
-@admin.register(RejectedIntent)
-class RejectedIntentAdmin(PlayerSearchMixin, ReadOnlyAdmin):
-    """R-38: refused intents, for fair-play review — search by target id or by player (name or id)."""
-
-    list_display = ("at", "player", "target", "code", "message")
-    list_filter = (PlayerFilter, "code")
-    search_fields = ("=target", "account__username", "account__display_name")
-    search_help_text = "a target id (game id, round:…, sichuan:…) or a player's name or id"
-    list_select_related = ("account",)
-    date_hierarchy = "at"
-    fields = ("at", "player", "target_link", "code", "message", "intent_view", "request_id")
-    readonly_fields = fields
-
-    @admin.display(description="player")
-    def player(self, obj: RejectedIntent):
-        return account_link(obj.account_id, {obj.account_id: str(obj.account)} if obj.account_id else {})
-
-    @admin.display(description="target")
-    def target_link(self, obj: RejectedIntent):
-        target = obj.target
-        kind, _, ref = target.partition(":")
-        page = {"round": "admin:matches_round_change", "sichuan": "admin:sichuan_sichuantable_change"}.get(kind)
-        link = url(page, ref) if page else url("admin:rivals_game_change", target)
-        return format_html('<a href="{}">{}</a>', link, target) if link else target
-
-    @admin.display(description="the intent as sent")
-    def intent_view(self, obj: RejectedIntent):
-        return data_html(obj.intent) if obj.intent is not None else "—"

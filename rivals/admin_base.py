@@ -79,11 +79,9 @@ def stream_ids(qs, prefix: str, field: str = "id"):
 
 
 def player_streams_q(account_ids: list[int]) -> Q:
-    """Every event stream of these players: account, points ledger and daily bonus, and what the
-    features register (games, Sichuan tables, rounds and matches, the club events naming them)."""
-    q = Q()
-    for a in account_ids:
-        q |= Q(stream_id__in=[f"account-{a}", f"points-{a}", f"daily-bonus-{a}"])
+    """Every event stream of these players: their accounts', and what the rooms register (points
+    ledger, daily bonus, games, Sichuan tables, rounds and matches, the club events naming them)."""
+    q = Q(stream_id__in=[f"account-{a}" for a in account_ids]) if account_ids else Q()
     for fn in _PLAYER_STREAMS:
         q |= fn(account_ids)
     return q

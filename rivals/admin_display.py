@@ -39,23 +39,35 @@ ACCOUNT_KEYS = frozenset(
     }
 )
 ACCOUNT_LIST_KEYS = frozenset({"account_ids", "players", "waiting", "registered_ids"})
-# keys that name a record with a page of its own
-RECORD_PAGES = {
-    "game_id": "admin:rivals_game_change",
-    "round_id": "admin:matches_round_change",
-    "match_id": "admin:matches_match_change",
-    "duel_id": "admin:matches_duel_change",
-    "ticket_id": "admin:matches_queueticket_change",
-    "tournament_id": "admin:tournaments_tournament_change",
-    "pot_id": "admin:tournaments_pot_change",
-    "schedule_id": "admin:tournaments_recurringschedule_change",
-    "club_id": "admin:clubs_club_change",
-    "flag_id": "admin:fairplay_fairplayflag_change",
-    "report_id": "admin:reports_report_change",
-    "table_id": "admin:sichuan_sichuantable_change",
-}
 _ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d")
-STREAM_PREFIXES = ("account-", "game-", "round-", "match-", "tournament-", "pot-", "club-", "sichuan-", "points-")
+
+# What the rooms register in their ``AppConfig.ready`` (``register_pages``): the platform names
+# no room's page and no room's stream. The platform's own: the account stream and page.
+RECORD_PAGES: dict[str, str] = {}  # a data key naming a record → that record's admin page (URL name)
+VALUE_PAGES: dict[str, str] = {}  # a value's prefix (``club:``) → the admin page of the record it names
+ACTOR_PAGES: dict[str, tuple[str, str]] = {}  # an actor's kind (``schedule``) → (what it is, its admin page)
+_STREAM_PREFIXES: list[str] = ["account-"]  # stream ids' prefixes: such a value links to its events
+
+
+def register_pages(
+    *,
+    records: dict[str, str] | None = None,
+    streams: tuple[str, ...] = (),
+    values: dict[str, str] | None = None,
+    actors: dict[str, tuple[str, str]] | None = None,
+) -> None:
+    """A room's part of what the admin links: the data keys that name its records
+    (``{"game_id": "admin:games_game_change"}``), the prefixes of the streams it writes
+    (``("game-",)``), values that name its records by a prefix (``{"club:": …}``) and the actors
+    it writes events as (``{"schedule": ("recurring schedule", "admin:…_change")}``)."""
+    RECORD_PAGES.update(records or {})
+    VALUE_PAGES.update(values or {})
+    ACTOR_PAGES.update(actors or {})
+    _STREAM_PREFIXES.extend(p for p in streams if p not in _STREAM_PREFIXES)
+
+
+def stream_prefixes() -> tuple[str, ...]:
+    return tuple(_STREAM_PREFIXES)
 
 
 def when(dt: datetime | None, *, precise: bool = False) -> str:
@@ -131,9 +143,10 @@ def actor_html(actor: str | None, names: dict[int, str] | None = None) -> SafeSt
     if kind in ("operator", "account") and ref.isdigit():
         who = "operator" if kind == "operator" else "player"
         return format_html("{} {}", who, account_link(int(ref), names))
-    if kind == "schedule" and ref.isdigit():
-        target = url("admin:tournaments_recurringschedule_change", int(ref))
-        return format_html('<a href="{}">recurring schedule #{}</a>', target, ref) if target else actor
+    if kind in ACTOR_PAGES and ref.isdigit():
+        what, page = ACTOR_PAGES[kind]
+        target = url(page, int(ref))
+        return format_html('<a href="{}">{} #{}</a>', target, what, ref) if target else actor
     plain = {
         "system": "the server",
         "anonymous": "not signed in",
@@ -175,9 +188,10 @@ def _scalar(value: Any, key: str | None, names: dict[int, str]) -> str:
         target = url(RECORD_PAGES[key], value)
     elif isinstance(value, str) and value.startswith("player:") and value[7:].isdigit():
         target, note = url("admin:rivals_account_change", int(value[7:])), names.get(int(value[7:]), "")
-    elif isinstance(value, str) and value.startswith("club:"):
-        target = url("admin:clubs_club_change", value[5:])
-    elif isinstance(value, str) and value.startswith(STREAM_PREFIXES):
+    elif isinstance(value, str) and value.startswith(tuple(VALUE_PAGES)):
+        prefix = next(p for p in VALUE_PAGES if value.startswith(p))
+        target = url(VALUE_PAGES[prefix], value[len(prefix) :])
+    elif isinstance(value, str) and value.startswith(stream_prefixes()):
         target = events_url(value)
         if value.startswith("account-") and value[8:].isdigit():
             note = names.get(int(value[8:]), "")

@@ -2,7 +2,7 @@
 cache on the service's own PostgreSQL, in the table ``rivals_cache`` (migration 0016), so that
 every process — ``make run``'s two web workers, a second server on the same database — counts the
 same rate limits and mail budgets (issue 31: with a per-process cache, 2 workers let 20 wrong
-logins through where the README promises 10). Production sets ``CACHE_URL`` to Redis.
+logins through where docs/security.md promises 10). Production sets ``CACHE_URL`` to Redis.
 
 Chosen over a file-based cache (one file per key: ``incr`` is a read and a write that two
 processes interleave, and every write lists the whole folder to cull it) because a hit here is

@@ -25,7 +25,7 @@ def task_send(task, *, eta: datetime | None = None, **kwargs) -> None:
             current_app.send_task(task, kwargs=kwargs, eta=eta)
         else:
             task.apply_async(kwargs=kwargs, eta=eta)
-    except Exception:  # noqa: BLE001 — never fail committed work on the broker: the sweeper covers it
+    except Exception:  # never fail committed work on the broker: the sweeper covers it
         log.warning("could not send %s %s; the beat sweeper will apply it", name, kwargs, exc_info=True)
 
 

@@ -153,24 +153,10 @@ def verify_chain(
 
     def close_stream(stream_id: str) -> None:
         report.heads[stream_id] = (expected_version, chain)
-        head = stream_heads.get(stream_id)
-        if stream_id in broken:  # named already, at its first break
-            return
-        if head is None:
-            report.breaks.append(Break(None, stream_id, expected_version, "events without a stream head"))
-        elif head[0] != expected_version:
-            says = f"the stream head says version {head[0]}, the log ends at {expected_version}"
-            report.breaks.append(Break(None, stream_id, head[0], says))
-        elif head[1] is None:
-            report.breaks.append(Break(None, stream_id, head[0], "the stream head's chain is missing (NULL)"))
-        elif head[1] != chain:
-            report.breaks.append(Break(None, stream_id, head[0], "the stream head's chain does not match its events"))
-        for kept, what in (
-            (seals.get(stream_id), "sealed events are missing"),
-            (anchored.get(stream_id), "an anchored event is gone (the log ends before it)"),
-        ):
-            if kept is not None and kept[0] > expected_version:
-                report.breaks.append(Break(None, stream_id, kept[0], what))
+        if stream_id not in broken:  # else named already, at its first break
+            report.breaks += _end_breaks(
+                stream_id, expected_version, chain, stream_heads.get(stream_id), seals, anchored
+            )
 
     at_anchor = False  # the job's read of a stream begins at its anchored event: its link is checked
     for stream_id, version, position, type_, schema, data, meta, recorded_at, stored in _stream_rows(cursor):
@@ -188,11 +174,7 @@ def verify_chain(
         seal = seals.get(stream_id)
         if at_anchor:
             at_anchor = False
-            reason = unlinked_reason(stored, seal, version)
-            if version != expected_version:
-                reason = f"the anchored event {stream_id}@{expected_version} is gone"
-            elif reason is None and stored is not None and bytes(stored) != chain:
-                reason = "its link is not the one the anchor holds"
+            reason = _anchored_reason(stream_id, stored, seal, version, expected_version, chain)
             if reason is not None:
                 report.breaks.append(Break(position, stream_id, expected_version, reason))
                 broken.add(stream_id)
@@ -204,32 +186,88 @@ def verify_chain(
             expected_version = version
             continue
         chain = link(chain, version, content_digest(type_, schema, data, meta, recorded_at))
-        kept = anchored.get(stream_id)
-        reason = unlinked_reason(stored, seal, version)
-        if reason is None and stored is not None and bytes(stored) != chain:
-            reason = "its hash does not match its content"
-        if reason is None and seal is not None and seal[0] == version and seal[1] != chain:
-            reason = f"the sealed history (versions 1…{version}, their links not stored) does not match"
-        if reason is None and kept is not None and kept[0] == version and kept[1] != chain:
-            reason = "it does not match the anchored head"
+        reason = _event_reason(stored, seal, anchored.get(stream_id), version, chain)
         if reason is not None:
             report.breaks.append(Break(position, stream_id, version, reason))
             broken.add(stream_id)
     if current is not None:
         close_stream(current)
+    report.breaks += _streams_gone(report.heads, stream_heads, start, seals, anchored)
+    return report
+
+
+def _anchored_reason(
+    stream_id: str, stored: bytes | None, seal: Head | None, version: int, expected_version: int, chain: bytes
+) -> str | None:
+    """What is wrong with the anchored event a stream's read begins at (None: nothing)."""
+    reason = unlinked_reason(stored, seal, version)
+    if version != expected_version:
+        return f"the anchored event {stream_id}@{expected_version} is gone"
+    if reason is None and stored is not None and bytes(stored) != chain:
+        return "its link is not the one the anchor holds"
+    return reason
+
+
+def _event_reason(stored: bytes | None, seal: Head | None, kept: Head | None, version: int, chain: bytes) -> str | None:
+    """What is wrong with an event whose chain is ``chain`` (None: nothing)."""
+    reason = unlinked_reason(stored, seal, version)
+    if reason is None and stored is not None and bytes(stored) != chain:
+        reason = "its hash does not match its content"
+    if reason is None and seal is not None and seal[0] == version and seal[1] != chain:
+        reason = f"the sealed history (versions 1…{version}, their links not stored) does not match"
+    if reason is None and kept is not None and kept[0] == version and kept[1] != chain:
+        reason = "it does not match the anchored head"
+    return reason
+
+
+def _end_breaks(
+    stream_id: str,
+    version: int,
+    chain: bytes,
+    head: tuple[int, bytes | None] | None,
+    seals: dict[str, Head],
+    anchored: dict[str, Head],
+) -> list[Break]:
+    """A stream's events read to their end (``version``, ``chain``): against its head, its seal and its anchor."""
+    breaks = []
+    if head is None:
+        breaks.append(Break(None, stream_id, version, "events without a stream head"))
+    elif head[0] != version:
+        says = f"the stream head says version {head[0]}, the log ends at {version}"
+        breaks.append(Break(None, stream_id, head[0], says))
+    elif head[1] is None:
+        breaks.append(Break(None, stream_id, head[0], "the stream head's chain is missing (NULL)"))
+    elif head[1] != chain:
+        breaks.append(Break(None, stream_id, head[0], "the stream head's chain does not match its events"))
+    for kept, what in (
+        (seals.get(stream_id), "sealed events are missing"),
+        (anchored.get(stream_id), "an anchored event is gone (the log ends before it)"),
+    ):
+        if kept is not None and kept[0] > version:
+            breaks.append(Break(None, stream_id, kept[0], what))
+    return breaks
+
+
+def _streams_gone(
+    read: dict[str, Head],
+    stream_heads: dict[str, tuple[int, bytes | None]],
+    start: dict[str, Head],
+    seals: dict[str, Head],
+    anchored: dict[str, Head],
+) -> list[Break]:
+    """The streams a head, a seal or an anchor knows whose events were not read at all."""
+    breaks = []
     for stream_id, (version, _) in stream_heads.items():
-        if stream_id in report.heads or version == 0:
+        if stream_id in read or version == 0:
             continue
         since = start.get(stream_id, (0, b""))[0]
         gone = f"the anchored event and those after it are gone (the stream head says {version})"
-        report.breaks.append(
-            Break(None, stream_id, since or version, gone if since else "a stream head without events")
-        )
+        breaks.append(Break(None, stream_id, since or version, gone if since else "a stream head without events"))
     for kept, what in ((seals, "a sealed stream is gone"), (anchored, "an anchored stream is gone")):
         for stream_id, (version, _) in kept.items():
-            if stream_id not in report.heads and stream_id not in stream_heads:
-                report.breaks.append(Break(None, stream_id, version, what))
-    return report
+            if stream_id not in read and stream_id not in stream_heads:
+                breaks.append(Break(None, stream_id, version, what))
+    return breaks
 
 
 def unlinked_reason(stored: bytes | None, seal: Head | None, version: int) -> str | None:

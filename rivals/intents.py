@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from rivals.context import request_id
 from rivals.errors import DomainError, Invalid
-from rivals.text import storable_json, storable_text
 
 
 def intent_envelope(intent: Any, types: Sequence[str]) -> tuple[str, int]:
@@ -26,18 +24,17 @@ def intent_envelope(intent: Any, types: Sequence[str]) -> tuple[str, int]:
     return kind, seq
 
 
+_RECORDERS: list[Callable[..., None]] = []
+
+
+def register_rejection_recorder(record: Callable[..., None]) -> None:
+    """A room keeps the fair-play record of refused intents (the games room: ``RejectedIntent``)."""
+    if record not in _RECORDERS:
+        _RECORDERS.append(record)
+
+
 def rejected_intent_record(*, account, target: str, intent: Any, exc: DomainError) -> None:
-    """R-38: a refused intent is kept for fair-play review; it changes nothing else.
-
-    Whatever the client sent is stored as a sanitised copy (``rivals.text.storable_json``): the
-    record of a hostile intent must not fail on the very characters that made it hostile."""
-    from rivals.models import RejectedIntent
-
-    RejectedIntent.objects.create(
-        account=account if account is not None and account.is_authenticated else None,
-        target=storable_text(target, 80),
-        intent=storable_json(intent) if isinstance(intent, (dict, list)) else None,
-        code=exc.code,
-        message=storable_text(exc.message, 300),
-        request_id=request_id.get() or "",
-    )
+    """R-38: a refused intent is kept for fair-play review (by the room that registered its
+    recorder, ``rivals.games.services.rejections``); it changes nothing else."""
+    for record in _RECORDERS:
+        record(account=account, target=target, intent=intent, exc=exc)

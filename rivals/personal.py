@@ -8,7 +8,7 @@ is stored in its event as ``<field>_sealed``: Fernet (AES-128-CBC + HMAC-SHA256)
 that account (``AccountKey``). Destroying the key (``account_key_destroy``) makes every sealed
 value of the account unreadable — in the live log, in replicas, and in a rebuild, which then
 shows the erased name (``ERASED_NAME``). Events written before this scheme (``display_name`` in
-the clear, ``device_id`` in ``AccountCreated``) are legacy; README "Personal data" says how
+the clear, ``device_id`` in ``AccountCreated``) are legacy; docs/api.md "Personal data" says how
 an operator handles them.
 """
 

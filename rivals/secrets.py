@@ -2,7 +2,7 @@
 
 - API tokens and guest device ids are bearer secrets that the server only compares: the database
   keeps their SHA-256 (``secret_digest``), as Django keeps a password's hash. A token is 160
-  random bits and a device id must carry at least as much (README "Security"), so a fast hash is
+  random bits and a device id must carry at least as much (docs/security.md), so a fast hash is
   the right one — a slow password hash would cost every request its CPU for nothing.
 - Values a client chose that may be personal or guessable (an ``Idempotency-Key``, a request's
   body) are kept, where they must be compared, as a keyed fingerprint (``fingerprint``: HMAC-SHA256

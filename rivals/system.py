@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from rivals.models import Heartbeat, IdempotencyRecord, RejectedIntent
+from rivals.models import Heartbeat, IdempotencyRecord
 
 RETENTION_BATCH = 5000
 
@@ -97,7 +97,7 @@ def jobs_status(*, now: datetime | None = None) -> dict[str, list[str]]:
     return out
 
 
-def _prune(queryset, field: str, before: datetime) -> int:
+def prune_older(queryset, field: str, before: datetime) -> int:
     """Delete rows older than ``before`` in batches (short transactions, no long locks)."""
     deleted = 0
     while True:
@@ -110,13 +110,7 @@ def _prune(queryset, field: str, before: datetime) -> int:
 def idempotency_prune(*, now: datetime | None = None) -> int:
     """Idempotency records older than ``IDEMPOTENCY_RETENTION_H`` (a key is for retries)."""
     before = (now or timezone.now()) - timedelta(hours=settings.RIVALS["IDEMPOTENCY_RETENTION_H"])
-    return _prune(IdempotencyRecord.objects, "created_at", before)
-
-
-def rejected_intents_prune(*, now: datetime | None = None) -> int:
-    """Fair-play records (R-38) older than ``REJECTED_INTENT_RETENTION_D`` days."""
-    before = (now or timezone.now()) - timedelta(days=settings.RIVALS["REJECTED_INTENT_RETENTION_D"])
-    return _prune(RejectedIntent.objects, "at", before)
+    return prune_older(IdempotencyRecord.objects, "created_at", before)
 
 
 EVENT_PARTITION_MONTHS_AHEAD = 3

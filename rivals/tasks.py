@@ -19,11 +19,6 @@ def idempotency_prune(now: str | None = None) -> int:
     return system.idempotency_prune(now=job_now(now))
 
 
-@shared_task(name="rivals.rejected_intents_prune")
-def rejected_intents_prune(now: str | None = None) -> int:
-    return system.rejected_intents_prune(now=job_now(now))
-
-
 @shared_task(name="rivals.event_partitions_ensure")
 def event_partitions_ensure(now: str | None = None) -> int:
     """Issue 26: the event log's monthly partitions, three months ahead (idempotent)."""
@@ -36,18 +31,3 @@ def log_anchor(now: str | None = None) -> str:
     from rivals.eventanchor import log_anchor_write
 
     return log_anchor_write(now=job_now(now))
-
-
-@shared_task(name="rivals.email_deliver")
-def email_deliver(*, email_id: int) -> str:
-    """R-36: send one outbox email after its transaction committed (retried by ``emails-retry``)."""
-    from rivals.emails import email_deliver as deliver
-
-    return deliver(email_id=email_id)
-
-
-@shared_task(name="rivals.emails_retry")
-def emails_retry(now: str | None = None) -> int:
-    from rivals.emails import emails_retry_due
-
-    return emails_retry_due(now=job_now(now))

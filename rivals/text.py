@@ -134,3 +134,15 @@ SAFE_TEXT = (
 # both refuse too, are left out of the patterns: they are not Unicode text, so no JSON Schema string
 # holds one (and a character class over them is read differently by different validators).
 NO_NUL = "^[^\\u0000]*$"
+
+
+def mailbox(address: str) -> str:
+    """The mailbox an address delivers to, as the budgets count it. Decision (issue 31): case
+    does not matter, and a sub-address (RFC 5233: ``name+tag@example.org``) is its mailbox
+    ``name@example.org`` — the tags of one mailbox are not budgets of their own. Only ``+``:
+    other separators (``-``) and dots are ordinary characters at most providers."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    if not at:
+        return domain
+    base = local.split("+", 1)[0]
+    return f"{base or local}@{domain}"

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 # Tasks the code under test schedules (a round's end check, an expiry) go to an in-memory broker
 # that nothing consumes: the tests drive time themselves, and a real worker and beat are started
 # by the tests that prove that path (tests/platform/test_celery_worker.py, tests/matches).
-from config.celery import app as _celery_app  # noqa: E402
+from config.celery import app as _celery_app
 
 _celery_app.conf.broker_url = "memory://"
 

@@ -11,7 +11,7 @@ from rivals.models import Account
 
 
 def device_id_for(label: str) -> str:
-    """A device id as the service wants a new one (long, varied: README "Security") from a test's
+    """A device id as the service wants a new one (long, varied: docs/security.md) from a test's
     short label — the same label, the same device."""
     return f"{label}-{hashlib.sha256(label.encode()).hexdigest()[:20]}"
 

@@ -22,6 +22,18 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={
+                "tournament_id": "admin:tournaments_tournament_change",
+                "pot_id": "admin:tournaments_pot_change",
+                "schedule_id": "admin:tournaments_recurringschedule_change",
+            },
+            streams=("tournament-", "pot-", "schedule-"),
+            actors={"schedule": ("recurring schedule", "admin:tournaments_recurringschedule_change")},
+        )
+
         from rivals import event_types
         from rivals.accounts import selectors
         from rivals.deals.selectors import register_holder

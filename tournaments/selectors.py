@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from rivals.deals.selectors import code_is_secret, deal_fields
-from rivals.models import Account, Game
+from rivals.games.selectors import scores_of
+from rivals.models import Account
 from tournaments.models import Pot, PotEntrant, Registration, TableSeat, Tournament, Trophy
 
 # API status names → stored statuses
@@ -159,7 +160,7 @@ def trophies_profile_extension(account: Account) -> dict[str, Any]:
 def pot_view(*, pot: Pot) -> dict[str, Any]:
     """P-5: the deal, the time limit, entrants with their scores; result and prizes once finished."""
     entrants = list(PotEntrant.objects.filter(pot=pot).order_by("place", "account_id"))
-    games = dict(Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id]).values_list("pk", "score"))
+    games = scores_of(e.game_id for e in entrants if e.game_id)
     names = _names(e.account_id for e in entrants)
     rows = [
         {

@@ -44,6 +44,3 @@ def pots_sweep(now: str | None = None) -> int:
     from tournaments.services.pots import pots_sweep as sweep_pots
 
     return sweep_pots(now=job_now(now))
-
-
-BY_NAME = {t.name: t for t in (tick, sweep, schedules_materialize, pot_tick, pots_sweep)}

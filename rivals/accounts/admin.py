@@ -1,6 +1,7 @@
 """The player page (issue 22): a game-operator page, not Django's user-permissions form — the key
 figures of the player, links to everything the player did, and the operator actions as buttons
-(grant jokers, correct a grant, suspend, lift, close), each a service call that appends an event
+(grant jokers, correct a grant, close; fair play's suspend and lift, registered by the fairplay
+room: ``register_account_action``), each a service call that appends an event
 with the operator as actor. Nothing on the page is edited in place: every change to a player is
 an event. Operators have a page of their own (``rivals.accounts.admin_operators``).
 
@@ -15,6 +16,8 @@ the player's personal data without rewriting any event (``rivals.personal``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django import forms
 from django.contrib import admin
@@ -42,11 +45,6 @@ from rivals.admin_base import choice_filter, player_commitments
 from rivals.admin_display import when
 from rivals.models import AccessToken, Account
 
-SUSPENDED = (
-    "the player's moves and entries into play are refused; they leave every ranking and leaderboard and win no "
-    "prize, trophy or points until the suspension is lifted"
-)
-
 
 class GrantJokersForm(NoticeForm):
     amount = forms.IntegerField(min_value=1, max_value=1000, initial=1)
@@ -64,11 +62,11 @@ class CloseForm(ReasonForm):
     )
 
 
-def _label(account: Account) -> str:
+def player_label(account: Account) -> str:
     return f"{account} (#{account.pk})"
 
 
-def _skip_operator(account: Account) -> str | None:
+def skip_operator(account: Account) -> str | None:
     return "an operator's account, not a player" if account.is_staff else None
 
 
@@ -91,7 +89,7 @@ def grant_jokers(modeladmin, request, queryset):
         explain="Each player below receives the jokers, with you recorded as the giver. The player is told the "
         "reason you choose and your message; your note stays here. A mistaken grant is taken back with “Correct "
         "jokers”, never edited.",
-        rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
+        rows=lambda a: Row(a, player_label(a), [f"has {a.jokers} joker(s)"], skip_operator(a)),
         apply=apply,
     )
 
@@ -114,60 +112,8 @@ def correct_jokers(modeladmin, request, queryset):
         explain="Takes jokers back from each player below — a grant made by mistake; the grant itself stays in "
         "the history. Jokers already spent cannot be taken back: the balance never goes below 0. The player is "
         "told the reason you choose and your message.",
-        rows=lambda a: Row(a, _label(a), [f"has {a.jokers} joker(s)"], _skip_operator(a)),
+        rows=lambda a: Row(a, player_label(a), [f"has {a.jokers} joker(s)"], skip_operator(a)),
         apply=apply,
-    )
-
-
-def _suspend_rows(a: Account) -> Row:
-    skip = (
-        _skip_operator(a)
-        or (f"already suspended (since {when(a.suspended_at)})" if a.suspended_at else None)
-        or ("closed" if a.closed_at else None)
-    )
-    return Row(a, _label(a), [f"will be suspended: {SUSPENDED}", *player_commitments(a)], skip)
-
-
-@admin.action(description="Suspend", permissions=["suspend_account"])
-def suspend(modeladmin, request, queryset):
-    from rivals.fairplay.services import account_suspend
-
-    return confirm_then_apply(
-        modeladmin,
-        request,
-        queryset,
-        name="suspend",
-        title="Suspend accounts",
-        form_class=notice_form("fair_play"),
-        explain="Each player below is suspended and told the reason you choose and your message; your note "
-        "stays here. Lifting the suspension later restores their play and rankings, but not what it ended now.",
-        rows=_suspend_rows,
-        apply=lambda a, d, actor: account_suspend(account=a, actor=actor, **notice_of(d)) and "suspended",
-        danger=True,
-    )
-
-
-@admin.action(description="Lift the suspension", permissions=["suspend_account"])
-def lift_suspension(modeladmin, request, queryset):
-    from rivals.fairplay.services import account_suspension_lift
-
-    def rows(a: Account) -> Row:
-        skip = None if a.suspended_at else "not suspended"
-        note = f"suspended since {when(a.suspended_at)} (operator's note: {a.suspension_reason})"
-        lines = [note] if a.suspended_at else []
-        return Row(a, _label(a), [*lines, "may play again and returns to the rankings"], skip)
-
-    return confirm_then_apply(
-        modeladmin,
-        request,
-        queryset,
-        name="lift_suspension",
-        title="Lift suspensions",
-        form_class=notice_form("other"),
-        explain="They may play again and return to the rankings. Each is told the reason you choose and your "
-        "message; your note stays here.",
-        rows=rows,
-        apply=lambda a, d, actor: account_suspension_lift(account=a, actor=actor, **notice_of(d)) and "lifted",
     )
 
 
@@ -191,7 +137,7 @@ def _close_rows(a: Account) -> Row:
             "log is destroyed — they read “Closed account” from then on"
         ),
     ]
-    return Row(a, _label(a), lines, skip)
+    return Row(a, player_label(a), lines, skip)
 
 
 @admin.action(description="Close the account (optional erasure)", permissions=["close_account"])
@@ -217,6 +163,23 @@ def close_account(modeladmin, request, queryset):
     )
 
 
+_ACTION_SHOWN: dict[str, Callable[[Account], bool]] = {}
+
+
+def register_account_action(action, label: str, *, shown: Callable[[Account], bool], before: str) -> None:
+    """A room's action on players (fair play's suspend and lift): in the list's actions and as a
+    button on the player's page (``label``) where ``shown(account)``, placed before ``before``."""
+    name = action.__name__
+    if name in _ACTION_SHOWN:
+        return
+    at = next(i for i, a in enumerate(AccountAdmin.actions) if a.__name__ == before)
+    AccountAdmin.actions.insert(at, action)
+    names = [n for n, _ in AccountAdmin.object_actions]
+    at = names.index(before)
+    AccountAdmin.object_actions = (*AccountAdmin.object_actions[:at], (name, label), *AccountAdmin.object_actions[at:])
+    _ACTION_SHOWN[name] = shown
+
+
 StateFilter = choice_filter(
     "state",
     "state",
@@ -239,12 +202,10 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
     search_help_text = "an id, a display name, a username, an email or a device id"
     ordering = ("-id",)
     list_filter = (StateFilter, RoleFilter)
-    actions = [grant_jokers, correct_jokers, suspend, lift_suspension, close_account]
-    object_actions = (
+    actions = [grant_jokers, correct_jokers, close_account]  # and the rooms' (register_account_action)
+    object_actions: tuple[tuple[str, str], ...] = (
         ("grant_jokers", "Grant jokers…"),
         ("correct_jokers", "Correct jokers…"),
-        ("suspend", "Suspend…"),
-        ("lift_suspension", "Lift the suspension…"),
         ("close_account", "Close…"),
     )
     fieldsets = (
@@ -329,10 +290,8 @@ class AccountAdmin(ObjectActionsMixin, admin.ModelAdmin):
     def object_action_shown(self, obj: Account, name: str) -> bool:
         if obj.is_staff or obj.closed_at:
             return False
-        if name == "lift_suspension":
-            return obj.suspended_at is not None
-        if name == "suspend":
-            return obj.suspended_at is None
+        if name in _ACTION_SHOWN:
+            return _ACTION_SHOWN[name](obj)
         return name != "correct_jokers" or obj.jokers > 0
 
     @admin.display(description="role")
@@ -393,4 +352,4 @@ admin.site.unregister(Group)
 
 admin_security.install()  # the admin's sign-in: throttled and audited (issue 19)
 
-from rivals.accounts import admin_operators  # noqa: E402,F401  registers the Operators page
+from rivals.accounts import admin_operators, admin_outbox  # noqa: E402,F401  register the Operators and outbox pages

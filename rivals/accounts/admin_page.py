@@ -2,9 +2,18 @@
 three boards, the skill rating and its latest changes (R-41), jokers, trophies, club, games and
 rounds played, last seen, open fair-play flags — and links to everything the player did. Read
 from the projections and the rooms' extensions of the public profile (ranking places, trophies,
-statistics, rating), whatever the account's state."""
+statistics, rating), whatever the account's state.
+
+The page names no room: each room registers its part in its ``AppConfig.ready`` — a row of the
+key figures (``register_player_figure``), links with counts to its records of the player
+(``register_player_links``), a section below them (``register_player_section``), and when the
+player last did something there (``register_last_seen``)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
 
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -13,28 +22,59 @@ from django.utils.safestring import mark_safe
 
 from rivals.accounts.selectors import player_figures
 from rivals.admin_display import url, when
-from rivals.models import Account, Event, Game, PointsLedgerEntry, RejectedIntent, Stream
+from rivals.models import Account, Event
 
 BOARDS = (("amr", "365 days (AMR)"), ("weekly", "this week"), ("daily", "today"))
 
 
-def _link(admin_name: str, label: str, count: int | None = None, **query) -> str:
+FigureRow = Callable[[Account, dict[str, Any]], Any]  # (account, its public figures) → the row's cell
+PlayerLinks = Callable[[int], Iterable[tuple[int, Any]]]  # account id → (order, link) to the room's records
+_FIGURES: list[tuple[int, str, FigureRow]] = []
+_LINKS: list[PlayerLinks] = []
+_SECTIONS: list[Callable[[int], Any]] = []
+_LAST_SEEN: list[Callable[[int], datetime | None]] = []
+
+
+def register_player_figure(label: str, fn: FigureRow, *, order: int) -> None:
+    """A row of the key figures (rows sorted by ``order``: the page's own are 10, 20, 40, 50, 70, 80)."""
+    if all(f is not fn for _, _, f in _FIGURES):
+        _FIGURES.append((order, label, fn))
+
+
+def register_player_links(fn: PlayerLinks) -> None:
+    """Links (``hub_link``) to the room's records of the player, each with its place in the list
+    (``(order, link)``; the page's own are 40 and 60)."""
+    if fn not in _LINKS:
+        _LINKS.append(fn)
+
+
+def register_player_section(fn: Callable[[int], Any]) -> None:
+    """A section below the links (``fn(account_id)``: HTML, empty for nothing)."""
+    if fn not in _SECTIONS:
+        _SECTIONS.append(fn)
+
+
+def register_last_seen(fn: Callable[[int], datetime | None]) -> None:
+    """When the player last did something in the room (its newest move), or None."""
+    if fn not in _LAST_SEEN:
+        _LAST_SEEN.append(fn)
+
+
+def hub_link(admin_name: str, label: str, count: int | None = None, **query) -> str:
     target = reverse(f"admin:{admin_name}_changelist") + ("?" + urlencode(query) if query else "")
     return format_html('<a href="{}">{}</a>{}', target, label, f" ({count})" if count is not None else "")
 
 
 def last_seen(account: Account):
     """The last thing the player did: its newest own event on its account stream (sign-ins,
-    renames, claims …) or the last move on its most recently started game."""
+    renames, claims …) or the newest the rooms know (the last move on its latest game)."""
     own = (
         Event.objects.filter(stream_id=account.stream_id, metadata__actor=f"account:{account.pk}")
         .order_by("-version")
         .values_list("recorded_at", flat=True)
         .first()
     )
-    game = Game.objects.filter(account_id=account.pk).order_by("-started_at").values_list("pk", flat=True).first()
-    played = Stream.objects.filter(pk=f"game-{game}").values_list("updated_at", flat=True).first() if game else None
-    seen = [t for t in (own, played) if t is not None]
+    seen = [t for t in (own, *(fn(account.pk) for fn in _LAST_SEEN)) if t is not None]
     return max(seen) if seen else None
 
 
@@ -47,31 +87,8 @@ def _state(account: Account) -> str:
     return "active"
 
 
-def _rating(rating: dict | None, account_id: int):
-    """The rating's figures and its latest changes (the ratings room's history table)."""
-    if not rating:
-        return "—"
-    from rivals.ratings.admin import rating_history_table
-
-    rated = rating["rated"]
-    return format_html(
-        "ordinal <b>{}</b> (μ {}, σ {}) · {} · {} one-to-one, {} multi-player results · {}<br>{}",
-        f"{rating['ordinal']:.2f}",
-        f"{rating['mu']:.2f}",
-        f"{rating['sigma']:.2f}",
-        "provisional" if rating["provisional"] else "established",
-        rated["one_to_one"],
-        rated["multi"],
-        f"place {rating['place']} on the rating board" if rating.get("place") else "not on the rating board",
-        rating_history_table(account_id),
-    )
-
-
 def key_figures(account: Account):
     """The figures an operator looks at first, as one small table."""
-    from rivals.clubs.models import ClubMember
-    from rivals.fairplay.models import FairPlayFlag
-
     if account.is_staff:
         from rivals.accounts.roles import role_label, role_of
 
@@ -93,29 +110,13 @@ def key_figures(account: Account):
     trophy_text = (
         ", ".join(f"{t['title']}{' ×' + str(t['count']) if t.get('count') else ''}" for t in trophies) or "none"
     )
-    member = ClubMember.objects.filter(account_id=account.pk).select_related("club").first()
-    club = (
-        format_html(
-            '<a href="{}">{}</a>{}',
-            url("admin:clubs_club_change", member.club_id),
-            member.club.name,
-            " (owner)" if member.club.owner_id == account.pk else "",
-        )
-        if member
-        else "none"
-    )
-    open_flags = FairPlayFlag.objects.filter(account_id=account.pk, status="open").count()
-    flags = _link(
-        "fairplay_fairplayflag", f"{open_flags} open", None, account__id__exact=account.pk, status__exact="open"
-    )
     rows = [
-        ("state", _state(account)),
-        ("points and places", boards),
-        ("rating (R-41)", _rating(figures.get("rating"), account.pk)),
-        ("jokers", format_html("<b>{}</b>", account.jokers)),
-        ("trophies", trophy_text),
-        ("club", club),
+        (10, "state", _state(account)),
+        (20, "points and places", boards),
+        (40, "jokers", format_html("<b>{}</b>", account.jokers)),
+        (50, "trophies", trophy_text),
         (
+            70,
             "played",
             (
                 f"{stats.get('games_played', 0)} games ({stats.get('games_won', 0)} won), "
@@ -123,77 +124,27 @@ def key_figures(account: Account):
                 f"{stats.get('tournaments_played', 0)} tournaments"
             ),
         ),
-        ("last seen", when(last_seen(account))),
-        ("fair-play flags", flags),
+        (80, "last seen", when(last_seen(account))),
+        *((order, label, fn(account, figures)) for order, label, fn in _FIGURES),
     ]
-    body = format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows)
+    rows.sort(key=lambda row: row[0])
+    body = format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", ((label, cell) for _, label, cell in rows))
     return format_html('<table class="key-figures">{}</table>', body)
 
 
 def account_hub(obj: Account):
-    """Links (with counts) to every record of the player, and its latest flags."""
-    from rivals.clubs.models import ClubMember
-    from rivals.fairplay.models import FairPlayFlag
-    from rivals.matches.models import Round
-    from rivals.sichuan.models import SichuanTable
-
+    """Links (with counts) to every record of the player, and what the rooms add below them (its
+    latest fair-play flags)."""
     pk = obj.pk
-    links = [
-        _link("rivals_game", "games", Game.objects.filter(account_id=pk).count(), account__id__exact=pk),
-        _link("matches_round", "rounds", Round.objects.filter(players__contains=[pk]).count(), player=pk),
-        _link(
-            "sichuan_sichuantable",
-            "Sichuan tables",
-            SichuanTable.objects.filter(account_id=pk).count(),
-            account__id__exact=pk,
-        ),
-        _link("rivals_event", "events (all streams of the player)", None, player=pk),
-        _link(
-            "rivals_pointsledgerentry",
-            "points ledger",
-            PointsLedgerEntry.objects.filter(account_id=pk).count(),
-            player=pk,
-        ),
-        _link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged"),
-        _link(
-            "rivals_rejectedintent", "rejected intents", RejectedIntent.objects.filter(account_id=pk).count(), player=pk
-        ),
-        _link(
-            "fairplay_fairplayflag",
-            "fair-play flags",
-            FairPlayFlag.objects.filter(account_id=pk).count(),
-            account__id__exact=pk,
-        ),
-        _link("purchases_purchase", "joker purchases", None, player=pk),
-        _link("ratings_ratingchange", "rating history", None, player=pk),
-        _link("reports_report", "reports about the player", None, q=f"player:{pk}"),
+    links: list[tuple[int, Any]] = [
+        (40, hub_link("rivals_event", "events (all streams of the player)", None, player=pk)),
+        (60, hub_link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged")),
     ]
-    member = ClubMember.objects.filter(account_id=pk).select_related("club").first()
-    if member:
-        links.append(
-            format_html('club: <a href="{}">{}</a>', url("admin:clubs_club_change", member.club_id), member.club.name)
-        )
-    flags = FairPlayFlag.objects.filter(account_id=pk).order_by("-flagged_at")[:10]
-    flag_rows = format_html_join(
-        "",
-        '<li><a href="{}">{}</a> · {} · {}{}</li>',
-        (
-            (
-                url("admin:fairplay_fairplayflag_change", f.pk),
-                f.get_kind_display(),
-                when(f.flagged_at),
-                f.status,
-                format_html(
-                    ' · <a class="flagged-game" href="{}">flagged game</a>', url("admin:rivals_game_change", f.game_id)
-                )
-                if f.game_id
-                else "",
-            )
-            for f in flags
-        ),
-    )
+    links += [item for fn in _LINKS for item in fn(pk)]
+    links.sort(key=lambda item: item[0])
+    sections = [section for fn in _SECTIONS if (section := fn(pk))]
     return format_html(
         '<ul class="player-hub">{}</ul>{}',
-        format_html_join("", "<li>{}</li>", ((x,) for x in links)),
-        format_html("<p><b>Fair-play flags</b></p><ul>{}</ul>", flag_rows) if flags else mark_safe(""),
+        format_html_join("", "<li>{}</li>", ((x,) for _, x in links)),
+        mark_safe("".join(str(s) for s in sections)),
     )

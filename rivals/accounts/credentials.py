@@ -14,7 +14,7 @@ Takeover (issue 19): adding credentials to a guest needs only its token; changin
 existing password or email needs the current password (``current_password``) — or a reset code
 (``password_reset_confirm``). A change or a reset revokes the account's other tokens and unlinks
 its device id (``account_device_unlink``: the device then signs in with email and password).
-Emails leave through the outbox after the commit (``rivals.emails``): a mail server that is down
+Emails leave through the outbox after the commit (``rivals.accounts.emails``): a mail server that is down
 changes no answer.
 """
 
@@ -29,8 +29,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from rivals import emails
-from rivals.accounts import events
+from rivals.accounts import emails, events
 from rivals.accounts.services import account_device_unlink, account_event, token_issue, tokens_revoke
 from rivals.concurrency import retry_on_conflict
 from rivals.errors import Conflict, Invalid, Unauthenticated

@@ -1,7 +1,9 @@
 """Read-side helpers for the API: the own profile, the public profile (R-37), points totals.
 
-``rivals`` must not import ``rankings`` or ``tournaments`` (dependencies point one way), so those
-apps plug their data in from their ``ready()``:
+The accounts room imports no other room, and ``rivals`` never imports ``rankings`` or
+``tournaments`` (dependencies point one way), so the rooms and apps that know more of a player
+plug it in from their ``ready()`` (the club, the daily bonus, ratings, statistics, rankings,
+trophies):
 - ``register_profile_extension(fn)`` — ``fn(account) -> dict`` merged into the own profile
   (``GET /api/v1/account``);
 - ``register_public_profile_extension(fn)`` — ``fn(account) -> dict`` merged into the public
@@ -24,7 +26,6 @@ from typing import Any
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from rivals.daily_bonus.services import daily_bonus_status
 from rivals.errors import Invalid, NotFound
 from rivals.models import Account
 from rivals.names import search_key
@@ -65,17 +66,6 @@ def points_totals(account_ids: Iterable[int]) -> dict[int, dict[str, int]]:
     return totals
 
 
-def player_ref(account: Account) -> dict[str, Any]:
-    return {"id": account.pk, "display_name": account.display_name}
-
-
-def _club_of(account: Account) -> dict[str, Any] | None:
-    from rivals.clubs.models import ClubMember
-
-    member = ClubMember.objects.filter(account=account).select_related("club").first()
-    return {"id": str(member.club_id), "name": member.club.name} if member else None
-
-
 def account_profile(*, account: Account) -> dict[str, Any]:
     profile: dict[str, Any] = {
         "account_id": account.pk,
@@ -85,8 +75,8 @@ def account_profile(*, account: Account) -> dict[str, Any]:
         "jokers": account.jokers,
         "points": dict(ZERO_POINTS),
         "trophies": [],
-        "daily_bonus": daily_bonus_status(account=account),
-        "club": _club_of(account),
+        "daily_bonus": None,  # the daily bonus room's extension: today's claim and streak
+        "club": None,  # the clubs room's extension: the player's club
         "suspended": account.suspended_at is not None,
     }
     for extension in _PROFILE_EXTENSIONS:
@@ -107,7 +97,7 @@ def player_profile(*, account_id) -> dict[str, Any]:
     profile: dict[str, Any] = {
         "id": account.pk,
         "display_name": account.display_name,
-        "club": _club_of(account),
+        "club": None,  # the clubs room's extension
         "trophies": [],  # tournaments adds cups and Champions copies (register_public_profile_extension)
         "points": dict(ZERO_POINTS),
         "places": {"amr": None, "weekly": None, "daily": None},

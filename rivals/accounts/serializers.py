@@ -4,8 +4,6 @@ from rest_framework import serializers
 
 from rivals.accounts.services import DEVICE_ID_MAX, DISPLAY_NAME_MAX
 from rivals.api.serializers import CleanTextField, DetailOut, PageIn, StrictCharField, StrictEmailField
-from rivals.ratings.serializers import RatingOut
-from rivals.statistics.serializers import PlayerStatsOut
 
 
 class GuestSignInIn(serializers.Serializer):
@@ -80,8 +78,13 @@ class PublicProfileOut(serializers.Serializer):
     trophies = TrophyOut(many=True)
     points = PointsOut()
     places = PlacesOut()
-    stats = PlayerStatsOut(help_text="T-10, R-37: the player's play in numbers")
-    rating = RatingOut(help_text="R-41: the skill rating (an addition)")
+    # and what the rooms add to it (register_public_profile_field): stats, rating
+
+
+def register_public_profile_field(name: str, field: serializers.Field) -> None:
+    """A room's part of the public profile's shape (what its ``register_public_profile_extension``
+    adds): statistics' ``stats``, ratings' ``rating``."""
+    PublicProfileOut._declared_fields[name] = field
 
 
 class PlayerSearchIn(PageIn):

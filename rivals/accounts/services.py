@@ -76,7 +76,7 @@ def account_device_unlink(*, account: Account, now: datetime | None = None) -> b
 
 
 def _device_id_checked(device_id: str) -> None:
-    """A device id signs in to its guest account: it is a secret (README "Security"). A new one
+    """A device id signs in to its guest account: it is a secret (docs/security.md). A new one
     must be at least ``RIVALS_DEVICE_ID_MIN_LENGTH`` long and not a run of a few characters;
     clients should send 128 random bits or more. Ids of existing accounts keep signing in."""
     least, distinct = settings.RIVALS["DEVICE_ID_MIN_LENGTH"], settings.RIVALS["DEVICE_ID_MIN_DISTINCT"]
@@ -323,7 +323,7 @@ def account_close(*, account: Account, reason: str, actor: str, erase: bool = Tr
         account.username = f"closed-{account.pk}"  # the guest's username is its device's: it goes with it
     account.device_id = account.device_unlinked_at = None  # R-36: the device is free for a new guest
     if erase:
-        from rivals.models import OutboundEmail
+        from rivals.accounts.models import OutboundEmail
 
         OutboundEmail.objects.filter(account=account).delete()
         account.email = account.pending_email = None

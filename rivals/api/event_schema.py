@@ -111,6 +111,18 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "type": [kind, "null"]}
 
 
+# the scalar types event data holds, as JSON schema
+_SCALARS = (
+    (bool, {"type": "boolean"}),
+    (int, {"type": "integer"}),
+    (float, {"type": "number"}),
+    (str, {"type": "string"}),
+    (dt.datetime, {"type": "string", "format": "date-time"}),
+    (dt.date, {"type": "string", "format": "date"}),
+    (uuid.UUID, {"type": "string", "format": "uuid"}),
+)
+
+
 def hint_schema(hint: Any) -> Any:
     """The JSON schema of a Python type as stored in event data (``_UNTYPED`` where the type says
     nothing of its values)."""
@@ -121,62 +133,54 @@ def hint_schema(hint: Any) -> Any:
     if hint is typing.Any:
         return _UNTYPED
     if origin in (typing.Union, types.UnionType):
-        members = [a for a in typing.get_args(hint) if a is not type(None)]
-        schemas = [hint_schema(m) for m in members]
-        if _UNTYPED in schemas:
-            return _UNTYPED
-        kinds = {s.get("type") for s in schemas}
-        if len(kinds) == 1 and None not in kinds:  # UUID | str: a string (of either spelling)
-            first = dict(schemas[0])
-            if any(s != schemas[0] for s in schemas):
-                first.pop("format", None)
-            schema = first
-        else:
-            schema = {"anyOf": schemas}
-        return _nullable(schema) if len(members) < len(typing.get_args(hint)) else schema
+        return _union_schema(hint)
     if origin is typing.Literal:
         values = list(typing.get_args(hint))
         return {"type": _json_type(values[0])["type"], "enum": values}
     if origin in _SEQUENCES or hint in (list, tuple):
         args = [a for a in typing.get_args(hint) if a is not Ellipsis]
-        if not args:
-            return _UNTYPED
-        items = hint_schema(args[0])
+        items = hint_schema(args[0]) if args else _UNTYPED
         return _UNTYPED if items is _UNTYPED else {"type": "array", "items": items}
     if _is_typed_dict(hint):
-        hints = typing.get_type_hints(hint, include_extras=True)
-        properties = {}
-        for key, value in hints.items():
-            schema = hint_schema(value)
-            if schema is _UNTYPED:
-                return _UNTYPED
-            properties[key] = schema
-        schema = {"type": "object", "properties": properties}
-        required = _required_keys(hint)
-        if required:
-            schema["required"] = required
-        if hint.__doc__ and not hint.__doc__.startswith(f"{hint.__name__}("):
-            schema["description"] = " ".join(hint.__doc__.split())
-        return schema
+        return _typed_dict_schema(hint)
     if origin in (dict, abc.Mapping):
         args = typing.get_args(hint)
         values = hint_schema(args[1]) if len(args) == 2 else _UNTYPED
         return _UNTYPED if values is _UNTYPED else {"type": "object", "additionalProperties": values}
-    if hint is bool:
-        return {"type": "boolean"}
-    if hint is int:
-        return {"type": "integer"}
-    if hint is float:
-        return {"type": "number"}
-    if hint is str:
-        return {"type": "string"}
-    if hint is dt.datetime:
-        return {"type": "string", "format": "date-time"}
-    if hint is dt.date:
-        return {"type": "string", "format": "date"}
-    if hint is uuid.UUID:
-        return {"type": "string", "format": "uuid"}
-    return _UNTYPED
+    return next((dict(schema) for scalar, schema in _SCALARS if hint is scalar), _UNTYPED)
+
+
+def _union_schema(hint: Any) -> Any:
+    members = [a for a in typing.get_args(hint) if a is not type(None)]
+    schemas = [hint_schema(m) for m in members]
+    if _UNTYPED in schemas:
+        return _UNTYPED
+    kinds = {s.get("type") for s in schemas}
+    if len(kinds) == 1 and None not in kinds:  # UUID | str: a string (of either spelling)
+        first = dict(schemas[0])
+        if any(s != schemas[0] for s in schemas):
+            first.pop("format", None)
+        schema = first
+    else:
+        schema = {"anyOf": schemas}
+    return _nullable(schema) if len(members) < len(typing.get_args(hint)) else schema
+
+
+def _typed_dict_schema(hint: Any) -> Any:
+    hints = typing.get_type_hints(hint, include_extras=True)
+    properties = {}
+    for key, value in hints.items():
+        schema = hint_schema(value)
+        if schema is _UNTYPED:
+            return _UNTYPED
+        properties[key] = schema
+    schema = {"type": "object", "properties": properties}
+    required = _required_keys(hint)
+    if required:
+        schema["required"] = required
+    if hint.__doc__ and not hint.__doc__.startswith(f"{hint.__name__}("):
+        schema["description"] = " ".join(hint.__doc__.split())
+    return schema
 
 
 def _json_type(value: Any) -> dict[str, Any]:
@@ -242,9 +246,9 @@ def data_schema(entry: event_types.EventType) -> dict[str, Any]:
         most = entry.constructor(**all_args).data
         try:
             least = entry.constructor(**least_args).data
-        except Exception:  # noqa: BLE001 - a constructor that needs a value where None is admitted
+        except Exception:  # a constructor that needs a value where None is admitted
             least = entry.constructor(**{n: _placeholder(hints[n], full=False) for n in required}).data
-    except Exception:  # noqa: BLE001 - a constructor that checks its values: documented as free-form
+    except Exception:  # a constructor that checks its values: documented as free-form
         return {"type": "object", "description": "free-form: the constructor refused placeholder values"}
     # a TypedDict argument spread into the data (a tournament's settings, a joker change's ref)
     # says the types of its keys

@@ -170,12 +170,12 @@ class LoginAccountThrottle(_PerEmailAndIpThrottle):
 class EmailSendThrottle(_PerEmailAndIpThrottle):
     """Requests that send an email (verification, reset), per *mailbox* and client address: the
     tags of one mailbox (``name+tag@``) are one. The mailbox itself receives at most so many
-    emails of each kind, whoever asks (``rivals.emails``: its budgets): no mail bombing, and no
+    emails of each kind, whoever asks (``rivals.accounts.emails``: its budgets): no mail bombing, and no
     answer that differs."""
 
     scope = "email_send"
 
     def address_key(self, email: str) -> str:
-        from rivals.emails import mailbox
+        from rivals.text import mailbox
 
         return mailbox(email)

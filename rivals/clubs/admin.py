@@ -2,9 +2,10 @@
 
 from django.contrib import admin
 from django.db.models import Q
+from django.utils.html import format_html
 
 from rivals.admin_base import ReadOnlyAdmin, ReadOnlyInline, register_player_commitments, register_player_streams
-from rivals.admin_display import account_link, stream_link
+from rivals.admin_display import account_link, stream_link, url
 from rivals.clubs.models import Club, ClubMember
 
 
@@ -57,3 +58,26 @@ def _commitments(account) -> list[str]:
 
 
 register_player_commitments(_commitments)
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_club_figure(account, figures):
+    member = ClubMember.objects.filter(account_id=account.pk).select_related("club").first()
+    if not member:
+        return "none"
+    return format_html(
+        '<a href="{}">{}</a>{}',
+        url("admin:clubs_club_change", member.club_id),
+        member.club.name,
+        " (owner)" if member.club.owner_id == account.pk else "",
+    )
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    member = ClubMember.objects.filter(account_id=account_id).select_related("club").first()
+    if not member:
+        return []
+    link = format_html('club: <a href="{}">{}</a>', url("admin:clubs_club_change", member.club_id), member.club.name)
+    return [(120, link)]

@@ -18,6 +18,20 @@ class ClubsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.clubs.admin import player_club_figure, player_links
+
+        admin_page.register_player_figure("club", player_club_figure, order=60)  # the player page: its club
+        admin_page.register_player_links(player_links)
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={"club_id": "admin:clubs_club_change"},
+            streams=("club-",),
+            values={"club:": "admin:clubs_club_change"},
+        )  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.clubs import events
         from rivals.clubs.projections import clubs_projection
@@ -35,6 +49,12 @@ class ClubsConfig(AppConfig):
         from rivals.clubs.serializers import ERROR_DETAILS
 
         error_details.register(feature=self.label, shapes=ERROR_DETAILS)  # what its refusals' details hold
+
+        from rivals.accounts import selectors
+        from rivals.clubs.selectors import club_profile_extension
+
+        selectors.register_profile_extension(club_profile_extension)  # the own profile's club
+        selectors.register_public_profile_extension(club_profile_extension)  # R-37: a player's club is public
 
         from rivals.clubs import export
 

@@ -6,7 +6,8 @@ from datetime import date
 
 from django.utils.dateparse import parse_date, parse_datetime
 
-from rivals.models import DailyBonusClaim, Event
+from rivals.daily_bonus.models import DailyBonusClaim
+from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
 

@@ -22,8 +22,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals.daily_bonus.events import daily_bonus_claimed, daily_bonus_doubled
+from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.errors import Conflict, NotAllowed
-from rivals.models import Account, DailyBonusClaim
+from rivals.models import Account
 from rivals.romanian_time import romanian_day
 
 STREAK_CAP = 10  # day 10 pays 100, and every later day too

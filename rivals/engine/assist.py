@@ -112,6 +112,25 @@ def _geometric_pair_exists(board: Board) -> bool:
     return has_removable_pair(board.layout, cls, board.present, board.lift)
 
 
+def _reverse_play(board: Board, by_cls: dict[int, list[str]], rng: SplitMix64) -> ShuffleResult | None:
+    """Reverse play: matching face pairs on a legal clearing order of the positions (None: no
+    clearing order found)."""
+    lay = board.layout
+    order = position_order(lay, rng, board.present, lift=board.lift)
+    if order is None:
+        return None
+    pairs = []
+    for c in sorted(by_cls):
+        fs = list(by_cls[c])
+        rng.shuffle(fs)
+        pairs += [(fs[k], fs[k + 1]) for k in range(0, len(fs), 2)]
+    rng.shuffle(pairs)
+    out: list = [None] * lay.size
+    for (a, b), (fa, fb) in zip(order, pairs, strict=True):
+        out[a], out[b] = fa, fb
+    return ShuffleResult(out, True, list(order))
+
+
 def shuffle(board: Board, seed: int) -> ShuffleResult | None:
     """T-14: permute the remaining faces over the remaining positions so that at least one
     removable pair exists; prefer (and report) a solvable permutation. None = refused (no
@@ -129,19 +148,9 @@ def shuffle(board: Board, seed: int) -> ShuffleResult | None:
     rng = SplitMix64((seed & ((1 << 64) - 1)) ^ 0x5348554646)
     lay = board.layout
     if all(len(v) % 2 == 0 for v in by_cls.values()):
-        order = position_order(lay, rng, board.present, lift=board.lift)
-        if order is not None:
-            # Reverse play: matching face pairs on a legal clearing order of the positions.
-            pairs = []
-            for c in sorted(by_cls):
-                fs = list(by_cls[c])
-                rng.shuffle(fs)
-                pairs += [(fs[k], fs[k + 1]) for k in range(0, len(fs), 2)]
-            rng.shuffle(pairs)
-            out: list = [None] * lay.size
-            for (a, b), (fa, fb) in zip(order, pairs, strict=True):
-                out[a], out[b] = fa, fb
-            return ShuffleResult(out, True, list(order))
+        played = _reverse_play(board, by_cls, rng)
+        if played is not None:
+            return played
     # No clearing order found: random permutations with at least one removable pair.
     best = None
     for _ in range(64):

@@ -460,7 +460,7 @@ class _Solver:
         return g
 
     # -- search ---------------------------------------------------------------------------------
-    def dfs(self, dirty: int) -> bool:
+    def dfs(self, dirty: int) -> bool:  # noqa: C901  the frozen reference solver: kept as it was (LONG_MODULES)
         mark = len(self.trail)
         if not self.propagate(dirty):
             self.undo(mark)

@@ -21,7 +21,6 @@ GROUPS: tuple[tuple[str, ...], ...] = tuple((f,) * 4 for f in SUITED + WINDS + D
 )
 assert len(GROUPS) == 36 and sum(len(g) for g in GROUPS) == 144
 
-_FACE_SET = frozenset(FACES)
 _ORDINARY = SUITED + WINDS + DRAGONS
 
 # Match keys: two faces match iff their keys are equal.
@@ -40,10 +39,6 @@ def check_ruleset(ruleset: str) -> str:
     if ruleset not in MATCH_KEYS:
         raise ValueError(f"unknown ruleset {ruleset!r}; expected one of {RULESETS}")
     return ruleset
-
-
-def is_face(face: object) -> bool:
-    return face in _FACE_SET
 
 
 def match_key(face: str, ruleset: str) -> int:

@@ -28,7 +28,8 @@ from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitmen
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import account_suspend, fairplay_flag_review
-from rivals.models import Event, RejectedIntent
+from rivals.games.models import RejectedIntent
+from rivals.models import Event
 
 SIDE_BY_SIDE_ROWS = 300
 SUSPENSION = (
@@ -191,7 +192,7 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
         if obj.game_id:
             return format_html(
                 '<a class="flagged-game" href="{}">board replay of game {}</a>',
-                url("admin:rivals_game_change", obj.game_id),
+                url("admin:games_game_change", obj.game_id),
                 obj.game_id,
             )
         if obj.round_id:
@@ -250,3 +251,46 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
             "{}</table>",
             body,
         )
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_flags_figure(account, figures) -> str:
+    from rivals.accounts.admin_page import hub_link
+
+    open_flags = FairPlayFlag.objects.filter(account_id=account.pk, status="open").count()
+    return hub_link(
+        "fairplay_fairplayflag", f"{open_flags} open", None, account__id__exact=account.pk, status__exact="open"
+    )
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    flags = FairPlayFlag.objects.filter(account_id=account_id).count()
+    return [(80, hub_link("fairplay_fairplayflag", "fair-play flags", flags, account__id__exact=account_id))]
+
+
+def player_flags_section(account_id: int):
+    """The player's latest flags, below the links."""
+    flags = FairPlayFlag.objects.filter(account_id=account_id).order_by("-flagged_at")[:10]
+    flag_rows = format_html_join(
+        "",
+        '<li><a href="{}">{}</a> · {} · {}{}</li>',
+        (
+            (
+                url("admin:fairplay_fairplayflag_change", f.pk),
+                f.get_kind_display(),
+                when(f.flagged_at),
+                f.status,
+                format_html(
+                    ' · <a class="flagged-game" href="{}">flagged game</a>', url("admin:games_game_change", f.game_id)
+                )
+                if f.game_id
+                else "",
+            )
+            for f in flags
+        ),
+    )
+    return format_html("<p><b>Fair-play flags</b></p><ul>{}</ul>", flag_rows) if flags else ""

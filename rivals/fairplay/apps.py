@@ -20,6 +20,23 @@ class FairPlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.fairplay import admin_account
+
+        admin_account.register()  # the player page's suspend and lift
+        from rivals.accounts import admin_page
+        from rivals.fairplay.admin import player_flags_figure, player_flags_section, player_links
+
+        # the player page: its open flags among the key figures, its flags linked and listed
+        admin_page.register_player_figure("fair-play flags", player_flags_figure, order=90)
+        admin_page.register_player_links(player_links)
+        admin_page.register_player_section(player_flags_section)
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={"flag_id": "admin:fairplay_fairplayflag_change"}
+        )  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.fairplay import events
         from rivals.fairplay.projections import flags_projection

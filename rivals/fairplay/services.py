@@ -32,7 +32,8 @@ from rivals.fairplay.events import (
     fair_play_flagged,
 )
 from rivals.fairplay.models import FairPlayFlag
-from rivals.models import Account, RejectedIntent
+from rivals.games.models import RejectedIntent
+from rivals.models import Account
 from rivals.player_notice import notice_clean
 from rivals.rawsql import execute_prepared
 from rivals.signals import account_restricted

@@ -12,8 +12,8 @@ from django.utils.safestring import mark_safe
 
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, register_player_streams, stream_ids
 from rivals.admin_display import account_link, events_url, when
+from rivals.games.models import Game
 from rivals.games.replay import board_svg, replay_frame
-from rivals.models import Game
 
 
 def _short(data: dict, limit: int = 48) -> str:
@@ -94,7 +94,7 @@ class GameAdmin(PlayerSearchMixin, ReadOnlyAdmin):
         if game is not None:
             at = request.GET.get("at", "")
             frame = replay_frame(game, int(at) if at.isdigit() else None)
-            here = reverse("admin:rivals_game_change", args=[game.pk])
+            here = reverse("admin:games_game_change", args=[game.pk])
             last = frame.events[-1].version if frame.events else 0
             rows = [
                 {
@@ -129,3 +129,6 @@ def _game_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_game_streams)
+
+
+from rivals.games import admin_records  # noqa: E402,F401  registers levels, best times, refused intents

@@ -11,8 +11,9 @@ from rest_framework import serializers
 from rivals.accounts.export import Subject, batches, chunked
 from rivals.api.serializers import EventOut
 from rivals.deals.serializers import DealOut
+from rivals.games.models import Game
 from rivals.games.selectors import board_event_views, boards_revealed, game_deal
-from rivals.models import Event, Game
+from rivals.models import Event
 
 BOARDS_PER_READ = 50  # boards whose events are read in one query
 

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from rivals import engine
 from rivals.errors import NotFound
-from rivals.models import Account, Level, LevelBest
+from rivals.games.models import Level, LevelBest
+from rivals.models import Account
 
 
 def levels_generate(

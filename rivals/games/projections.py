@@ -23,15 +23,15 @@ class GameProjection(Projection):
 
     def reset(self) -> None:
         # Replay recreates every row from its GameStarted event, with the same id.
-        from rivals.models import Game
+        from rivals.games.models import Game
 
         Game.objects.all().delete()
 
     def rebuild(self, log) -> None:
         """Stream by stream (a board depends on its own events only): a page's finished boards
         are written by COPY, one board at a time in memory."""
+        from rivals.games.models import Game
         from rivals.games.state import apply_game_event
-        from rivals.models import Game
         from rivals.rawsql import copy_insert
 
         done: list = []
@@ -54,8 +54,8 @@ class GameProjection(Projection):
     uses_live = True
 
     def apply(self, event: Event, live: dict | None = None) -> None:
+        from rivals.games.models import Game
         from rivals.games.state import apply_game_event
-        from rivals.models import Game
 
         game_id = event.stream_id.removeprefix("game-")
         game = (live or {}).get("game")
@@ -73,8 +73,8 @@ class GameProjection(Projection):
 
     @staticmethod
     def _started(event: Event):
+        from rivals.games.models import Game
         from rivals.games.state import apply_game_event
-        from rivals.models import Game
 
         game = Game(id=event.data["game_id"])
         apply_game_event(game, event)
@@ -82,7 +82,7 @@ class GameProjection(Projection):
 
     def apply_many(self, events: list[Event]) -> None:
         """New boards in bulk (a tournament wave opens thousands); anything else one by one."""
-        from rivals.models import Game
+        from rivals.games.models import Game
         from rivals.rawsql import copy_insert
 
         if any(e.type != "GameStarted" for e in events):
@@ -127,7 +127,7 @@ class GameProjection(Projection):
         field does it, or as it is where that is the identity (integers, text, datetimes)."""
         from django.db import models
 
-        from rivals.models import Game
+        from rivals.games.models import Game
 
         plain = (models.IntegerField, models.CharField, models.TextField, models.BooleanField, models.DateTimeField)
         prepared = [Game._meta.get_field(name) for name in fields]
@@ -159,7 +159,7 @@ class LevelLeaderboardProjection(Projection):
     tables = (Table("rivals_level_best"),)
 
     def rebuild(self, log) -> None:
-        from rivals.models import LevelBest
+        from rivals.games.models import LevelBest
         from rivals.rawsql import copy_insert
 
         best: dict[tuple[int, int], LevelBest] = {}
@@ -174,7 +174,7 @@ class LevelLeaderboardProjection(Projection):
     def _after(row, event):
         """The account's row for the level after one win: new, or one completion more and the
         better time."""
-        from rivals.models import LevelBest
+        from rivals.games.models import LevelBest
 
         d = event.data
         if row is None:
@@ -187,12 +187,12 @@ class LevelLeaderboardProjection(Projection):
         return row
 
     def reset(self) -> None:
-        from rivals.models import LevelBest
+        from rivals.games.models import LevelBest
 
         LevelBest.objects.all().delete()
 
     def apply(self, event: Event) -> None:
-        from rivals.models import LevelBest
+        from rivals.games.models import LevelBest
 
         d = event.data
         if d.get("level") is None:

@@ -12,8 +12,9 @@ from xml.sax.saxutils import escape
 
 from rivals import engine
 from rivals.eventstore import stream_filter
+from rivals.games.models import Game
 from rivals.games.state import apply_game_event
-from rivals.models import Event, Game
+from rivals.models import Event
 
 TILE_W, TILE_H, DEPTH = 36, 48, 5  # one tile covers 2 × 2 half-tile grid cells
 PAD = 12

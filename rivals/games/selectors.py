@@ -10,10 +10,11 @@ from rivals import engine
 from rivals.api.times import event_data_view
 from rivals.deals.selectors import code_is_secret, deal_fields, secret_codes
 from rivals.eventstore import stream_filter
+from rivals.games.models import Game, LevelBest
 from rivals.games.services import game_board
 from rivals.games.services.modes import FINISHED, HOSTED_MODES, ROUND_MODES
 from rivals.games.state import play_ms
-from rivals.models import Event, Game, LevelBest
+from rivals.models import Event
 
 
 def is_competition_board(game: Game) -> bool:
@@ -200,3 +201,21 @@ def awarded_view(entries) -> dict:
         for e in entries
     ]
     return {"points": sum(s["points"] for s in sources), "sources": sources}
+
+
+# --- boards as other rooms read them (a round's, a pot's, a player's) ------------------------------
+
+
+def round_board_ids(round_id) -> list:
+    """The ids of a round's boards (one per player)."""
+    return list(Game.objects.filter(round_id=round_id).values_list("pk", flat=True))
+
+
+def rounds_played(account_id: int):
+    """The ids of the rounds the player had a board in (a subquery)."""
+    return Game.objects.filter(account_id=account_id, round_id__isnull=False).values("round_id")
+
+
+def scores_of(game_ids) -> dict:
+    """Each game's score, by id."""
+    return dict(Game.objects.filter(pk__in=list(game_ids)).values_list("pk", "score"))

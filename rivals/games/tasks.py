@@ -16,6 +16,13 @@ def games_expire_due(now: str | None = None) -> int:
     return expire(now=job_now(now))
 
 
+@shared_task(name="rivals.rejected_intents_prune")
+def rejected_intents_prune(now: str | None = None) -> int:
+    from rivals.games.services.rejections import rejected_intents_prune as prune
+
+    return prune(now=job_now(now))
+
+
 LEVELS_PER_CHUNK = 100  # rows copied from the shipped table per task: milliseconds
 
 

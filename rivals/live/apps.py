@@ -8,6 +8,10 @@ class LiveConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals import admin_display
+
+        admin_display.register_pages(streams=("reminder-",))  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.live import events
         from rivals.live.projections import notifications_projection

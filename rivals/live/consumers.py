@@ -38,7 +38,6 @@ CLOSE_TOO_BIG = 1009  # RFC 6455: a message bigger than LIVE_MAX_FRAME_BYTES
 CLOSE_ERROR = 1011  # RFC 6455: the server failed while handling a message (logged)
 CLOSE_UNAUTHORIZED = 4401  # API.md: a bad, used or expired ticket
 CLOSE_SLOW = 4408  # API.md: the server could not keep up with this socket
-CLOSE_FORBIDDEN = 4403  # decision: the account was suspended or closed
 
 
 class LiveConsumer(AsyncWebsocketConsumer):

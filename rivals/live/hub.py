@@ -26,6 +26,8 @@ from rivals.live.horizon import Horizon
 from rivals.live.logread import BoardFolds, read_range, read_topic
 from rivals.live.relay import GROUP, Relay
 
+CLOSE_FORBIDDEN = 4403  # decision: the account was suspended or closed; the others: rivals.live.consumers
+
 log = logging.getLogger(__name__)
 STALE_S = 3.0
 FREEZE_GROWTH = 0.1  # the sockets grew by a tenth since the heap was last frozen: freeze it again
@@ -94,7 +96,7 @@ class Hub:
                 await self._on_range(message)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 — a broken message or a lost connection: go on
+            except Exception:  # a broken message or a lost connection: go on
                 log.warning("live hub: a range could not be applied", exc_info=True)
                 await asyncio.sleep(0.1)
 
@@ -114,7 +116,7 @@ class Hub:
                         await self._on_range({"after": settled, "upto": settled, "events": None}, own=True)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001
+            except Exception:
                 log.warning("live hub: watch failed", exc_info=True)
 
     def _tend_heap(self) -> None:
@@ -175,7 +177,7 @@ class Hub:
                 restricted.append(int(entry["s"][8:]))
         for account_id in restricted:  # after the range: its notification reaches it first
             for socket in tuple(self.sockets.get(account_id, ())):
-                socket.end(4403)  # a suspended or closed account's sockets close
+                socket.end(CLOSE_FORBIDDEN)  # a suspended or closed account's sockets close
         self.covered = upto
         self.ready.set()
 

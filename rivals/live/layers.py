@@ -80,7 +80,7 @@ class PostgresChannelLayer(BaseChannelLayer):
                     done.set_result(None)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 — the connection went away: a new one, every LISTEN again
+            except Exception:  # the connection went away: a new one, every LISTEN again
                 log.warning("live layer: listener lost its connection", exc_info=True)
                 with contextlib.suppress(Exception):
                     await self.listen_conn.close()
@@ -91,7 +91,7 @@ class PostgresChannelLayer(BaseChannelLayer):
                     await self._listen(_pg_channel(self.client))
                     for group in self.groups:
                         await self._listen(_pg_channel(group))
-                except Exception:  # noqa: BLE001
+                except Exception:
                     log.warning("live layer: could not reconnect yet", exc_info=True)
 
     async def _command(self, sql: str) -> None:

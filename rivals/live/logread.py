@@ -40,9 +40,9 @@ class BoardFolds:
 
     @staticmethod
     def _new():
-        from rivals.models import Game
+        from rivals.games.state import blank_game
 
-        return Game(score=0, version=0)
+        return blank_game()
 
     async def _load(self, conn, stream_id: str, upto_version: int):
         game = self._new()

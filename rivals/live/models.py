@@ -8,7 +8,7 @@ from django.db import models
 
 class LiveTicket(models.Model):
     """A single-use ticket (API.md: valid 30 s, bound to the account). Only its SHA-256 is kept
-    (README "Security": no secret at rest); redeeming deletes it. Not a domain fact: no event."""
+    (docs/security.md: no secret at rest); redeeming deletes it. Not a domain fact: no event."""
 
     digest = models.CharField(max_length=64, primary_key=True)
     account = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

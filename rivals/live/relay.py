@@ -85,7 +85,7 @@ class Relay:
                     await _sleep(stop, ELECTION_S)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 — the database or the layer went away: try again
+            except Exception:  # the database or the layer went away: try again
                 log.warning("live relay: restarting after an error", exc_info=True)
                 await _sleep(stop, ELECTION_S)
             finally:
@@ -121,12 +121,12 @@ class Relay:
         if self.local is not None:
             try:
                 await self.local(message)
-            except Exception:  # noqa: BLE001 — the hub reads it from the log when it comes again
+            except Exception:  # the hub reads it from the log when it comes again
                 log.warning("live relay: the local hub could not take a range", exc_info=True)
         try:
             await self.layer.group_send(GROUP, {"type": "live.batch", **message})
             self.published += 1
-        except Exception:  # noqa: BLE001 — a lost publish: the hubs read the gap from the log
+        except Exception:  # a lost publish: the hubs read the gap from the log
             log.warning("live relay: a publish was lost (%s..%s)", message["after"], message["upto"], exc_info=True)
 
 

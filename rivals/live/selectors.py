@@ -54,8 +54,8 @@ def topic_parse(raw: Any) -> tuple[str, str] | None:
 
 def topic_authorize(*, account_id: int, kind: str, ident: str) -> Topic | None:
     """The topic as ``account_id`` may see it, or ``None`` (not found: missing or not theirs)."""
-    from rivals.matches.models import Duel, Match, QueueTicket, Round
-    from rivals.models import Account, Game, Stream
+    from rivals.matches.selectors import topic_streams
+    from rivals.models import Account, Stream
 
     name = kind if kind == "account" else f"{kind}:{ident}"
     if kind == "account":
@@ -63,28 +63,13 @@ def topic_authorize(*, account_id: int, kind: str, ident: str) -> Topic | None:
     if not is_uuid(ident):
         return None
     key = f"{kind}:{ident}"
-    if kind == "round":
-        rnd = Round.objects.filter(pk=ident, players__contains=[account_id]).first()
-        if rnd is None:
+    if kind in ("round", "match", "queue", "duel"):  # the matches room's: its reads decide who sees them
+        found = topic_streams(kind=kind, ident=ident, account_id=account_id)
+        if found is None:
             return None
-        boards = list(Game.objects.filter(round_id=ident).values_list("pk", flat=True))
-        names = dict(Account.objects.filter(pk__in=rnd.players).values_list("pk", "display_name"))
-        streams = [f"round-{ident}", *(f"game-{g}" for g in boards)]
+        streams, players = found
+        names = dict(Account.objects.filter(pk__in=players).values_list("pk", "display_name")) if players else {}
         return Topic(name, kind, key, account_id, streams, names)
-    if kind == "match":
-        if not Match.objects.filter(pk=ident, players__account_id=account_id).exists():
-            return None
-        rounds = Round.objects.filter(match_id=ident).values_list("pk", flat=True)
-        return Topic(name, kind, key, account_id, [f"match-{ident}", *(f"round-{r}" for r in rounds)])
-    if kind == "queue":
-        if not QueueTicket.objects.filter(pk=ident, account_id=account_id).exists():
-            return None
-        return Topic(name, kind, key, account_id, [f"queue-{ident}"])
-    if kind == "duel":
-        duel = Duel.objects.filter(pk=ident).values_list("challenger_id", "opponent_id").first()
-        if duel is None or account_id not in duel:
-            return None
-        return Topic(name, kind, key, account_id, [f"duel-{ident}"])
     # tournament: public (its events on the log say it exists)
     if not Stream.objects.filter(pk=f"tournament-{ident}").exists():
         return None

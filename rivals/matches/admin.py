@@ -260,7 +260,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         head = format_html_join(
             "",
             '<th><a href="{}">{}</a> · score {} · {}</th>',
-            ((url("admin:rivals_game_change", g.pk), g.account, g.score, g.status) for g in games),
+            ((url("admin:games_game_change", g.pk), g.account, g.score, g.status) for g in games),
         )
         rows = []
         for stream_id, version, type_, data, at in events:
@@ -333,3 +333,13 @@ def _commitments(account) -> list[str]:
 
 
 register_player_commitments(_commitments)
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    rounds = Round.objects.filter(players__contains=[account_id]).count()
+    return [(20, hub_link("matches_round", "rounds", rounds, player=account_id))]

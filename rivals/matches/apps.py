@@ -30,6 +30,23 @@ class MatchesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.matches.admin import player_links
+
+        admin_page.register_player_links(player_links)  # the player page: its rounds
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={
+                "round_id": "admin:matches_round_change",
+                "match_id": "admin:matches_match_change",
+                "duel_id": "admin:matches_duel_change",
+                "ticket_id": "admin:matches_queueticket_change",
+            },
+            streams=("round-", "match-", "queue-", "duel-"),
+        )
+
         from rivals import event_types, projections
         from rivals.deals.selectors import register_holder
         from rivals.matches import events

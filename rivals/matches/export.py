@@ -9,10 +9,10 @@ from rest_framework import serializers
 
 from rivals.accounts.export import Subject, batches, chunked
 from rivals.deals.serializers import DealOut
+from rivals.games.selectors import rounds_played
 from rivals.matches.models import Round
 from rivals.matches.selectors import round_deal, rounds_revealed
 from rivals.matches.serializers import END_REASONS, ROUND_STATUSES
-from rivals.models import Game
 
 ROUNDS_PER_READ = 200
 
@@ -69,8 +69,9 @@ def _row(rnd: Round, account_id: int, revealed: bool) -> dict:
 
 def rounds(subject: Subject):
     account_id = subject.account.pk
-    played = Game.objects.filter(account_id=account_id, round_id__isnull=False).values("round_id")
-    rows = chunked(Round.objects.filter(pk__in=played), order=("starts_at", "id"), size=ROUNDS_PER_READ)
+    rows = chunked(
+        Round.objects.filter(pk__in=rounds_played(account_id)), order=("starts_at", "id"), size=ROUNDS_PER_READ
+    )
     for batch in batches(rows, ROUNDS_PER_READ):
         revealed = rounds_revealed(batch)
         yield from (_row(r, account_id, r.pk in revealed) for r in batch)

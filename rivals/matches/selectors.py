@@ -4,18 +4,21 @@ duels. Opponents are shown by score, pairs left and completion — never their b
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Q
 from django.utils import timezone
 
 from rivals.deals.selectors import deal_fields, secret_codes
-from rivals.games.selectors import board_delta, game_view
+from rivals.games.selectors import board_delta, game_view, round_board_ids
 from rivals.matches.models import ROUND_DURATION, Duel, Match, QueueTicket, Round
 from rivals.matches.services import round_boards
 from rivals.matches.services.matches import PRIZE_SOURCES, ROUNDS
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.romanian_time import iso_z, iso_z_text
+
+if TYPE_CHECKING:  # a type only: the games room's boards are read through its selectors
+    from rivals.games.models import Game
 
 
 def _players(ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -235,3 +238,40 @@ def awards_pending(start: datetime, end: datetime) -> bool:
     themselves, and its next round starts after their end is written), and a round whose deadline
     is still ahead ends now or later."""
     return pending_last_rounds(start, end).exists()
+
+
+def topic_streams(*, kind: str, ident: str, account_id: int) -> tuple[list[str], list[int]] | None:
+    """The live topic ``kind:ident`` (a round, match, queue ticket or duel) as ``account_id`` may
+    see it: the streams it replays and (a round's) its players — or None: missing, or not theirs
+    (``rivals.live.selectors.topic_authorize``)."""
+    if kind == "round":
+        rnd = Round.objects.filter(pk=ident, players__contains=[account_id]).first()
+        if rnd is None:
+            return None
+        boards = round_board_ids(ident)
+        return [f"round-{ident}", *(f"game-{g}" for g in boards)], list(rnd.players)
+    if kind == "match":
+        if not Match.objects.filter(pk=ident, players__account_id=account_id).exists():
+            return None
+        rounds = Round.objects.filter(match_id=ident).values_list("pk", flat=True)
+        return [f"match-{ident}", *(f"round-{r}" for r in rounds)], []
+    if kind == "queue":
+        if not QueueTicket.objects.filter(pk=ident, account_id=account_id).exists():
+            return None
+        return [f"queue-{ident}"], []
+    if kind == "duel":
+        duel = Duel.objects.filter(pk=ident).values_list("challenger_id", "opponent_id").first()
+        if duel is None or account_id not in duel:
+            return None
+        return [f"duel-{ident}"], []
+    return None
+
+
+def rounds_due(*, round_ids, now: datetime) -> list:
+    """Of these rounds (ids, or a subquery of them), the running ones whose deadline passed, by id."""
+    due = (
+        Round.objects.with_deadline()
+        .filter(pk__in=round_ids, status="running", ends_at__lte=now, deadline_at__lte=now)
+        .order_by("pk")
+    )
+    return list(due.values_list("pk", flat=True))

@@ -1,26 +1,19 @@
+"""The platform's models: accounts and their credentials, the event log, job runs. A room's
+models live in its package (``rivals/games/models.py``, ``rivals/points/models.py`` …)."""
+
 from .accounts import AccessToken, Account, AccountKey, Operator
 from .events import Event, EventSeal, Heartbeat, IdempotencyRecord, Stream
-from .games import Game, Level, LevelBest, RejectedIntent
 from .jobs import JobRun
-from .ledger import DailyBonusClaim, PointsLedgerEntry
-from .mail import OutboundEmail
 
 __all__ = [
     "AccessToken",
     "Account",
     "AccountKey",
     "JobRun",
-    "Game",
-    "Level",
-    "LevelBest",
-    "RejectedIntent",
-    "DailyBonusClaim",
     "Event",
     "EventSeal",
     "Heartbeat",
     "IdempotencyRecord",
     "Operator",
-    "OutboundEmail",
-    "PointsLedgerEntry",
     "Stream",
 ]

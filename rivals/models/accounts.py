@@ -3,7 +3,7 @@
 Personal data (email, device id, password hash) lives only in the account row's identity
 columns, never in event payloads; a name the player chose is sealed in its event with the
 account's own key (``AccountKey``, ``rivals.personal``). Erasure destroys the key and blanks the
-columns: no event is rewritten (README "Personal data").
+columns: no event is rewritten (docs/api.md "Personal data").
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class Account(AbstractBaseUser, PermissionsMixin):
     device_unlinked_at = models.DateTimeField(
         null=True, blank=True, help_text="the device id no longer signs in (a credential change or a reset)"
     )
-    email = models.EmailField(  # noqa: DJ001 - NULL, not "": unique must allow any number of accounts without one
+    email = models.EmailField(  # NULL, not "": unique must allow any number of accounts without one
         unique=True, null=True, blank=True, help_text="verified sign-in email (R-36)"
     )
     email_verified = models.BooleanField(default=False)

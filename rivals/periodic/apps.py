@@ -12,6 +12,10 @@ class PeriodicConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals import admin_display
+
+        admin_display.register_pages(streams=("job-",))  # what the admin links (rivals.admin_display)
+
         from rivals import event_types
         from rivals.periodic import events
 

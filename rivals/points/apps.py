@@ -10,6 +10,20 @@ class PointsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.points.admin import player_links
+
+        admin_page.register_player_links(player_links)  # the player page: its ledger
+
+        from rivals import admin_display
+
+        admin_display.register_pages(streams=("points-",))  # what the admin links (rivals.admin_display)
+        from django.db.models import Q
+
+        from rivals.admin_base import register_player_streams
+
+        register_player_streams(lambda ids: Q(stream_id__in=[f"points-{a}" for a in ids]))  # a player's
+
         from rivals import event_types, projections
         from rivals.points import events
         from rivals.points.projections import points_ledger_projection

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from rivals.accounts.export import Subject, chunked
-from rivals.models import PointsLedgerEntry
+from rivals.points.models import PointsLedgerEntry
 
 
 class ExportedAwardRef(serializers.Serializer):

@@ -15,7 +15,7 @@ class PointsLedgerProjection(Projection):
     tables = (Table("rivals_points_ledger"),)
 
     def reset(self) -> None:
-        from rivals.models import PointsLedgerEntry
+        from rivals.points.models import PointsLedgerEntry
 
         PointsLedgerEntry.objects.all().delete()
 
@@ -23,7 +23,7 @@ class PointsLedgerProjection(Projection):
         self._entry(event).save(force_insert=True)
 
     def rebuild(self, log) -> None:
-        from rivals.models import PointsLedgerEntry
+        from rivals.points.models import PointsLedgerEntry
         from rivals.rawsql import copy_insert
 
         for page in log.pages(self.event_types):
@@ -33,7 +33,7 @@ class PointsLedgerProjection(Projection):
     def _entry(event: Event):
         from django.utils.dateparse import parse_datetime
 
-        from rivals.models import PointsLedgerEntry
+        from rivals.points.models import PointsLedgerEntry
 
         d = event.data
         return PointsLedgerEntry(

@@ -10,7 +10,7 @@ query.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 PendingAwards = Callable[[datetime, datetime], bool]
@@ -28,3 +28,36 @@ def awards_pending(*, start: datetime, end: datetime) -> bool:
     """R-34: may points dated in ``[start, end)`` still be awarded (by a competition not yet
     resolved)?"""
     return any(fn(start, end) for fn in _PENDING)
+
+
+# --- the ledger as other rooms read it ---------------------------------------------------------
+
+
+def award_keys_present(keys: Iterable[str]) -> set[str]:
+    """Which of these award keys the ledger holds (an award is paid once per key)."""
+    from rivals.points.models import PointsLedgerEntry
+
+    return set(PointsLedgerEntry.objects.filter(award_key__in=list(keys)).values_list("award_key", flat=True))
+
+
+def points_sum(*, account_id: int, source: str, start: datetime, end: datetime, upto: datetime) -> int:
+    """The account's points of ``source`` awarded in ``[start, end)`` up to ``upto``."""
+    from django.db.models import Sum
+
+    from rivals.points.models import PointsLedgerEntry
+
+    total = PointsLedgerEntry.objects.filter(
+        account_id=account_id, source=source, awarded_at__gte=start, awarded_at__lt=end, awarded_at__lte=upto
+    ).aggregate(s=Sum("amount"))["s"]
+    return int(total or 0)
+
+
+def counted_awards():
+    """``(account_id, amount, awarded_at)`` of every non-zero award that counts for the rankings (R-33)."""
+    from rivals.points.models import PointsLedgerEntry
+
+    return (
+        PointsLedgerEntry.objects.filter(counts=True)
+        .exclude(amount=0)
+        .values_list("account_id", "amount", "awarded_at")
+    )

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from rivals.eventstore import ANY_VERSION, event_append
 from rivals.locks import advisory_lock
-from rivals.models import Account, PointsLedgerEntry
-from rivals.models.ledger import SOURCES
+from rivals.models import Account
 from rivals.points.events import points_awarded
+from rivals.points.models import SOURCES, PointsLedgerEntry
 
 
 def ledger_stream(account_id: int) -> str:

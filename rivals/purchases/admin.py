@@ -52,3 +52,12 @@ class PurchaseAdmin(PlayerSearchMixin, ReadOnlyAdmin):
             obj.account,
             obj.account_id,
         )
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    return [(90, hub_link("purchases_purchase", "joker purchases", None, player=account_id))]

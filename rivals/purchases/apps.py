@@ -8,6 +8,11 @@ class PurchasesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.purchases.admin import player_links
+
+        admin_page.register_player_links(player_links)  # the player page: its purchases
+
         from rivals import event_types, projections
         from rivals.purchases import events
         from rivals.purchases.projections import purchases_projection

@@ -109,3 +109,34 @@ class RatingChangeAdmin(PlayerSearchMixin, ReadOnlyAdmin):
     @admin.display(description="player")
     def account_col(self, obj: RatingChange):
         return account_link(obj.account_id)
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def _rating(rating: dict | None, account_id: int):
+    """The rating's figures and its latest changes (the ratings room's history table)."""
+    if not rating:
+        return "—"
+    rated = rating["rated"]
+    return format_html(
+        "ordinal <b>{}</b> (μ {}, σ {}) · {} · {} one-to-one, {} multi-player results · {}<br>{}",
+        f"{rating['ordinal']:.2f}",
+        f"{rating['mu']:.2f}",
+        f"{rating['sigma']:.2f}",
+        "provisional" if rating["provisional"] else "established",
+        rated["one_to_one"],
+        rated["multi"],
+        f"place {rating['place']} on the rating board" if rating.get("place") else "not on the rating board",
+        rating_history_table(account_id),
+    )
+
+
+def player_rating_figure(account, figures):
+    return _rating(figures.get("rating"), account.pk)
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    return [(100, hub_link("ratings_ratingchange", "rating history", None, player=account_id))]

@@ -26,7 +26,7 @@ _COLUMNS = (
 class LogEvent:
     __slots__ = ("position", "stream_id", "stream_type", "version", "type", "data", "_metadata", "recorded_at")
 
-    def __init__(self, position, stream_id, stream_type, version, type, data, metadata, recorded_at):  # noqa: A002
+    def __init__(self, position, stream_id, stream_type, version, type, data, metadata, recorded_at):
         self.position, self.stream_id, self.stream_type, self.version = position, stream_id, stream_type, version
         self.type = type
         self.recorded_at = (

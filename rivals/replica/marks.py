@@ -43,7 +43,7 @@ def mark(account_id: int) -> None:
         return
     try:
         cache.set(_key(account_id), now + MARK_S, timeout=math.ceil(MARK_S + settings.DATABASE_REPLICA_MAX_LAG_S) + 1)
-    except Exception:  # noqa: BLE001 — the answer is ready; the caller's reads on other nodes may be stale
+    except Exception:  # the answer is ready; the caller's reads on other nodes may be stale
         log.exception("replica: could not mark account %s as a recent writer", account_id)
         return
     if len(_marked) >= PRUNE_AT:
@@ -56,6 +56,6 @@ def replica_has_writes_of(account_id: int, horizon: float) -> bool:
     """Does a replica at ``horizon`` hold every write of the account? (No mark: nothing recent.)"""
     try:
         until = cache.get(_key(account_id))
-    except Exception:  # noqa: BLE001 — unknown: the primary answers
+    except Exception:  # unknown: the primary answers
         return False
     return until is None or horizon >= until

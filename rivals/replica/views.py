@@ -40,6 +40,6 @@ class ReplicaReads:
             routing.primary_only()
             try:
                 return getattr(self, request.method.lower())(request, *self.args, **self.kwargs)
-            except Exception as again:  # noqa: BLE001 — answered as any error of the view
+            except Exception as again:  # answered as any error of the view
                 exc = again
         return super().handle_exception(exc)

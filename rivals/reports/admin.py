@@ -327,9 +327,9 @@ class ReportAdmin(ObjectActionsMixin, PlayerSearchMixin, admin.ModelAdmin):
     def fair_play(self, obj: Report):
         if not obj.subject_player_id:
             return "— (a club)"
-        from rivals.fairplay.models import FairPlayFlag
+        from rivals.fairplay.selectors import flag_counts
 
-        flags = FairPlayFlag.objects.filter(account_id=obj.subject_player_id)
+        flags, open_flags = flag_counts(account_id=obj.subject_player_id)
         url = (
             reverse("admin:fairplay_fairplayflag_changelist")
             + "?"
@@ -339,11 +339,20 @@ class ReportAdmin(ObjectActionsMixin, PlayerSearchMixin, admin.ModelAdmin):
             '<a class="fair-play-review" href="{}">fair-play flags of player #{}: {} ({} open)</a>',
             url,
             obj.subject_player_id,
-            flags.count(),
-            flags.filter(status="open").count(),
+            flags,
+            open_flags,
         )
 
     @admin.display(description="every report on the subject")
     def other_reports(self, obj: Report):
         url = reverse("admin:reports_report_changelist") + "?" + urlencode({"q": obj.subject})
         return format_html('<a href="{}">{} report(s)</a>', url, Report.objects.filter(subject=obj.subject).count())
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    return [(110, hub_link("reports_report", "reports about the player", None, q=f"player:{account_id}"))]

@@ -8,6 +8,17 @@ class ReportsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.reports.admin import player_links
+
+        admin_page.register_player_links(player_links)  # the player page: reports about the player
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={"report_id": "admin:reports_report_change"}, streams=("report-",)
+        )  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.admin_base import register_player_streams
         from rivals.reports import events

@@ -15,16 +15,16 @@ from __future__ import annotations
 import re
 import uuid
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 
 from rivals import personal
 from rivals.accounts.services import account_name_reset, account_public_face_guard
-from rivals.clubs.models import Club
+from rivals.clubs.selectors import club_get
 from rivals.clubs.services import club_rename
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
 from rivals.eventstore import event_append
-from rivals.ids import is_uuid
 from rivals.models import Account
 from rivals.reports.events import report_filed, report_reviewed
 from rivals.reports.models import REASONS, Report
@@ -35,6 +35,9 @@ STREAM_TYPE = "report"
 NOTE_MAX = 500
 SUBJECT = re.compile(r"^(player):([1-9][0-9]{0,17})$|^(club):([0-9a-fA-F-]{36})$")
 DECISIONS = ("dismissed", "upheld")
+
+if TYPE_CHECKING:  # a type only: the clubs room is read through its selectors and services
+    from rivals.clubs.models import Club
 
 
 def report_subject(subject: str) -> Account | Club:
@@ -49,7 +52,7 @@ def report_subject(subject: str) -> Account | Club:
         if player is None:
             raise NotFound("no such player")
         return player
-    club = Club.objects.filter(pk=match.group(4)).first() if is_uuid(match.group(4)) else None
+    club = club_get(match.group(4))
     if club is None:
         raise NotFound("no such club")
     if club.status != "open":

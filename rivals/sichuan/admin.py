@@ -75,3 +75,13 @@ def _table_streams(account_ids: list[int]) -> Q:
 
 
 register_player_streams(_table_streams)
+
+
+# --- the player page's part (rivals.accounts.admin_page, registered in the room's ready) --------
+
+
+def player_links(account_id: int) -> list[tuple[int, str]]:
+    from rivals.accounts.admin_page import hub_link
+
+    tables = SichuanTable.objects.filter(account_id=account_id).count()
+    return [(30, hub_link("sichuan_sichuantable", "Sichuan tables", tables, account__id__exact=account_id))]

@@ -8,6 +8,17 @@ class SichuanConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from rivals.accounts import admin_page
+        from rivals.sichuan.admin import player_links
+
+        admin_page.register_player_links(player_links)  # the player page: its tables
+
+        from rivals import admin_display
+
+        admin_display.register_pages(
+            records={"table_id": "admin:sichuan_sichuantable_change"}, streams=("sichuan-",)
+        )  # what the admin links (rivals.admin_display)
+
         from rivals import event_types, projections
         from rivals.sichuan import events
         from rivals.sichuan.services import sichuan_table_projection

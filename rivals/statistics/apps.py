@@ -17,3 +17,7 @@ class StatisticsConfig(AppConfig):
         projections.register(statistics_projection)
         # GET /api/v1/players/{id}: "stats" (R-37, T-10)
         selectors.register_public_profile_extension(stats_profile_extension)
+        from rivals.accounts.serializers import register_public_profile_field
+        from rivals.statistics.serializers import PlayerStatsOut
+
+        register_public_profile_field("stats", PlayerStatsOut(help_text="T-10, R-37: the player's play in numbers"))

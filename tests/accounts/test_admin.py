@@ -9,7 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from rivals.models import Account, Event, Game
+from rivals.games.models import Game
+from rivals.models import Account, Event
 from tests.admin_pages import messages_of
 from tests.games.helpers import plan_of
 from tests.matches.helpers import CODE
@@ -37,13 +38,13 @@ def test_the_account_page_is_the_hub(operator, player):
     account, game = player
     page = operator.get(reverse("admin:rivals_account_change", args=[account.pk])).content.decode()
     for target in (
-        "rivals/game/?account__id__exact",
+        "games/game/?account__id__exact",
         "matches/round/?player=",
         "sichuan/sichuantable/?account__id__exact",
         "rivals/event/?player=",
-        "rivals/pointsledgerentry/?player=",
+        "points/pointsledgerentry/?player=",
         "type__exact=JokersChanged",
-        "rivals/rejectedintent/?player=",
+        "games/rejectedintent/?player=",
         "fairplay/fairplayflag/?account__id__exact",
     ):
         assert target in page, target
@@ -125,7 +126,7 @@ def test_periodic_tasks_say_what_they_do_and_how_they_last_ran(operator):
 
 def test_the_game_page_replays_the_board(operator, player):
     _, game = player
-    url = reverse("admin:rivals_game_change", args=[game.pk])
+    url = reverse("admin:games_game_change", args=[game.pk])
     start = operator.get(url + "?at=1").content.decode()
     assert 'data-version="1"' in start and 'data-tiles="36"' in start and "the deal" not in start
     third = operator.get(url + "?at=3").content.decode()

@@ -90,7 +90,7 @@ def flagged_player(transactional_db):
     """A player whose classic game was played at bot speed through the API."""
     from rest_framework.test import APIClient
 
-    from rivals.models import Game
+    from rivals.games.models import Game
     from tests.games.helpers import plan_of
     from tests.matches.helpers import CODE
 
@@ -111,7 +111,7 @@ def flagged_player(transactional_db):
 def test_operator_finds_a_player_and_replays_the_flagged_game(admin_page, flagged_player, shots):
     from rivals import engine
     from rivals.fairplay.models import FairPlayFlag
-    from rivals.models import Game
+    from rivals.games.models import Game
 
     page = admin_page
     assert FairPlayFlag.objects.filter(account_id=flagged_player["account_id"], kind="fast_pairs").exists()

@@ -19,8 +19,9 @@ from rivals.accounts.services import account_close, account_export, account_rena
 from rivals.daily_bonus.services import daily_bonus_claim
 from rivals.errors import Throttled
 from rivals.games import services as games
+from rivals.games.models import Game
 from rivals.matches import services as matches
-from rivals.models import AccessToken, Account, AccountKey, Event, Game
+from rivals.models import AccessToken, Account, AccountKey, Event
 from rivals.reports.services import report_file
 from tests.accounts.conftest import code_in
 from tests.contract import ONE_TIME_SPELLING

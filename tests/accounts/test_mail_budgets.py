@@ -1,5 +1,5 @@
 """Issue 31, "abuse that still works": a stranger must not be able to keep the owner's reset code
-from reaching the owner. Each kind of email has its own budget per mailbox (``rivals.emails``):
+from reaching the owner. Each kind of email has its own budget per mailbox (``rivals.accounts.emails``):
 notices of an existing account one a day, verification codes and reset codes five an hour each;
 ``name+tag@`` is its mailbox ``name@``, whatever the case. What a caller sees stays the same."""
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from rivals.emails import mailbox
-from rivals.models import OutboundEmail
+from rivals.accounts.emails import mailbox
+from rivals.accounts.models import OutboundEmail
 from tests.accounts.conftest import code_in
 
 PASSWORD = "tile-matcher-77"
@@ -88,7 +88,7 @@ def test_issue31_notices_of_an_existing_account_are_one_a_day_per_mailbox(
 ):
     import time
 
-    from rivals import emails
+    from rivals.accounts import emails
 
     _owner(guest, console_email, django_capture_on_commit_callbacks)
     now = [time.time()]

@@ -35,8 +35,8 @@ def test_signin_rename_and_clubs_are_recorded_at_the_given_instant():
 
 def test_r11_a_joker_change_is_recorded_at_the_instant_of_its_cause():
     from rivals.accounts.services import account_jokers_change
+    from rivals.daily_bonus.models import DailyBonusClaim
     from rivals.daily_bonus.services import daily_bonus_claim
-    from rivals.models import DailyBonusClaim
 
     a, _, _ = account_guest_signin(device_id=device_id_for("clock-j"), now=T0)
     account_jokers_change(account=a, delta=2, reason="operator_grant", actor="operator:test", now=T0)

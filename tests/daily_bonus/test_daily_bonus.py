@@ -10,9 +10,10 @@ from django.core.management import call_command
 
 from rankings.days import day_start_utc
 from rankings.selectors import account_points
+from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double, daily_bonus_status
 from rivals.errors import Conflict, NotAllowed
-from rivals.models import DailyBonusClaim, PointsLedgerEntry
+from rivals.points.models import PointsLedgerEntry
 from tests.rankings.helpers import d, make_accounts, utc
 
 

@@ -19,12 +19,13 @@ from rivals import engine
 from rivals.deals.selectors import code_is_secret, deal_commitment, deal_fields
 from rivals.deals.services import deal_new
 from rivals.errors import NotAllowed
+from rivals.games.models import Game
 from rivals.games.services import game_create
 from rivals.live import topics
 from rivals.matches.models import Match, Round
 from rivals.matches.selectors import match_view, round_view
 from rivals.matches.services import round_end_now
-from rivals.models import Account, Event, Game
+from rivals.models import Account, Event
 from tests.projections import assert_live_equals_rebuild
 from tests.tournaments.helpers import at, new_tournament, players, register_all, seat_ids, tables
 from tournaments.models import Pot, Wave

@@ -13,9 +13,12 @@ from django.test import override_settings
 from rankings.models import AmrPoints, DailyPoints, WeeklyPoints
 from rankings.selectors import rankings_state
 from rivals.clubs.models import ClubMember
+from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.fairplay.models import FairPlayFlag
+from rivals.games.models import Game
 from rivals.matches.models import Match
-from rivals.models import Account, DailyBonusClaim, Game, PointsLedgerEntry
+from rivals.models import Account
+from rivals.points.models import PointsLedgerEntry
 from tests.matches.test_admin_and_rebuild import _snapshot as matches_snapshot
 from tests.tournaments.test_rebuild import snapshot as tournaments_snapshot
 from tournaments.models import Tournament, Trophy

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import _FAST_PAIRS_SQL, account_suspend, account_suspension_lift
-from rivals.models import Account, Event, Game, RejectedIntent
+from rivals.games.models import Game, RejectedIntent
+from rivals.models import Account, Event
 from tests.games.helpers import plan_of
 from tests.matches.helpers import CODE  # a fixed 36-tile deal
 
@@ -140,7 +141,7 @@ def _award(account, amount, key):
 @pytest.mark.django_db
 def test_r38_a_suspended_account_is_refused_and_absent_from_rankings_until_lifted(guest, api):
     from rankings.selectors import rankings_recomputed, rankings_state
-    from rivals.models import LevelBest
+    from rivals.games.models import LevelBest
     from rivals.projections import rebuild_all
 
     client, cheat_id = guest("cheat")
@@ -153,10 +154,7 @@ def test_r38_a_suspended_account_is_refused_and_absent_from_rankings_until_lifte
         LevelBest.objects.create(level=1, account=account, best_ms=ms, achieved_at=timezone.now())
 
     def board():
-        return [
-            (r["place"], r["player"]["id"], r["points"])  # noqa: E731
-            for r in api.get("/api/v1/rankings/amr").json()["results"]
-        ]
+        return [(r["place"], r["player"]["id"], r["points"]) for r in api.get("/api/v1/rankings/amr").json()["results"]]
 
     assert board() == [(1, cheat_id, 30), (2, b.pk, 20), (2, c.pk, 20)]
     game_id = _game(client)

@@ -13,7 +13,8 @@ from rivals.errors import NotAllowed
 from rivals.fairplay.services import account_suspend
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, QueueTicket
-from rivals.models import Account, Event, PointsLedgerEntry
+from rivals.models import Account, Event
+from rivals.points.models import PointsLedgerEntry
 from tests.matches.helpers import accounts, at, first_round, match, reload, steady
 from tests.tournaments.helpers import at as t_at
 from tests.tournaments.helpers import new_tournament, players, register_all, score_tables, seat_ids, tables

@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 from rivals import engine
 from rivals.games import services as svc
-from rivals.models import Account, Game
+from rivals.games.models import Game
+from rivals.models import Account
 
 T0 = datetime(2026, 6, 1, 9, 0, 0, tzinfo=UTC)
 

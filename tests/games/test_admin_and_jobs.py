@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rivals.games.levels import levels_generate
-from rivals.models import Account, Event, Level
+from rivals.games.models import Level
+from rivals.models import Account, Event
 
 
 @pytest.mark.django_db
@@ -39,9 +40,16 @@ def test_admin_lists_games_levels_ledger_and_rejected_intents_read_only(admin_cl
     from tests.games.helpers import account, new_game
 
     new_game(account("a"), level=1)
-    for path in ("game", "level", "levelbest", "pointsledgerentry", "rejectedintent", "dailybonusclaim"):
-        assert admin_client.get(f"/admin/rivals/{path}/").status_code == 200, path
-        assert admin_client.get(f"/admin/rivals/{path}/add/").status_code == 403, path
+    for path in (
+        "games/game",
+        "games/level",
+        "games/levelbest",
+        "points/pointsledgerentry",
+        "games/rejectedintent",
+        "daily_bonus/dailybonusclaim",
+    ):
+        assert admin_client.get(f"/admin/{path}/").status_code == 200, path
+        assert admin_client.get(f"/admin/{path}/add/").status_code == 403, path
 
 
 @pytest.mark.django_db

@@ -9,7 +9,9 @@ import pytest
 from rivals import engine
 from rivals.errors import NotAllowed
 from rivals.games import services as svc
-from rivals.models import Event, Game, PointsLedgerEntry, RejectedIntent
+from rivals.games.models import Game, RejectedIntent
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 
 
 def post_intent(client, game_id, body, **headers):
@@ -271,7 +273,8 @@ def test_two_devices_racing_on_one_game_exactly_one_wins(guest):
 def test_rebuild_projections_reproduces_games_leaderboards_ledger_and_balances():
     from django.core.management import call_command
 
-    from rivals.models import Account, LevelBest
+    from rivals.games.models import LevelBest
+    from rivals.models import Account
     from tests.games.helpers import account, at, intent, new_game, play_to_win
 
     acc = account("x", jokers=2)

@@ -8,7 +8,8 @@ from rivals import engine
 from rivals.engine import scoring
 from rivals.errors import LimitReached, NoJokers, NotAllowed
 from rivals.games import services as svc
-from rivals.models import Account, Event, Game
+from rivals.games.models import Game
+from rivals.models import Account, Event
 from tests.games.helpers import (
     account,
     at,
@@ -302,7 +303,7 @@ def test_p4_pool_practice_has_no_pause_and_has_restart_and_end():
 
 @pytest.mark.django_db
 def test_r38_pairs_faster_than_the_human_minimum_are_refused_and_recorded(settings, guest):
-    from rivals.models import RejectedIntent
+    from rivals.games.models import RejectedIntent
 
     settings.RIVALS = {**settings.RIVALS, "MIN_PAIR_INTERVAL_MS": 150}
     acc = account("bot")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rivals.games import services as svc
-from rivals.models import LevelBest, PointsLedgerEntry
+from rivals.games.models import LevelBest
+from rivals.points.models import PointsLedgerEntry
 from tests.games.helpers import account, new_game, play_to_win
 
 

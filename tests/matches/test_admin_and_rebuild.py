@@ -9,9 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
+from rivals.games.models import Game
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
-from rivals.models import Event, Game
+from rivals.models import Event
 from tests.matches.helpers import accounts, at, board, complete, first_round, match, pair, reload, steady_all
 
 pytestmark = pytest.mark.django_db

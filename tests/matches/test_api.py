@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rivals import engine
+from rivals.games.models import RejectedIntent
 from rivals.matches.models import Round
-from rivals.models import PointsLedgerEntry, RejectedIntent
+from rivals.points.models import PointsLedgerEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from rivals.engine.scoring import arena_prizes
 from rivals.errors import NotAllowed
 from rivals.matches import services as svc
 from rivals.matches.models import Match, MatchPlayer, QueueTicket
-from rivals.models import PointsLedgerEntry
+from rivals.points.models import PointsLedgerEntry
 from tests.matches.helpers import (
     accounts,
     at,

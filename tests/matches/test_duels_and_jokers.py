@@ -10,7 +10,8 @@ from rivals.errors import Invalid, LimitReached, NoJokers, NotAllowed, NotFound
 from rivals.matches import services as svc
 from rivals.matches import tasks
 from rivals.matches.models import Duel, Match
-from rivals.models import Event, PointsLedgerEntry
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 from tests.matches.helpers import accounts, at, board, complete, first_round, match, play, reload, seconds, steady
 
 pytestmark = pytest.mark.django_db

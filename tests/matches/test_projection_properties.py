@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Round
-from rivals.models import Game
 from tests.matches.helpers import accounts, at, intent_for
 from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 
@@ -81,6 +81,29 @@ class World:
             body = intent_for(kind, game_board(game), choice, game.seq, otherwise="hint")
             svc.round_intent_apply(account=account, round_id=rnd.pk, intent=body, now=at(self.t))
 
+    def _queue(self, kind, op, now) -> None:
+        if kind == "queue_join":
+            ticket, _ = svc.queue_join(account=self.players[op[1]], mode=op[2], now=now)
+            self.tickets[op[1]] = ticket.pk
+            if ticket.match_id is not None and ticket.match_id not in self.match_ids:
+                self.match_ids.append(ticket.match_id)
+        elif op[1] in self.tickets:
+            svc.queue_leave(account=self.players[op[1]], ticket_id=self.tickets[op[1]], now=now)
+
+    def _duel(self, kind, op, now) -> None:
+        if kind == "challenge":
+            duel, created = svc.duel_challenge(account=self.players[op[1]], opponent=self.players[op[2]].pk, now=now)
+            if created:
+                self.duel_ids.append(duel.pk)
+            return
+        if not self.duel_ids:
+            return
+        duel = Duel.objects.get(pk=self.duel_ids[op[1] % len(self.duel_ids)])
+        if kind == "accept":
+            self.match_ids.append(svc.duel_accept(account=duel.opponent, duel_id=duel.pk, now=now).match_id)
+        else:  # the opponent declines, or the challenger withdraws
+            svc.duel_decline(account=duel.opponent if op[2] else duel.challenger, duel_id=duel.pk, now=now)
+
     def run(self, op) -> None:
         kind, now = op[0], at(self.t)
         if kind == "match":
@@ -101,26 +124,10 @@ class World:
             rnd = self._round(op[1])
             if rnd is not None:
                 svc.round_end_now(round_id=rnd.pk, actor="operator:1", now=now)
-        elif kind == "queue_join":
-            ticket, _ = svc.queue_join(account=self.players[op[1]], mode=op[2], now=now)
-            self.tickets[op[1]] = ticket.pk
-            if ticket.match_id is not None and ticket.match_id not in self.match_ids:
-                self.match_ids.append(ticket.match_id)
-        elif kind == "queue_leave":
-            if op[1] in self.tickets:
-                svc.queue_leave(account=self.players[op[1]], ticket_id=self.tickets[op[1]], now=now)
-        elif kind == "challenge":
-            duel, created = svc.duel_challenge(account=self.players[op[1]], opponent=self.players[op[2]].pk, now=now)
-            if created:
-                self.duel_ids.append(duel.pk)
-        elif kind in ("accept", "decline"):
-            if not self.duel_ids:
-                return
-            duel = Duel.objects.get(pk=self.duel_ids[op[1] % len(self.duel_ids)])
-            if kind == "accept":
-                self.match_ids.append(svc.duel_accept(account=duel.opponent, duel_id=duel.pk, now=now).match_id)
-            else:  # the opponent declines, or the challenger withdraws
-                svc.duel_decline(account=duel.opponent if op[2] else duel.challenger, duel_id=duel.pk, now=now)
+        elif kind in ("queue_join", "queue_leave"):
+            self._queue(kind, op, now)
+        elif kind in ("challenge", "accept", "decline"):
+            self._duel(kind, op, now)
         else:
             account_suspend(account=self.players[op[1]], reason="property", actor="operator:test")
 

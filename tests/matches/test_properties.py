@@ -11,11 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rivals.errors import DomainError
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import ROUND_IDLE, Round
 from rivals.matches.services.round_reads import round_clock
-from rivals.models import Event, Game
+from rivals.models import Event
 from tests.matches.helpers import T0, accounts, at, intent_for, match
 
 _names = itertools.count()

@@ -11,7 +11,8 @@ from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.matches import services as svc
 from rivals.matches import tasks
 from rivals.matches.models import Match, QueueTicket
-from rivals.models import Event, PointsLedgerEntry
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 from tests.matches.helpers import (
     accounts,
     at,

@@ -10,9 +10,9 @@ import pytest
 from django.db import connection, transaction
 
 from rivals.errors import OutsideRoundTime
+from rivals.games.models import Game
 from rivals.matches import services as svc
 from rivals.matches.models import Round
-from rivals.models import Game
 from tests.matches.helpers import accounts, at, board, first_round, match, pair, plan, play, race, reload
 from tests.matches.helpers import round_ended_events as ended_events
 

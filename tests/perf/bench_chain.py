@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from tests.perf.benchdb import bench_database  # noqa: E402
+from tests.perf.benchdb import bench_database
 
 DATA = {"tiles": [12, 57], "score": 1234, "pairs_left": 61, "interval_ms": 840, "elapsed_ms": 93_120}
 

@@ -17,9 +17,9 @@ import time
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from rivals.engine import Board, all_layouts, deal_from_code, format_code, hint, is_decisive, solve  # noqa: E402
-from rivals.engine.assist import HINT_NODE_BUDGET  # noqa: E402
-from rivals.engine.prng import SplitMix64  # noqa: E402
+from rivals.engine import Board, all_layouts, deal_from_code, format_code, hint, is_decisive, solve
+from rivals.engine.assist import HINT_NODE_BUDGET
+from rivals.engine.prng import SplitMix64
 
 
 def pct(xs, q):

@@ -48,7 +48,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from tests.perf.benchdb import bench_database  # noqa: E402
+from tests.perf.benchdb import bench_database
 
 STREAM_EVENTS = 80  # a game's stream
 BYTES_PER_EVENT = 560  # heap + indexes, as measured (printed at each checkpoint)

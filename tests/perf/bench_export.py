@@ -73,7 +73,8 @@ def main() -> int:
     from django.db.models import Count
     from rest_framework.test import APIClient
 
-    from rivals.models import Account, Event, Game
+    from rivals.games.models import Game
+    from rivals.models import Account, Event
 
     players = list(
         Account.objects.filter(is_staff=False, closed_at__isnull=True)

@@ -18,8 +18,8 @@ from multiprocessing import Pool
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from rivals.engine.level_generator import generate_level  # noqa: E402
-from rivals.engine.levels import MAX_LEVEL, table  # noqa: E402
+from rivals.engine.level_generator import generate_level
+from rivals.engine.levels import MAX_LEVEL, table
 
 
 def _one(n):

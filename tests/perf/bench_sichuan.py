@@ -21,7 +21,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-from rivals.sichuan.engine import (  # noqa: E402
+from rivals.sichuan.engine import (
     BaselinePlayer,
     ai_action,
     new_table,

@@ -18,10 +18,10 @@ import time
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from rivals.engine import Board, get_layout, solve  # noqa: E402
-from rivals.engine.assist import DECISIVE_NODE_BUDGET  # noqa: E402
-from rivals.engine.prng import SplitMix64  # noqa: E402
-from rivals.engine.tiles import GROUPS  # noqa: E402
+from rivals.engine import Board, get_layout, solve
+from rivals.engine.assist import DECISIVE_NODE_BUDGET
+from rivals.engine.prng import SplitMix64
+from rivals.engine.tiles import GROUPS
 
 
 def random_turtle(seed: int) -> Board:

@@ -27,11 +27,11 @@ import time
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from rivals.engine import assist, format_code  # noqa: E402
-from rivals.engine.board import Board  # noqa: E402
-from rivals.engine.deals import deal_from_code  # noqa: E402
-from rivals.engine.layouts import all_layouts  # noqa: E402
-from rivals.engine.prng import SplitMix64  # noqa: E402
+from rivals.engine import assist, format_code
+from rivals.engine.board import Board
+from rivals.engine.deals import deal_from_code
+from rivals.engine.layouts import all_layouts
+from rivals.engine.prng import SplitMix64
 
 _nodes = [0]
 _solve = assist._solve

@@ -31,7 +31,7 @@ def bench_database(prefix: str, base_url: str | None = None) -> Iterator[str]:
             from django.db import connections
 
             connections.close_all()
-        except Exception:  # noqa: BLE001 - cleanup must not mask the error
+        except Exception:  # cleanup must not mask the error
             pass
         with psycopg.connect(admin_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

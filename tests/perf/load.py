@@ -99,7 +99,7 @@ class Guarded:
     def step(self) -> tuple[bool, float]:
         try:
             ok, seconds = self.player.step()
-        except Exception as exc:  # noqa: BLE001 - counted and reported; the player starts afresh
+        except Exception as exc:  # counted and reported; the player starts afresh
             self.errors.append(f"{type(self.player).__name__}: {exc}"[:300])
             self.player.plan = []
             return False, 0.0

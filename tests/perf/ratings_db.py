@@ -169,9 +169,9 @@ def round_end_statements() -> None:
 
     from rivals import engine
     from rivals.accounts.services import account_guest_signin
+    from rivals.games.models import Game
     from rivals.games.services import game_board
     from rivals.matches import services as svc
-    from rivals.models import Game
 
     a, _, _ = account_guest_signin(device_id="bench-ratings-a")
     b, _, _ = account_guest_signin(device_id="bench-ratings-b")

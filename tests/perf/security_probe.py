@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.perf import faults, probe_abuse  # noqa: E402
-from tests.perf.faults import World, raw_call, verdict  # noqa: E402
-from tests.perf.probe_tamper import PROBES as TAMPER_PROBES  # noqa: E402
+from tests.perf import faults, probe_abuse
+from tests.perf.faults import World, raw_call, verdict
+from tests.perf.probe_tamper import PROBES as TAMPER_PROBES
 
 PRODUCTION = {
     "DJANGO_PRODUCTION": "1",
@@ -66,7 +66,7 @@ def probe_replay(port: int) -> None:
     replay = raw_call(port, "POST", "/api/v1/auth/guest", {"device_id": device}, headers=key)
     token = first[2]["token"]
     stored = AccessToken.objects.filter(key=token).exists()
-    # README "Security": a replayed guest sign-in is the first answer with a fresh token, never the first
+    # docs/security.md: a replayed guest sign-in is the first answer with a fresh token, never the first
     ok = replay[0] == first[0] and token not in str(replay[2]) and not stored
     verdict(
         "finding-3 secrets at rest", ok, f"replay {replay[0]} (first {first[0]}), token stored in the clear: {stored}"
@@ -218,7 +218,7 @@ def main() -> int:
             for probe in PROBES:
                 try:
                     probe(world.stack.port)
-                except Exception as exc:  # noqa: BLE001 - a probe that breaks is a failure, the others run
+                except Exception as exc:  # a probe that breaks is a failure, the others run
                     verdict(probe.__name__, False, f"raised {exc!r}")
         finally:
             world.close()

@@ -173,7 +173,7 @@ def main() -> int:
         for p in reversed(procs):
             try:
                 p.stop()
-            except Exception as exc:  # noqa: BLE001 - stop the others whatever happens
+            except Exception as exc:  # stop the others whatever happens
                 print(f"   could not stop {p}: {exc}", flush=True)
         import redis
 
@@ -351,7 +351,7 @@ def live_through_balancer() -> bool:
                 while json.loads(ws.recv(timeout=15)).get("op") != "subscribed":
                     pass
         return True
-    except Exception as exc:  # noqa: BLE001 - reported as the check's failure
+    except Exception as exc:  # reported as the check's failure
         print(f"   live socket through the balancer: {exc!r}", flush=True)
         return False
 

@@ -90,7 +90,7 @@ def test_a_round_and_its_match_show_places_by_name_and_the_boards_in_romanian_ti
 def test_club_members_fair_play_details_and_rejected_intents_read_as_words(operator, guest):
     from rivals.clubs.services import club_found, club_join
     from rivals.fairplay.services import fairplay_flag
-    from rivals.models import RejectedIntent
+    from rivals.games.models import RejectedIntent
 
     owner, member = (
         AccountFactory.create(device_id="c-own", display_name="Owner One"),
@@ -110,8 +110,8 @@ def test_club_members_fair_play_details_and_rejected_intents_read_as_words(opera
     client, account_id = guest("refused-one")
     client.post("/api/v1/games/not-a-game/intents", {"seq": 0, "type": "remove_pair", "tiles": [1, 2]}, format="json")
     refused = RejectedIntent.objects.get(account_id=account_id)
-    page = _text(operator, f"/admin/rivals/rejectedintent/{refused.pk}/change/")
+    page = _text(operator, f"/admin/games/rejectedintent/{refused.pk}/change/")
     assert "RejectedIntent object" not in page and f"(#{account_id})</a>" in page
     assert '<pre class="event-data">' in page  # the intent as sent, pretty-printed
-    listed = _text(operator, "/admin/rivals/rejectedintent/")
+    listed = _text(operator, "/admin/games/rejectedintent/")
     assert f"(#{account_id})</a>" in listed

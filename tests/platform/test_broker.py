@@ -37,7 +37,7 @@ def test_messages_written_while_a_consumer_polls_arrive_whole(tmp_path):
                     message = simple.get(timeout=10)
                     received.append(message.payload["i"])
                     message.ack()
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:  # reported below
             errors.append(exc)
 
     with Connection(transport="config.broker:Transport", transport_options=options) as conn:

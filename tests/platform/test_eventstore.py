@@ -179,7 +179,7 @@ def test_concurrent_appenders_at_head_never_lose_an_event():
                     actor=str(tag),
                     events=[NewEvent("Tested", {"w": tag, "i": i})],
                 )
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             errors.append(exc)
         finally:
             connections.close_all()

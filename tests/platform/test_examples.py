@@ -18,12 +18,13 @@ from django.core import signing
 from rest_framework.test import APIClient
 
 from rivals.accounts import credentials
+from rivals.accounts.emails import RESET_SALT, VERIFY_SALT
 from rivals.accounts.examples import EMAIL, PASSWORD
 from rivals.api.examples import SOME_ACCOUNT
 from rivals.clubs.services import club_found, club_join
-from rivals.emails import RESET_SALT, VERIFY_SALT
+from rivals.games.models import Game
 from rivals.matches import services as matches
-from rivals.models import Account, Game
+from rivals.models import Account
 from tests.contract import served_schema
 from tests.factories import device_id_for
 

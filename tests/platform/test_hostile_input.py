@@ -10,7 +10,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import strategies as st
 
 from rivals.api.intents import IntentEndpoint
-from rivals.models import Account, Event, RejectedIntent
+from rivals.games.models import RejectedIntent
+from rivals.models import Account, Event
 from tests.platform.fuzz import fuzz
 
 NUL = '"a\\u0000b"'

@@ -19,8 +19,9 @@ from hypothesis import event
 from hypothesis import strategies as st
 
 from rivals import engine
+from rivals.games.models import Game, RejectedIntent
 from rivals.games.services import INTENT_TYPES
-from rivals.models import Event, Game, RejectedIntent, Stream
+from rivals.models import Event, Stream
 from rivals.sichuan.models import SichuanTable
 from rivals.sichuan.services import INTENT_TYPES as SICHUAN_TYPES
 from tests.platform.fuzz import fuzz

@@ -14,9 +14,11 @@ from django.db import connections
 from rankings.models import AmrPoints, PointsHistogram
 from rivals import engine
 from rivals.daily_bonus.services import daily_bonus_claim
+from rivals.games.models import Game
 from rivals.games.services import game_board, game_create, game_intent_apply
 from rivals.matches.models import Round
-from rivals.models import Account, Event, Game, PointsLedgerEntry
+from rivals.models import Account, Event
+from rivals.points.models import PointsLedgerEntry
 from rivals.rebuild import rebuild
 from tests.factories import AccountFactory
 from tests.matches.helpers import complete, first_round, match

@@ -7,8 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rivals.models import IdempotencyRecord, RejectedIntent
-from rivals.system import idempotency_prune, rejected_intents_prune
+from rivals.games.models import RejectedIntent
+from rivals.games.services.rejections import rejected_intents_prune
+from rivals.models import IdempotencyRecord
+from rivals.system import idempotency_prune
 
 
 @pytest.mark.django_db

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from rivals.accounts.services import account_close, account_jokers_change
-from rivals.models import Account, Event, PointsLedgerEntry
+from rivals.models import Account, Event
+from rivals.points.models import PointsLedgerEntry
 from rivals.purchases.models import Purchase
 from tests.factories import AccountFactory
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from rivals.matches import services as rounds
 from rivals.matches.models import Round
 from rivals.matches.services.round_reads import round_clock
-from rivals.models import PointsLedgerEntry
+from rivals.points.models import PointsLedgerEntry
 from rivals.points.selectors import awards_pending
 from tests.matches.helpers import CODE, seconds, steady
 from tests.rankings.helpers import make_accounts, utc

@@ -20,7 +20,8 @@ from rankings.services import rankings_roll
 from rivals.accounts.services import account_close
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend, account_suspension_lift
-from rivals.models import Account, PointsLedgerEntry
+from rivals.models import Account
+from rivals.points.models import PointsLedgerEntry
 from tests.factories import AccountFactory
 from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 from tests.rankings.helpers import award

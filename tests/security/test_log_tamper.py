@@ -175,7 +175,7 @@ def test_tamper_a_head_rewound_over_its_events_is_named(log):
 
 
 def test_tamper_a_tail_appended_and_removed_between_two_anchors_is_what_anchors_cannot_see(log):
-    """The window README "Security" names: what was appended after the last anchor and removed,
+    """The window docs/security.md names: what was appended after the last anchor and removed,
     its head rewound, before the next one, leaves a log indistinguishable from one where it never
     happened (the key is not needed to rewind to a chain the log already holds)."""
     anchor()

@@ -9,7 +9,7 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from rivals.models import OutboundEmail
+from rivals.accounts.models import OutboundEmail
 from tests.accounts.conftest import code_in
 from tests.factories import device_id_for
 

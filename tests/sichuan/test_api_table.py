@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from rivals.models import Event, PointsLedgerEntry, RejectedIntent
+from rivals.games.models import RejectedIntent
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 from rivals.sichuan.models import SichuanTable
 
 pytestmark = pytest.mark.django_db

@@ -14,9 +14,11 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from rivals import engine
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches.models import Round
-from rivals.models import Event, Game, PointsLedgerEntry
+from rivals.models import Event
+from rivals.points.models import PointsLedgerEntry
 
 # on the real clock: a tournament of 30 seconds (a proof, tests/conftest.py)
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_clock"), pytest.mark.timeout(240)]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from rivals import engine
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches.models import Match, Round
 from rivals.matches.services import round_end_if_due, round_intent_apply
-from rivals.models import Event, Game
+from rivals.models import Event
 from tests.tournaments.helpers import at, new_tournament, players, register_all, score_tables, seat_ids, tables
 from tournaments.models import Registration
 from tournaments.services.lifecycle import tournament_cancel

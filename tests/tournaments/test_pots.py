@@ -10,8 +10,9 @@ from django.utils import timezone
 from rankings.selectors import account_points
 from rivals import engine
 from rivals.errors import Conflict, Invalid, NotAllowed
+from rivals.games.models import Game
 from rivals.games.services import game_board
-from rivals.models import Game, PointsLedgerEntry
+from rivals.points.models import PointsLedgerEntry
 from tournaments.models import Pot
 from tournaments.services.pots import pot_create, pot_enter, pot_finalize, pots_sweep
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from rivals.errors import DomainError
 from rivals.fairplay.services import account_suspend
+from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as rounds
-from rivals.models import Game
 from tests.factories import AccountFactory
 from tests.projections import assert_live_equals_rebuild, property_settings, rolled_back
 from tests.tournaments.helpers import at, new_tournament

@@ -152,7 +152,7 @@ def tournaments_sweep(*, now: datetime | None = None) -> dict[str, int]:
     for tid in list(tournaments_due(now)):
         try:
             outcome = tournament_tick(tournament_id=tid, now=now)
-        except Exception:  # noqa: BLE001 — logged; the next sweep retries
+        except Exception:  # logged; the next sweep retries
             log.exception("tournament %s: tick failed", tid)
             outcome = "failed"
         done[outcome] = done.get(outcome, 0) + 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,8 +21,9 @@ from rivals import engine
 from rivals.deals.services import deal_fresh_code, deal_new
 from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
-from rivals.games.services import game_create, game_expire_if_due
-from rivals.models import Account, Game
+from rivals.games.selectors import scores_of
+from rivals.games.services import game_create, game_expire_if_due, games_locked
+from rivals.models import Account
 from rivals.points.services import points_award
 from rivals.romanian_time import iso_z
 from tournaments import events as ev
@@ -30,6 +31,9 @@ from tournaments.models import Pot, PotEntrant
 from tournaments.scoring import shared_split
 from tournaments.services.common import row_or_404, task_on_commit
 from tournaments.services.lifecycle import int_list
+
+if TYPE_CHECKING:  # a type only: the games room's boards are made by its services
+    from rivals.games.models import Game
 
 STREAM_TYPE = "pot"
 
@@ -145,15 +149,10 @@ def pot_finalize(*, pot_id, now: datetime | None = None) -> bool:
     if pot.status != "open" or now < pot.ends_at:
         return False
     entrants = list(PotEntrant.objects.filter(pot=pot).order_by("account_id"))
-    games = {
-        g.pk: g
-        for g in Game.objects.filter(pk__in=[e.game_id for e in entrants if e.game_id])
-        .order_by("pk")
-        .select_for_update()
-    }
+    games = games_locked([e.game_id for e in entrants if e.game_id])
     for game in games.values():
         game_expire_if_due(game=game, now=now)
-    scores = dict(Game.objects.filter(pk__in=list(games)).values_list("pk", "score"))
+    scores = scores_of(games)
     played = [(e.account_id, (scores[e.game_id],)) for e in entrants if e.game_id]
     placed = {p.account_id: p for p in shared_split(played, pot.prize_split)}
     restricted = Account.objects.restricted_ids(placed)  # placed, not paid (nor passed on)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from rivals.errors import Conflict, NotAllowed, NotEligible
-from rivals.models import Account, PointsLedgerEntry
+from rivals.models import Account
+from rivals.points.selectors import points_sum
 from rivals.romanian_time import iso_z, week_bounds_utc
 from tournaments import events as ev
 from tournaments.models import Registration, Tournament
@@ -22,14 +22,9 @@ def weekly_prize_points(*, account_id: int, starts_at: datetime, now: datetime |
     """R-28: points of final tournament prizes (R-26) awarded in the Romanian week that holds the
     Champions Tournament's start (``starts_at``), up to the registration instant ``now``."""
     start, end = week_bounds_utc(starts_at)
-    total = PointsLedgerEntry.objects.filter(
-        account_id=account_id,
-        source="tournament_prize",
-        awarded_at__gte=start,
-        awarded_at__lt=end,
-        awarded_at__lte=now or timezone.now(),
-    ).aggregate(s=Sum("amount"))["s"]
-    return int(total or 0)
+    return points_sum(
+        account_id=account_id, source="tournament_prize", start=start, end=end, upto=now or timezone.now()
+    )
 
 
 def _refuse_closed(t: Tournament, now: datetime, action: str) -> None:

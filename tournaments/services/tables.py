@@ -26,7 +26,7 @@ from django.utils.dateparse import parse_datetime
 
 from rivals import engine
 from rivals.deals.services import SecretDeal, deal_salt
-from rivals.matches.models import Round
+from rivals.matches.selectors import rounds_due
 from rivals.matches.services import matches_create, pairs_removed, round_end_if_due
 from tournaments import events as ev
 from tournaments import scoring
@@ -179,7 +179,7 @@ def table_score(*, table_id: int, results: list[dict], reason: str, now: datetim
     return True
 
 
-def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # noqa: A002 — the signal's name
+def on_round_ended(sender, *, round, match, result, **kwargs) -> None:  # the signal's name
     """``rivals.matches.signals.round_ended``, inside the ``RoundEnded`` transaction: the table's TP."""
     if match.mode != "tournament":
         return
@@ -197,5 +197,4 @@ def rounds_end_overdue(t: Tournament, now: datetime) -> int:
     """Ask rivals to end this tournament's rounds whose deadline passed (each in its own
     transaction, before the tournament lock is taken: a round's end takes the round lock first)."""
     playing = Table.objects.filter(tournament=t, status="playing", round_id__isnull=False).values("round_id")
-    due = Round.objects.with_deadline().filter(pk__in=playing, status="running", deadline_at__lte=now).order_by("pk")
-    return sum(round_end_if_due(round_id=pk, now=now) for pk in list(due.values_list("pk", flat=True)))
+    return sum(round_end_if_due(round_id=pk, now=now) for pk in rounds_due(round_ids=playing, now=now))

@@ -11,6 +11,7 @@ from rivals.games.services.lifecycle import (
     game_for_account,
     game_start,
     games_expire_due,
+    games_locked,
     new_board,
 )
 from rivals.games.services.modes import (
@@ -40,6 +41,7 @@ __all__ = [
     "game_intent_run",
     "game_start",
     "games_expire_due",
+    "games_locked",
     "level_get",
     "level_unlocked",
     "levels_generate",

@@ -17,8 +17,8 @@ from rivals.games.events import (
     pair_restored,
     tiles_shuffled,
 )
+from rivals.games.models import Game
 from rivals.games.services.context import IntentContext, pairs_on_table, set_plan, status_after
-from rivals.models import Game
 
 
 def _pool_limit(game: Game, used: int, what: str) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from rivals.models import Account, Game, LevelBest, PointsLedgerEntry
+from rivals.games.models import Game, LevelBest
+from rivals.models import Account
+from rivals.points.selectors import award_keys_present
 from rivals.points.services import points_award
 
 FIRST_COMPLETION_POINTS = 10  # R-3
@@ -17,7 +19,7 @@ def _award_key(kind: str, account_id: int, level: int) -> str:
     return f"single_player:{kind}:{account_id}:{level}"
 
 
-def single_player_awards(*, game: Game, account: Account, now: datetime) -> list[PointsLedgerEntry]:
+def single_player_awards(*, game: Game, account: Account, now: datetime) -> list:
     """At the moment of completion: R-3 first completion (once), R-5 time bonus (≤ 1 per game).
 
     The place the new time takes is 1 + the number of *other* accounts whose best time is
@@ -37,11 +39,7 @@ def single_player_awards(*, game: Game, account: Account, now: datetime) -> list
     )
     if first:
         awards.append(first)
-    earned = set(
-        PointsLedgerEntry.objects.filter(
-            award_key__in=[_award_key("first_place", account.pk, level), _award_key("top10", account.pk, level)]
-        ).values_list("award_key", flat=True)
-    )
+    earned = award_keys_present([_award_key("first_place", account.pk, level), _award_key("top10", account.pk, level)])
     if _award_key("first_place", account.pk, level) in earned:
         return awards  # R-5: after the 10, no further time bonus on this level
     # Decision (R-38): suspended and closed accounts are off the leaderboard, so they take no place

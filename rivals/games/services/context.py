@@ -11,7 +11,8 @@ from rivals import engine
 from rivals.errors import Invalid, NotAllowed
 from rivals.eventstore import NewEvent
 from rivals.games.events import game_stuck, game_won
-from rivals.models import Account, Game
+from rivals.games.models import Game
+from rivals.models import Account
 
 
 @dataclass

@@ -22,6 +22,7 @@ from rivals.engine import scoring
 from rivals.errors import Conflict, Invalid, LimitReached, NoJokers, NotAllowed, TooFast
 from rivals.eventstore import event_append
 from rivals.games.events import blocked_tile_clicked, joker_used, pair_removed
+from rivals.games.models import Game
 from rivals.games.services.assists import (
     end_intent,
     hint_intent,
@@ -45,7 +46,7 @@ from rivals.games.services.lifecycle import game_board, game_end_time_up, game_f
 from rivals.games.services.modes import FINISHED, INTENT_TYPES, MAX_JOKERS_PER_GAME, MODE_INTENTS
 from rivals.games.state import play_ms
 from rivals.intents import intent_envelope
-from rivals.models import Account, Game
+from rivals.models import Account
 
 
 @dataclass

@@ -18,10 +18,11 @@ from rivals.errors import Invalid, NotAllowed, NotFound
 from rivals.eventstore import NewEvent, event_append
 from rivals.games.events import game_ended, game_started
 from rivals.games.levels import level_get, level_unlocked
+from rivals.games.models import Game
 from rivals.games.services.modes import FINISHED, HOSTED_MODES, MODES
 from rivals.games.state import play_ms
 from rivals.ids import is_uuid
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 
@@ -214,3 +215,8 @@ def games_expire_due(*, now: datetime | None = None) -> int:
         .order_by("pk")
     )
     return sum(game_expire_if_due(game=game, now=now) for game in due)
+
+
+def games_locked(game_ids) -> dict:
+    """These games, locked (``SELECT … FOR UPDATE``, by id: one order for every locker), by id."""
+    return {g.pk: g for g in Game.objects.filter(pk__in=list(game_ids)).order_by("pk").select_for_update()}

@@ -7,7 +7,7 @@ not match; exit status 1 then.
     python manage.py verify_log --no-anchors       # the chain alone
 
 The anchors are what shows a stream's removed tail with its head rewound, or a removed stream:
-see README "Security".
+see docs/security.md.
 """
 
 from __future__ import annotations

@@ -16,13 +16,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
+from rivals.games.models import Game
 from rivals.games.services import INTENT_TYPES, game_intent_run
 from rivals.games.services.modes import FINISHED
 from rivals.intents import intent_envelope
 from rivals.matches.models import Round
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards, round_with_own_board
 from rivals.matches.services.rounds import nobody_can_play, round_end_locked
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.romanian_time import iso_z
 
 

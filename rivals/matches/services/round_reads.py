@@ -8,9 +8,10 @@ from __future__ import annotations
 from django.db import connection
 
 from rivals.errors import NotFound
+from rivals.games.models import Game
 from rivals.ids import is_uuid
 from rivals.matches.models import Round
-from rivals.models import Account, Game
+from rivals.models import Account
 from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 

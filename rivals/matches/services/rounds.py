@@ -42,11 +42,12 @@ from rivals.engine.scoring import competition_places
 from rivals.errors import NotFound
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
+from rivals.games.models import Game
 from rivals.games.services import MAX_JOKERS_PER_GAME, new_board
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
-from rivals.models import Account, Game
+from rivals.models import Account
 
 STREAM_TYPE = "round"
 

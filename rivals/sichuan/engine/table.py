@@ -24,6 +24,21 @@ from .tiles import (
 SEATS = (0, 1, 2, 3)
 
 
+def _matches(legal: dict, atype, action: dict) -> bool:
+    """Is ``action`` (of type ``atype``) this legal action? A discard and a declaration name their
+    tile or suit; a kong may name its tile (of the legal kong's kind); the others are their type."""
+    if legal["type"] != atype:
+        return False
+    if atype == "discard":
+        return legal["tile"] == action.get("tile")
+    if atype == "kong" and "tile" in legal:
+        t = action.get("tile")
+        return t is None or (isinstance(t, int) and 0 <= t < N_TILES and tile_kind(t) == tile_kind(legal["tile"]))
+    if atype == "declare_missing":
+        return legal["suit"] == action.get("suit")
+    return True
+
+
 class IllegalAction(ValueError):
     """The action is not among the seat's legal actions."""
 
@@ -307,27 +322,7 @@ class Table:
         if self.phase == "over":
             raise IllegalAction("the deal is over")
         atype = action.get("type")
-        legal = self.legal_actions(seat)
-        match = None
-        for a in legal:
-            if a["type"] != atype:
-                continue
-            if atype == "discard":
-                if a["tile"] == action.get("tile"):
-                    match = a
-                    break
-            elif atype == "kong" and "tile" in a:
-                t = action.get("tile")
-                if t is None or (isinstance(t, int) and 0 <= t < N_TILES and tile_kind(t) == tile_kind(a["tile"])):
-                    match = a
-                    break
-            elif atype == "declare_missing":
-                if a["suit"] == action.get("suit"):
-                    match = a
-                    break
-            else:
-                match = a
-                break
+        match = next((a for a in self.legal_actions(seat) if _matches(a, atype, action)), None)
         if match is None:
             raise IllegalAction(f"seat {seat} may not {action!r} now")
         self._out = []

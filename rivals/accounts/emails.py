@@ -38,6 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals.secrets import fingerprint
+from rivals.text import mailbox
 
 log = logging.getLogger(__name__)
 
@@ -48,24 +49,12 @@ ATTEMPTS = 8  # then failed: backoff 30 s, 1, 2, 4 … 64 min (about two hours i
 
 
 def _enqueue(email_id: int) -> None:
-    from rivals.tasks import email_deliver
+    from rivals.accounts.tasks import email_deliver
 
     try:
         email_deliver.delay(email_id=email_id)
     except Exception:  # a broker outage: the emails-retry job sends it
         log.warning("email %s: could not enqueue its delivery; the retry job will send it", email_id, exc_info=True)
-
-
-def mailbox(address: str) -> str:
-    """The mailbox an address delivers to, as the budgets count it. Decision (issue 31): case
-    does not matter, and a sub-address (RFC 5233: ``name+tag@example.org``) is its mailbox
-    ``name@example.org`` — the tags of one mailbox are not budgets of their own. Only ``+``:
-    other separators (``-``) and dots are ordinary characters at most providers."""
-    local, at, domain = address.strip().lower().rpartition("@")
-    if not at:
-        return domain
-    base = local.split("+", 1)[0]
-    return f"{base or local}@{domain}"
 
 
 def _budget(kind: str) -> tuple[int, int]:
@@ -92,7 +81,7 @@ def _mailbox_allows(kind: str, to: str) -> bool:
 def email_queue(*, kind: str, to: str, account_id: int | None) -> bool:
     """Decide an email inside the caller's transaction; it is sent after the commit. False when
     the mailbox had its emails of this kind (nothing is queued)."""
-    from rivals.models import OutboundEmail
+    from rivals.accounts.models import OutboundEmail
 
     if not _mailbox_allows(kind, to):
         return False
@@ -182,7 +171,7 @@ def _backoff(attempts: int) -> timedelta:
 def email_deliver(*, email_id: int, now: datetime | None = None) -> str:
     """Send one outbox email (a worker; idempotent: a sent email's row is gone, a row another
     worker is sending is skipped)."""
-    from rivals.models import OutboundEmail
+    from rivals.accounts.models import OutboundEmail
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -213,7 +202,7 @@ def email_deliver(*, email_id: int, now: datetime | None = None) -> str:
 
 def emails_retry_due(*, now: datetime | None = None, limit: int = 200) -> int:
     """The ``emails-retry`` job: send the pending emails whose next attempt is due."""
-    from rivals.models import OutboundEmail
+    from rivals.accounts.models import OutboundEmail
 
     now = now or timezone.now()
     due = list(

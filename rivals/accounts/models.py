@@ -9,7 +9,7 @@ from django.utils import timezone
 
 class OutboundEmail(models.Model):
     """One email to send, written in the transaction that decided it and sent after the commit
-    by a worker (``rivals.emails``); retried with backoff, ``failed`` after the last attempt (the
+    by a worker (``rivals.accounts.emails``); retried with backoff, ``failed`` after the last attempt (the
     admin lists them). Its code, when it carries one, is made when it is sent: no secret waits
     here. A sent email's row is deleted."""
 
