@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
-from rivals.games.models import Game
 from rivals.games.services import INTENT_TYPES, game_intent_run
 from rivals.games.services.modes import FINISHED
 from rivals.intents import intent_envelope
@@ -25,6 +25,9 @@ from rivals.matches.services.round_reads import round_boards, round_row, round_w
 from rivals.matches.services.rounds import nobody_can_play, round_end_locked
 from rivals.models import Account
 from rivals.romanian_time import iso_z
+
+if TYPE_CHECKING:  # types only: the boards are read through round_reads
+    from rivals.games.models import Game
 
 
 @dataclass
