@@ -77,6 +77,8 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
 
 def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
     rnd, boards = round_with_own_board(round_id, account=account)
+    if not boards:  # the round is over
+        raise _Ending
     game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()  # once the board is locked: after every pair that held it
     if (

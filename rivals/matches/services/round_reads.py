@@ -102,7 +102,7 @@ def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Gam
     """A pair's read (issue 35): the round unlocked, the caller's board locked — as it is once the
     lock is held — and the other boards as they were (unlocked: they only ever move the deadline
     later, R-17), in two prepared statements. The players of a round wait for no one's lock but
-    their own board's. 404 for a round the account does not play."""
+    their own board's. 404 for a round the account does not play; no boards for a round over."""
     if not is_uuid(round_id):
         raise NotFound("no such round")
     me = int(account.pk)
@@ -111,6 +111,8 @@ def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Gam
         rounds = models_from_rows(Round, cur, cur.fetchall())
         if not rounds:
             raise NotFound("no such round")
+        if rounds[0].status != "running":  # over: nothing to lock (the caller refuses under the end's locks)
+            return rounds[0], []
         cur = execute_prepared(django_cursor, _own_locked_sql(), [str(round_id), me, str(round_id), me])
         games = models_from_rows(Game, cur, cur.fetchall())
     rnd = rounds[0]
