@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "rivals.reports",
     "rivals.purchases",
     "rivals.periodic",
+    "rivals.play",  # the reference client at /play/ (static files; issue 37)
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
