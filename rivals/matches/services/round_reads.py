@@ -5,6 +5,8 @@ pairs)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db import connection
 
 from rivals.errors import NotFound
@@ -88,14 +90,34 @@ def round_clock(round_id) -> Round | None:
     return rnd.clock_from(round_boards(rnd))
 
 
+# An opponent's board in a pair's read: the clock (R-17) and the opponents' figures need none of
+# its tile lists — the faces as dealt and now, the undo stack, the plan cache — the largest columns
+# of the row, decoded for nothing on every intent (issue 35: CPU per round intent). They are read
+# as NULL and left deferred on the instance: should anything ask for one, Django reads it then.
+_OPPONENT_DEFERRED = ("initial_faces", "faces", "removed", "plan")
+
+
+@cache
 def _own_locked_sql() -> str:
     cols = select_list(Game)
+    deferred = {Game._meta.get_field(name).column for name in _OPPONENT_DEFERRED}
+    others = ", ".join(
+        f'NULL::jsonb AS "{f.column}"' if f.column in deferred else f'g."{f.column}"'
+        for f in Game._meta.concrete_fields
+    )
     return (
         f"WITH mine AS (SELECT {cols} FROM rivals_game WHERE round_id = %s AND account_id = %s FOR UPDATE) "
         f"SELECT {cols}, NULL::text AS player_name FROM mine UNION ALL "
-        f"SELECT {select_list(Game, 'g')}, a.display_name FROM rivals_game g JOIN rivals_account a "
+        f"SELECT {others}, a.display_name FROM rivals_game g JOIN rivals_account a "
         "ON a.id = g.account_id WHERE g.round_id = %s AND g.account_id <> %s"
     )
+
+
+def _defer_opponent_columns(game: Game) -> Game:
+    """An opponent's board of ``round_with_own_board``: its unread columns deferred, not None."""
+    for name in _OPPONENT_DEFERRED:
+        game.__dict__.pop(Game._meta.get_field(name).attname, None)
+    return game
 
 
 def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Game]]:
@@ -114,7 +136,9 @@ def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Gam
         if rounds[0].status != "running":  # over: nothing to lock (the caller refuses under the end's locks)
             return rounds[0], []
         cur = execute_prepared(django_cursor, _own_locked_sql(), [str(round_id), me, str(round_id), me])
-        games = models_from_rows(Game, cur, cur.fetchall())
+        games = [
+            g if g.account_id == me else _defer_opponent_columns(g) for g in models_from_rows(Game, cur, cur.fetchall())
+        ]
     rnd = rounds[0]
     boards = {g.account_id: g for g in games}
     boards = [boards[a] for a in rnd.players if a in boards]
