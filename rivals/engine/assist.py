@@ -196,6 +196,38 @@ def _norm(pair: Sequence[int]) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
 
+# R-15 between consecutive positions of one board (issue 35: CPU per round intent): a winning
+# plan of each position ``is_decisive`` left behind — the solver's plan of the board after the
+# pair, or the plan it was given less that pair —, keyed by the position. The next pair of that
+# board starts from it: a removable pair other than the one played that appears in a winning plan
+# of the position keeps the board solvable (it can be played first: removing tiles never blocks a
+# legal move), so the pair is not decisive — the answer the full check gives too, whatever its
+# node budget (that pair's probe is solvable or undecided, never unsolvable), without solving.
+# Only ever a shortcut to "not decisive"; every other case runs the full check.
+_WINNING: OrderedDict[tuple, list[tuple[int, int]]] = OrderedDict()
+_WINNING_SIZE = 512
+
+
+def _position_key(board: Board) -> tuple:
+    return (board.layout, board.lift, board.present, tuple(board.cls))
+
+
+def _winning_plan_of(key: tuple) -> list[tuple[int, int]] | None:
+    with _LOCK:
+        plan = _WINNING.get(key)
+        if plan is not None:
+            _WINNING.move_to_end(key)
+    return plan
+
+
+def _remember_winning_plan(key: tuple, plan: list[tuple[int, int]]) -> None:
+    with _LOCK:
+        _WINNING[key] = plan
+        _WINNING.move_to_end(key)
+        if len(_WINNING) > _WINNING_SIZE:
+            _WINNING.popitem(last=False)
+
+
 def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:
     """R-15: the pair is the only removable pair whose removal leaves the board solvable
     (the final pair of a board always is). Bounded by a fixed node budget; an undecided
@@ -208,10 +240,17 @@ def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:
     after.remove(a, b)
     if after.present == 0:
         return True
+    others = [q for q in board_before.removable_pairs() if q != pair]
+    carried = _winning_plan_of(_position_key(board_before))
+    if carried is not None:
+        if pair in carried:  # the rest of the plan wins from the position after the pair
+            _remember_winning_plan(_position_key(after), [q for q in carried if q != pair])
+        if others and not set(others).isdisjoint(carried):
+            return False  # another pair keeps the board solvable (see _WINNING)
     res = solve(after, DECISIVE_NODE_BUDGET)
     if res.solvable is not True:
         return False
-    others = [q for q in board_before.removable_pairs() if q != pair]
+    _remember_winning_plan(_position_key(after), res.plan)
     if not others:
         return True
     # Removing tiles never blocks a legal move, so any other removable pair that appears in

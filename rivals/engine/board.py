@@ -157,7 +157,21 @@ def lift_candidates(layout: Layout, p: int, free: int, a: int) -> int:
     return out
 
 
+# The compiled core's listing (``rivals.engine.solver`` registers it when the core is installed:
+# the same pairs in the same order as ``removable_pairs_py``, the reference — tested by
+# tests/engine/test_core_pairs.py); None = the reference runs.
+compiled_removable_pairs = None
+
+
 def removable_pairs(layout: Layout, cls: Sequence[int], p: int, lift: bool) -> list[tuple[int, int]]:
+    """All removable pairs (a < b), sorted (T-6 / T-6a): the compiled core's when it is installed."""
+    if compiled_removable_pairs is not None:
+        return compiled_removable_pairs(layout, cls, p, lift)
+    return removable_pairs_py(layout, cls, p, lift)
+
+
+def removable_pairs_py(layout: Layout, cls: Sequence[int], p: int, lift: bool) -> list[tuple[int, int]]:
+    """The reference listing (pure Python)."""
     free = free_mask_of(layout, p)
     by_cls: dict[int, list[int]] = {}
     m = free

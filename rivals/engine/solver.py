@@ -18,6 +18,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from . import board as _board
 from .board import Board
 from .layouts import Layout
 from .search import search as _py_search
@@ -84,3 +85,20 @@ def solve_position(
     else:
         raise ValueError(f"unknown solver implementation {impl!r}; have {IMPLEMENTATIONS}")
     return SolveResult(ok, plan, nodes)
+
+
+def removable_pairs_position(
+    layout: Layout, cls: Sequence[int], present: int, lift: bool, impl: str | None = None
+) -> list[tuple[int, int]]:
+    """``board.removable_pairs`` in the implementation asked for (default: the one ``solve`` uses):
+    the compiled core's listing or the reference, the same pairs in the same order."""
+    impl = impl or implementation
+    if impl == "c":
+        return _core.removable_pairs(geometry(layout), cls, present, lift)
+    if impl == "python":
+        return _board.removable_pairs_py(layout, cls, present, lift)
+    raise ValueError(f"unknown implementation {impl!r}; have {IMPLEMENTATIONS}")
+
+
+if _core is not None:  # Board.removable_pairs (the hint, R-15's decisive pair, the API's counts) runs it
+    _board.compiled_removable_pairs = removable_pairs_position

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include "core.h"
+#include "pairs.h"
 #include "search.h"
 #include "trap_probe.h"
 
@@ -151,10 +152,35 @@ static PyObject *py_trap_probe(PyObject *self, PyObject *args) {
     return Py_BuildValue("(OL)", verdict, nodes);
 }
 
+/* removable_pairs(geometry, cls, present, lift) -> sorted [(a, b)], a < b (board.py's reference) */
+static PyObject *py_removable_pairs(PyObject *self, PyObject *args) {
+    PyObject *gcap, *clsobj, *pobj;
+    int lift;
+    if (!PyArg_ParseTuple(args, "OOOp", &gcap, &clsobj, &pobj, &lift)) return NULL;
+    const Geom *g;
+    int cls[MAXT];
+    mask present, partners[MAXT];
+    if (parse_common(gcap, clsobj, pobj, &g, cls, &present)) return NULL;
+    int count = removable_pairs_masks(g, cls, present, lift, partners);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    int k = 0;
+    for (int a = 0; a < g->n; a++)
+        for (mask r = partners[a]; m_any(r);) {
+            int b = m_low(r);
+            m_clr(&r, b);
+            PyObject *pair = Py_BuildValue("(ii)", a, b);
+            if (!pair) { Py_DECREF(out); return NULL; }
+            PyList_SET_ITEM(out, k++, pair);
+        }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"geometry", py_geometry, METH_VARARGS, "geometry(left, right, cover, affect, above, below, layer)"},
     {"search", py_search, METH_VARARGS, "search(geometry, cls, present, lift, budget) -> (solvable, plan, nodes)"},
     {"trap_probe", py_trap_probe, METH_VARARGS, "trap_probe(geometry, cls, present, budget) -> (solvable, nodes)"},
+    {"removable_pairs", py_removable_pairs, METH_VARARGS, "removable_pairs(geometry, cls, present, lift) -> [(a, b)]"},
     {NULL, NULL, 0, NULL},
 };
 
