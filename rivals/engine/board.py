@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .layouts import Layout, bits
-from .tiles import check_ruleset, match_key
+from .tiles import MATCH_KEYS, check_ruleset, match_key
 
 
 class Board:
@@ -28,7 +28,11 @@ class Board:
         faces = list(faces)
         if len(faces) != layout.size:
             raise ValueError(f"{len(faces)} faces for a layout of {layout.size} positions")
-        cls = [-1 if f is None else match_key(f, ruleset) for f in faces]
+        keys = MATCH_KEYS[ruleset]  # match_key inline: a board is made for every intent (issue 35)
+        try:
+            cls = [-1 if f is None else keys[f] for f in faces]
+        except (KeyError, TypeError):
+            cls = [-1 if f is None else match_key(f, ruleset) for f in faces]  # raises: unknown face
         with_face = 0
         for i, c in enumerate(cls):
             if c >= 0:
