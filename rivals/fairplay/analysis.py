@@ -38,6 +38,7 @@ from rivals.engine.assist import SERVICE_NODE_BUDGET, plan_still_valid
 from rivals.engine.assist import solve as _solve
 from rivals.engine.board import free_mask_of
 from rivals.engine.deals import update_free
+from rivals.engine.solver import _core, geometry
 
 Pair = tuple[int, int]
 
@@ -139,7 +140,10 @@ class _Removable:
         self.free = update_free(self.board.layout, self.board.present, self.free, gone)
 
     def pairs(self) -> list[Pair]:
-        board, free = self.board, self.free
+        board = self.board
+        if _core is not None:  # the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
+            return _core.removable_pairs(geometry(board.layout), board.cls, board.present, board.lift)
+        free = self.free
         p, cls, lay = board.present, board.cls, board.layout
         by_cls: dict[int, list[int]] = {}
         m = free
@@ -219,14 +223,40 @@ class _Position:
         others at most ``probes`` are solved (the lowest first): a bound on the cost, so a
         position with more candidates may be counted as not critical."""
         for q in pairs:
-            if q in self.pairs or self.swapped(q) is not None:
+            if q in self.pairs:
+                continue
+            repair = self.repair(q)
+            if repair == 1:
                 continue
             if probes <= 0:
                 return False
             probes -= 1
+            if repair == 2:  # the plan's own pairs in another order win: the probe's answer is known
+                continue
             if not self.solved(q, probe_budget)[0]:
                 return True
         return False
+
+    def repair(self, pair: Pair) -> int:
+        """1: the plan's swap wins after ``pair`` (``swapped``); 2: not the swap, but the same pairs
+        (the plan's, with the tiles' partners paired together) empty the board in some order —
+        the position after ``pair`` is solvable, so a probe would not find it losing; 0: neither
+        (the solver must say)."""
+        plan = self._plan
+        if not plan:
+            return 0
+        if _core is None:
+            return 1 if self.swapped(pair) is not None else 0
+        a, b = pair
+        ka, kb = self.where.get(a), self.where.get(b)
+        if ka is None or kb is None or ka == kb:
+            return 0
+        pa = plan[ka][0] if plan[ka][1] == a else plan[ka][1]
+        pb = plan[kb][0] if plan[kb][1] == b else plan[kb][1]
+        board = self.board
+        if board.cls[pa] != board.cls[pb]:
+            return 0
+        return _core.plan_repair(geometry(board.layout), board.present, board.lift, plan, a, b, pa, pb, ka, kb)
 
     def replan(self, pair: Pair, solved: list[Pair] | None) -> list[Pair] | None:
         """The server's plan after the player's kept ``pair``: the plan while it still wins; after

@@ -1,0 +1,32 @@
+/* Replays of pairs on a position (the fair-play analysis' questions, rivals/fairplay/analysis.py):
+ * the removable pairs of a position (Board.removable_pairs) and whether a fixed set of pairs
+ * empties the board. Removing tiles never blocks a legal removal (T-6 and T-6a), which is what
+ * makes a greedy replay exact. */
+#ifndef RIVALS_REPLAY_H
+#define RIVALS_REPLAY_H
+#include "core.h"
+
+/* Board.can_remove without the face check (the caller's pairs match) */
+static inline int rp_can_remove(const Geom *g, mask p, int lift, int a, int b) {
+    if (a == b || !m_test(p, a) || !m_test(p, b)) return 0;
+    int fa = freeness(g, a, p), fb = freeness(g, b, p);
+    if (fa && fb) return 1;
+    if (!lift || (!fa && !fb)) return 0;
+    mask q = p;
+    if (fa) { m_clr(&q, a); return freeness(g, b, q); }
+    m_clr(&q, b);
+    return freeness(g, a, q);
+}
+
+/* the removable pairs (a < b, sorted) into pa/pb (room for cap pairs); returns their count, -1
+ * when they need more room */
+int rp_removable(const Geom *g, const int *cls, mask p, int lift, int *pa, int *pb, int cap);
+
+/* the plan (pairs xs[k], ys[k], k < n, in order) with the pair (a, b) first, where a was paired
+ * with pa at plan index ka and b with pb at kb (ka != kb): 1 if the plan with pa and pb paired
+ * together at the later of the two indices replays (analysis._swap_plan), else 2 if the same pairs
+ * empty the board in some order, else 0 */
+int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b, int pa, int pb,
+              int ka, int kb);
+
+#endif
