@@ -26,14 +26,13 @@ from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move, analyse_board
 from rivals.fairplay.events import fair_play_signals_scored
 from rivals.fairplay.services import fairplay_flag
-from rivals.fairplay.signals_projection import load_baseline, pair_key, thresholds
+from rivals.fairplay.signals_projection import pair_key, thresholds
 from rivals.fairplay.signals_read import BOARD_EVENTS, result_read
 from rivals.games.models import Game
 from rivals.models import Event
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "fairplay"
-COMPARE_MAX = 200  # earlier boards of one deal a board is compared with (the most recent)
 
 
 def signals_stream(result: str) -> str:
@@ -96,26 +95,27 @@ def fairplay_result_score(*, result: str, now: datetime | None = None) -> bool:
     """Score one rated result once; returns whether it was scored now."""
     now = now or timezone.now()
     stream = signals_stream(result)
-    scored, rated, games = result_read(result, f"rating-{result}", stream)  # one statement
-    if scored or rated is None:
+    read = result_read(result, f"rating-{result}", stream)  # one statement
+    rated = read.rated
+    if read.scored or rated is None:
         return False
     t = thresholds()
     mu = {p["account_id"]: p["mu_before"] for p in rated["players"]}
     baselines: dict[tuple[str, int], scoring.Baseline] = {}
     boards: list[dict] = []
     pairs: list[dict] = []
-    for game in games:
+    for game in read.boards:
         if game.moves is None:
             continue
         analysed = _analyse(game.code, game.initial_faces, game.ruleset, game.moves, t)
         band = scoring.band_of(mu[game.account_id], t.band_width)
         key = (game.layout, band)
         if key not in baselines:
-            baselines[key] = load_baseline(*key)
+            baselines[key] = read.baseline(*key)
         entry = scoring.board_entry(analysed, layout=game.layout, band=band, baseline=baselines[key], t=t)
         entry.update(account_id=game.account_id, game_id=game.pk, round_id=game.round_id, code=game.code)
         entry.pop("solves", None)
-        earlier = [b for b in boards if b["code"] == game.code] + _scored_boards(game.code, game.account_id)
+        earlier = [b for b in boards if b["code"] == game.code] + game.earlier
         pairs += _compare(entry, earlier, t)
         boards.append(entry)
     # a result with no board to score (undone or shuffled boards) is recorded as scored too, so
@@ -136,20 +136,6 @@ def fairplay_result_score(*, result: str, now: datetime | None = None) -> bool:
         return False
     _flags(boards, pairs, t, now)
     return True
-
-
-def _scored_boards(code: str, account_id: int) -> list[dict]:
-    from rivals.fairplay.models import FairPlayBoard
-
-    rows = (
-        FairPlayBoard.objects.filter(code=code)
-        .exclude(account_id=account_id)
-        .order_by("-scored_at")
-        .values("account_id", "game_id", "round_id", "free_pairs")[:COMPARE_MAX]
-    )
-    return [
-        {**r, "game_id": str(r["game_id"]), "round_id": str(r["round_id"]) if r["round_id"] else None} for r in rows
-    ]
 
 
 def _rounds_of(entries: list[dict]) -> list[dict]:
@@ -173,8 +159,10 @@ def _rounds_of(entries: list[dict]) -> list[dict]:
 def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: datetime) -> None:
     from rivals.fairplay.models import FairPlayPair, FairPlayWindow
 
-    for account_id in dict.fromkeys(b["account_id"] for b in boards):
-        window = FairPlayWindow.objects.get(account_id=account_id)
+    accounts = list(dict.fromkeys(b["account_id"] for b in boards))
+    windows = {w.account_id: w for w in FairPlayWindow.objects.filter(account_id__in=accounts)}  # one read
+    for account_id in accounts:
+        window = windows[account_id]
         state = {
             "entries": window.entries,
             "history": window.history,

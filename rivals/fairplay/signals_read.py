@@ -14,9 +14,13 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move
+from rivals.fairplay.signals_projection import baseline_keys
 from rivals.rawsql import execute_prepared
 
+COMPARE_MAX = 200  # earlier boards of one deal a board is compared with (the most recent)
+CELL_FIELDS = tuple(scoring.Cell.__dataclass_fields__)
 BOARD_EVENTS = ("PairRemoved", "JokerUsed", "PairRestored", "TilesShuffled")
 UNSCORED = ("PairRestored", "TilesShuffled")
 
@@ -34,6 +38,26 @@ class BoardRead:
     ruleset: str
     initial_faces: list
     moves: list[Move] | None  # None: an undo or a shuffle changed it (not scored)
+    # the boards already scored on its deal by other accounts, the most recent first (at most
+    # COMPARE_MAX): what the collusion signal compares it with
+    earlier: list[dict]
+
+
+@dataclass
+class ResultRead:
+    scored: bool  # scored already
+    rated: dict | None  # the ``RatingsUpdated`` data
+    boards: list[BoardRead]  # the rated players' boards, by round and the players' order
+    cells: dict[str, scoring.Cell]  # the baseline's cells of the boards' layouts (and of all)
+
+    def baseline(self, layout: str, band: int) -> scoring.Baseline:
+        """``signals_projection.load_baseline(layout, band)``, from what was read."""
+        out = {}
+        for key in baseline_keys(layout, band):
+            if key in self.cells:
+                lay, b = key.split(":")
+                out[(lay, None if b == "*" else int(b))] = scoring.Cell(**vars(self.cells[key]))
+        return scoring.Baseline(out)
 
 
 def _bound(stream_sql: str) -> str:
@@ -52,10 +76,18 @@ SELECT
        g.id, g.account_id, g.round_id, r.index, g.code, g.layout, g.ruleset, g.initial_faces,
        (SELECT coalesce(json_agg(json_build_array(e.type, e.data) ORDER BY e.version), '[]'::json)
           FROM rivals_event e
-         WHERE {_bound("'game-' || g.id::text")} AND e.type = ANY(%(types)s))
+         WHERE {_bound("'game-' || g.id::text")} AND e.type = ANY(%(types)s)),
+       (SELECT coalesce(json_agg(json_build_array(f.account_id, f.game_id, f.round_id, f.free_pairs)), '[]'::json)
+          FROM (SELECT f.account_id, f.game_id, f.round_id, f.free_pairs FROM fairplay_board f
+                 WHERE f.code = g.code AND NOT (f.account_id = g.account_id)
+                 ORDER BY f.scored_at DESC LIMIT %(compare)s) f)
      ) ORDER BY r.index, g.id)::text, '[]')
      FROM matches_round r JOIN rivals_game g ON g.round_id = r.id
-    WHERE r.match_id = %(match)s)
+    WHERE r.match_id = %(match)s),
+  (SELECT coalesce(json_agg(json_build_array(b.key, {", ".join(f"b.{f}" for f in CELL_FIELDS)}))::text, '[]')
+     FROM fairplay_baseline b
+    WHERE b.key = '*:*' OR split_part(b.key, ':', 1) IN (
+          SELECT g.layout FROM matches_round r JOIN rivals_game g ON g.round_id = r.id WHERE r.match_id = %(match)s))
 """
 
 
@@ -72,20 +104,31 @@ def _moves(events: list) -> list[Move] | None:
     return moves
 
 
-def result_read(result: str, rating_stream: str, scored_stream: str) -> tuple[bool, dict | None, list[BoardRead]]:
-    """(scored already, the ``RatingsUpdated`` data or None, the rated players' boards ordered by
-    round and by the players' order in the rating)."""
+def _earlier(rows: list) -> list[dict]:
+    return [
+        {"account_id": a, "game_id": str(g), "round_id": str(r) if r else None, "free_pairs": f} for a, g, r, f in rows
+    ]
+
+
+def result_read(result: str, rating_stream: str, scored_stream: str) -> ResultRead:
+    """What ``fairplay_result_score`` reads, in one statement."""
     match = None
     if result.startswith("match:"):
         try:
             match = uuid.UUID(result.removeprefix("match:"))
         except ValueError:
             match = None
-    params = {"scored": scored_stream, "rating": rating_stream, "types": list(BOARD_EVENTS), "match": match}
+    params = {
+        "scored": scored_stream,
+        "rating": rating_stream,
+        "types": list(BOARD_EVENTS),
+        "match": match,
+        "compare": COMPARE_MAX,
+    }
     with connection.cursor() as django_cursor:
-        scored, rated, games = execute_prepared(django_cursor, READ_SQL, params).fetchone()
+        scored, rated, games, cells = execute_prepared(django_cursor, READ_SQL, params).fetchone()
     if scored or rated is None:
-        return bool(scored), None, []
+        return ResultRead(bool(scored), None, [], {})
     rated = _json(rated)
     players = [p["account_id"] for p in rated["players"]]
     boards = [
@@ -99,9 +142,11 @@ def result_read(result: str, rating_stream: str, scored_stream: str) -> tuple[bo
             ruleset=g[6],
             initial_faces=g[7],
             moves=_moves(g[8]),
+            earlier=_earlier(g[9]),
         )
         for g in _json(games)
         if g[1] in players
     ]
     boards.sort(key=lambda b: (b.round_index, players.index(b.account_id)))
-    return False, rated, boards
+    cells = {c[0]: scoring.Cell(*c[1:]) for c in _json(cells)}
+    return ResultRead(False, rated, boards, cells)
