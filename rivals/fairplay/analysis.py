@@ -126,6 +126,8 @@ class _Removable:
 
     def __init__(self, board: Board):
         self.board = board
+        if _core is not None:
+            return
         self.free = free_mask_of(board.layout, board.present)
         self.of_cls: dict[int, int] = {}
         for t in range(board.layout.size):
@@ -133,6 +135,8 @@ class _Removable:
                 self.of_cls[board.cls[t]] = self.of_cls.get(board.cls[t], 0) | (1 << t)
 
     def removed(self, a: int, b: int) -> None:
+        if _core is not None:  # the compiled core reads the position itself
+            return
         gone = (1 << a) | (1 << b)
         cls = self.board.cls
         self.of_cls[cls[a]] &= ~(1 << a)
@@ -192,19 +196,22 @@ class _Position:
     def plan(self, plan: list[Pair] | None) -> None:
         self._plan = plan
         self.pairs = set(plan or ())
-        self.where = {t: k for k, q in enumerate(plan or ()) for t in q}
+        self._where: dict[int, int] | None = None  # made when a swap is looked for (``swapped``)
 
     def swapped(self, pair: Pair) -> list[Pair] | None:
-        return _swap_plan(self._plan, self.where, self.board, pair) if self._plan else None
+        if not self._plan:
+            return None
+        if self._where is None:
+            self._where = {t: k for k, q in enumerate(self._plan) for t in q}
+        return _swap_plan(self._plan, self._where, self.board, pair)
 
     def keeps(self, pair: Pair) -> tuple[bool, list[Pair] | None]:
         """Does removing ``pair`` keep the deal solvable? With the plan after it: the swapped
         plan, or the solver's (None when the pair is the plan's). Undecided: keeps."""
         if pair in self.pairs:
             return True, None
-        swapped = self.swapped(pair)
-        if swapped is not None:
-            return True, swapped
+        if self.repair(pair) == 1:  # the compiled core's check first: the list only when it wins
+            return True, self.swapped(pair)
         return self.solved(pair)
 
     def solved(self, pair: Pair, budget: int | None = None) -> tuple[bool, list[Pair] | None]:
@@ -247,16 +254,8 @@ class _Position:
             return 0
         if _core is None:
             return 1 if self.swapped(pair) is not None else 0
-        a, b = pair
-        ka, kb = self.where.get(a), self.where.get(b)
-        if ka is None or kb is None or ka == kb:
-            return 0
-        pa = plan[ka][0] if plan[ka][1] == a else plan[ka][1]
-        pb = plan[kb][0] if plan[kb][1] == b else plan[kb][1]
         board = self.board
-        if board.cls[pa] != board.cls[pb]:
-            return 0
-        return _core.plan_repair(geometry(board.layout), board.present, board.lift, plan, a, b, pa, pb, ka, kb)
+        return _core.plan_repair(geometry(board.layout), board.present, board.lift, plan, *pair)
 
     def replan(self, pair: Pair, solved: list[Pair] | None) -> list[Pair] | None:
         """The server's plan after the player's kept ``pair``: the plan while it still wins; after

@@ -167,6 +167,7 @@ static PyObject *py_removable_pairs(PyObject *self, PyObject *args) {
     int *pa = (int *)malloc(sizeof(int) * 2 * RP_CAP);
     if (!pa) return PyErr_NoMemory();
     int k = rp_removable(g, cls, present, lift, pa, pa + RP_CAP, RP_CAP);
+    if (k == -2) { free(pa); return PyErr_NoMemory(); }
     if (k < 0) { free(pa); PyErr_SetString(PyExc_ValueError, "too many removable pairs"); return NULL; }
     PyObject *out = PyList_New(k);
     if (out)
@@ -179,27 +180,21 @@ static PyObject *py_removable_pairs(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* plan_repair(geometry, present, lift, plan, a, b, pa, pb, ka, kb) -> 0, 1 or 2 (replay.h) */
+/* plan_repair(geometry, present, lift, plan, a, b) -> 0, 1 or 2 (replay.h) */
 static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
     PyObject *gcap, *pobj, *plan;
-    int lift, a, b, pa, pb, ka, kb;
-    if (!PyArg_ParseTuple(args, "OOpOiiiiii", &gcap, &pobj, &lift, &plan, &a, &b, &pa, &pb, &ka, &kb)) return NULL;
+    int lift, a, b;
+    if (!PyArg_ParseTuple(args, "OOpOii", &gcap, &pobj, &lift, &plan, &a, &b)) return NULL;
     const Geom *g = (const Geom *)PyCapsule_GetPointer(gcap, GEOM);
     if (!g) return NULL;
     mask present;
     if (to_mask(pobj, &present)) return NULL;
+    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
     PyObject *f = PySequence_Fast(plan, "plan must be a sequence of pairs");
     if (!f) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
-    if (n > MAXT || ka < 0 || kb < 0 || ka >= n || kb >= n || ka == kb) {
-        Py_DECREF(f);
-        PyErr_SetString(PyExc_ValueError, "plan indexes");
-        return NULL;
-    }
+    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "plan too long"); return NULL; }
     int xs[MAXT], ys[MAXT];
-    int ids[4] = {a, b, pa, pb};
-    for (int i = 0; i < 4; i++)
-        if (ids[i] < 0 || ids[i] >= g->n) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
     for (Py_ssize_t k = 0; k < n; k++) {
         if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
         if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
@@ -209,7 +204,7 @@ static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
         }
     }
     Py_DECREF(f);
-    return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, (int)n, a, b, pa, pb, ka, kb));
+    return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, (int)n, a, b));
 }
 
 static PyMethodDef methods[] = {
@@ -218,7 +213,7 @@ static PyMethodDef methods[] = {
     {"trap_probe", py_trap_probe, METH_VARARGS, "trap_probe(geometry, cls, present, budget) -> (solvable, nodes)"},
     {"removable_pairs", py_removable_pairs, METH_VARARGS, "removable_pairs(geometry, cls, present, lift) -> [(a, b)]"},
     {"plan_repair", py_plan_repair, METH_VARARGS,
-     "plan_repair(geometry, present, lift, plan, a, b, pa, pb, ka, kb) -> 0 none, 1 the swap, 2 another order"},
+     "plan_repair(geometry, present, lift, plan, a, b) -> 0 none, 1 the swap, 2 another order"},
     {NULL, NULL, 0, NULL},
 };
 

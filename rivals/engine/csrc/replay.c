@@ -1,24 +1,55 @@
 /* See replay.h. */
 #include "replay.h"
 
+static int by_class(const void *x, const void *y) {
+    const int *a = (const int *)x, *b = (const int *)y;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] < b[1] ? -1 : a[1] > b[1]);
+}
+
+static int by_pair(const void *x, const void *y) {
+    const int *a = (const int *)x, *b = (const int *)y;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] < b[1] ? -1 : a[1] > b[1]);
+}
+
 int rp_removable(const Geom *g, const int *cls, mask p, int lift, int *pa, int *pb, int cap) {
-    int k = 0;
+    /* the present tiles by face class (then position), the free ones marked; each class's pairs
+     * with a free tile checked, then all of them sorted */
+    int t[MAXT][2], nt = 0;
+    unsigned char fr[MAXT];
     for (int i = 0; i < g->n; i++) {
         if (!m_test(p, i)) continue;
-        for (int j = i + 1; j < g->n; j++) {
-            if (!m_test(p, j) || cls[j] != cls[i]) continue;
-            if (!rp_can_remove(g, p, lift, i, j)) continue;
-            if (k == cap) return -1;
-            pa[k] = i;
-            pb[k] = j;
+        fr[i] = (unsigned char)freeness(g, i, p);
+        t[nt][0] = cls[i];
+        t[nt][1] = i;
+        nt++;
+    }
+    qsort(t, (size_t)nt, sizeof(t[0]), by_class);
+    int (*out)[2] = (int (*)[2])malloc(sizeof(int) * 2 * (size_t)(cap > 0 ? cap : 1));
+    if (!out) return -2;
+    int k = 0;
+    for (int x = 0; x < nt; x++)
+        for (int y = x + 1; y < nt && t[y][0] == t[x][0]; y++) {
+            int i = t[x][1], j = t[y][1];
+            if (!fr[i] && !fr[j]) continue;
+            if (!(fr[i] && fr[j]) && !rp_can_remove(g, p, lift, i, j)) continue;
+            if (k == cap) { free(out); return -1; }
+            out[k][0] = i;
+            out[k][1] = j;
             k++;
         }
-    }
+    qsort(out, (size_t)k, sizeof(out[0]), by_pair);
+    for (int x = 0; x < k; x++) { pa[x] = out[x][0]; pb[x] = out[x][1]; }
+    free(out);
     return k;
 }
 
-int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b, int pa, int pb,
-              int ka, int kb) {
+int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b) {
+    int ka = -1, kb = -1, pa = -1, pb = -1;
+    for (int k = 0; k < n; k++) {
+        if (xs[k] == a || ys[k] == a) { ka = k; pa = xs[k] == a ? ys[k] : xs[k]; }
+        if (xs[k] == b || ys[k] == b) { kb = k; pb = xs[k] == b ? ys[k] : xs[k]; }
+    }
+    if (ka < 0 || kb < 0 || ka == kb) return 0;
     int lo = ka < kb ? ka : kb, hi = ka < kb ? kb : ka;
     /* the swap: the plan's pairs before lo gone, those between lo and hi replayed, then (pa, pb) */
     mask q = p;

@@ -19,14 +19,14 @@ static inline int rp_can_remove(const Geom *g, mask p, int lift, int a, int b) {
 }
 
 /* the removable pairs (a < b, sorted) into pa/pb (room for cap pairs); returns their count, -1
- * when they need more room */
+ * when they need more room, -2 out of memory */
 int rp_removable(const Geom *g, const int *cls, mask p, int lift, int *pa, int *pb, int cap);
 
-/* the plan (pairs xs[k], ys[k], k < n, in order) with the pair (a, b) first, where a was paired
- * with pa at plan index ka and b with pb at kb (ka != kb): 1 if the plan with pa and pb paired
- * together at the later of the two indices replays (analysis._swap_plan), else 2 if the same pairs
- * empty the board in some order, else 0 */
-int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b, int pa, int pb,
-              int ka, int kb);
+/* the plan (pairs xs[k], ys[k], k < n, in order; pairs of matching faces) with the pair (a, b)
+ * first (matching faces too), where a was paired with pa and b with pb (in two different pairs of
+ * the plan, else 0): 1 if the plan with pa and pb paired together at the later of the two pairs'
+ * places replays (analysis._swap_plan), else 2 if the same pairs empty the board in some order,
+ * else 0 */
+int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b);
 
 #endif
