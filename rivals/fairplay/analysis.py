@@ -41,6 +41,7 @@ from rivals.engine.deals import update_free
 from rivals.engine.solver import _core, geometry
 
 Pair = tuple[int, int]
+CERTIFICATES = 4  # the latest probes' winning pairs kept to answer later probes
 
 
 def _norm(a: int, b: int) -> Pair:
@@ -187,6 +188,7 @@ class _Position:
     def __init__(self, board: Board, plan: list[Pair] | None, budget: int):
         self.board, self.budget, self.solves = board, budget, 0
         self.plan = plan
+        self.certificates: list[list[Pair]] = []  # the winning pairs of the latest probes' positions
 
     @property
     def plan(self) -> list[Pair] | None:
@@ -228,7 +230,10 @@ class _Position:
     def any_loses(self, pairs: list[Pair], probes: int, probe_budget: int) -> bool:
         """Does one of ``pairs`` lose the deal? The plan's pairs and their swaps keep it; of the
         others at most ``probes`` are solved (the lowest first): a bound on the cost, so a
-        position with more candidates may be counted as not critical."""
+        position with more candidates may be counted as not critical. A probe whose pair keeps the
+        deal by the plan's pairs in another order, or by the winning pairs an earlier probe found
+        (``CERTIFICATES``, mended around the pairs removed since), is not solved: the solver would
+        not have found it losing either — the same answer, without its cost."""
         for q in pairs:
             if q in self.pairs:
                 continue
@@ -238,11 +243,26 @@ class _Position:
             if probes <= 0:
                 return False
             probes -= 1
-            if repair == 2:  # the plan's own pairs in another order win: the probe's answer is known
+            if repair == 2 or self.certified(q):
                 continue
-            if not self.solved(q, probe_budget)[0]:
+            keeps, plan = self.solved(q, probe_budget)
+            if not keeps:
                 return True
+            if plan is not None and _core is not None:
+                self.certificates.insert(0, [q, *plan])
+                del self.certificates[CERTIFICATES:]
         return False
+
+    def certified(self, pair: Pair) -> bool:
+        """Does a winning set of pairs an earlier probe found show the position after ``pair``
+        solvable (``engine._core.matching_empties``)?"""
+        if not self.certificates:
+            return False
+        board = self.board
+        g = geometry(board.layout)
+        return any(
+            _core.matching_empties(g, board.cls, board.present, board.lift, pairs, *pair) for pairs in self.certificates
+        )
 
     def repair(self, pair: Pair) -> int:
         """1: the plan's swap wins after ``pair`` (``swapped``); 2: not the swap, but the same pairs

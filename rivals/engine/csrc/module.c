@@ -207,6 +207,33 @@ static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
     return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, (int)n, a, b));
 }
 
+/* matching_empties(geometry, cls, present, lift, pairs, a, b) -> bool (replay.h) */
+static PyObject *py_matching_empties(PyObject *self, PyObject *args) {
+    PyObject *gcap, *clsobj, *pobj, *pairs;
+    int lift, a, b;
+    if (!PyArg_ParseTuple(args, "OOOpOii", &gcap, &clsobj, &pobj, &lift, &pairs, &a, &b)) return NULL;
+    const Geom *g;
+    int cls[MAXT];
+    mask present;
+    if (parse_common(gcap, clsobj, pobj, &g, cls, &present)) return NULL;
+    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
+    PyObject *f = PySequence_Fast(pairs, "pairs must be a sequence of pairs");
+    if (!f) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "too many pairs"); return NULL; }
+    int xs[MAXT], ys[MAXT];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
+        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
+            return NULL;
+        }
+    }
+    Py_DECREF(f);
+    return PyBool_FromLong(rp_matching_empties(g, cls, present, lift, xs, ys, (int)n, a, b));
+}
+
 static PyMethodDef methods[] = {
     {"geometry", py_geometry, METH_VARARGS, "geometry(left, right, cover, affect, above, below, layer)"},
     {"search", py_search, METH_VARARGS, "search(geometry, cls, present, lift, budget) -> (solvable, plan, nodes)"},
@@ -214,6 +241,8 @@ static PyMethodDef methods[] = {
     {"removable_pairs", py_removable_pairs, METH_VARARGS, "removable_pairs(geometry, cls, present, lift) -> [(a, b)]"},
     {"plan_repair", py_plan_repair, METH_VARARGS,
      "plan_repair(geometry, present, lift, plan, a, b) -> 0 none, 1 the swap, 2 another order"},
+    {"matching_empties", py_matching_empties, METH_VARARGS,
+     "matching_empties(geometry, cls, present, lift, pairs, a, b) -> whether the pairs, mended, empty the board"},
     {NULL, NULL, 0, NULL},
 };
 

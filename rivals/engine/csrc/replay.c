@@ -88,3 +88,57 @@ int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int
     }
     return left == 0 && !m_any(q) ? 2 : 0;
 }
+
+/* the greedy replay of rp_repair's second half: do the pairs (xs, ys; n of them) empty the board p? */
+static int rp_empties(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n) {
+    unsigned char done[MAXT];
+    memset(done, 0, (size_t)n);
+    int left = n;
+    for (int progress = 1; left && progress;) {
+        progress = 0;
+        for (int k = 0; k < n; k++) {
+            if (done[k] || !rp_can_remove(g, p, lift, xs[k], ys[k])) continue;
+            m_clr(&p, xs[k]);
+            m_clr(&p, ys[k]);
+            done[k] = 1;
+            left--;
+            progress = 1;
+        }
+    }
+    return left == 0 && !m_any(p);
+}
+
+int rp_matching_empties(const Geom *g, const int *cls, mask p, int lift, const int *xs, const int *ys, int n, int a,
+                        int b) {
+    if (n > MAXT) return 0;
+    int px[MAXT], py[MAXT], m = 0;
+    int orphan[MAXT], no = 0;
+    mask q = p;
+    m_clr(&q, a);
+    m_clr(&q, b);
+    for (int k = 0; k < n; k++) {
+        int x = xs[k], y = ys[k];
+        int inx = m_test(q, x), iny = m_test(q, y);
+        if (inx && iny) { px[m] = x; py[m] = y; m++; }
+        else if (inx) orphan[no++] = x;
+        else if (iny) orphan[no++] = y;
+    }
+    /* the tiles whose partner left the board: paired again within their face class, in order */
+    unsigned char used[MAXT];
+    memset(used, 0, (size_t)no);
+    for (int i = 0; i < no; i++) {
+        if (used[i]) continue;
+        int j = i + 1;
+        while (j < no && (used[j] || cls[orphan[j]] != cls[orphan[i]])) j++;
+        if (j == no || m >= MAXT) return 0;
+        used[i] = used[j] = 1;
+        px[m] = orphan[i];
+        py[m] = orphan[j];
+        m++;
+    }
+    /* every present tile must be in a pair */
+    mask cov = m_zero();
+    for (int k = 0; k < m; k++) { m_set(&cov, px[k]); m_set(&cov, py[k]); }
+    if (!m_eq(cov, q)) return 0;
+    return rp_empties(g, q, lift, px, py, m);
+}

@@ -29,4 +29,11 @@ int rp_removable(const Geom *g, const int *cls, mask p, int lift, int *pa, int *
  * else 0 */
 int rp_repair(const Geom *g, mask p, int lift, const int *xs, const int *ys, int n, int a, int b);
 
+/* a winning set of pairs (xs, ys; n of them) of an earlier position, the pair (a, b) removed
+ * now: the pairs with both tiles still present, and the tiles whose partner left paired again
+ * within their face class (in order); 1 if those cover the position without a and b and empty it
+ * in some order (the position after the pair is solvable), else 0 */
+int rp_matching_empties(const Geom *g, const int *cls, mask p, int lift, const int *xs, const int *ys, int n, int a,
+                        int b);
+
 #endif
