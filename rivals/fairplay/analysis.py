@@ -24,8 +24,14 @@ its group when the swapped plan replays (only the plan's pairs between the two n
 Only the remaining pairs need the solver: the player's own pair within R-15's budget (its answer
 is evidence), the others ("probes", to find whether the position is critical) at most ``probes``
 per position within a small node budget — a losing pair is usually proved so in a few nodes; an
-undecided probe counts as not losing, so a critical position may be missed, never invented. ``tests/perf/bench_fairplay.py`` measures the cost on 144-tile
-layouts.
+undecided probe counts as not losing, so a critical position may be missed, never invented. A
+probe is not solved when the pair is shown to keep the deal otherwise — the plan's own pairs (its
+tiles' partners paired together) empty the board in some order, or the winning pairs an earlier
+probe found, mended around the pairs removed since, do: the solver could not have found it
+losing, so the answer (and which pairs were probed) is the same. The position's removable pairs
+and these replays run in the engine's compiled core (``_core.removable_pairs``, ``plan_repair``,
+``matching_empties``; the Python below when it is not built, tested equal).
+``tests/perf/bench_fairplay.py`` measures the cost on 144-tile layouts.
 """
 
 from __future__ import annotations
