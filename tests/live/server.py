@@ -28,9 +28,20 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, *, database_url: str, folder: Path, workers: int = 1, ws_max_size: bool = True, **env: str):
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        folder: Path,
+        workers: int = 1,
+        ws_max_size: bool = True,
+        ws_ping_interval: float | None = None,
+        **env: str,
+    ):
         """``ws_max_size``: started as ``make run`` starts it (``config.serving``); False: with
-        uvicorn's own limit (16 MiB), so that the consumer alone refuses big messages."""
+        uvicorn's own limit (16 MiB), so that the consumer alone refuses big messages.
+        ``ws_ping_interval``: uvicorn's keepalive ping every so many seconds (its default 20, and
+        20 more for the pong: a client that reads nothing for 40 s is closed with 1011)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/api/v1/live"
@@ -48,7 +59,8 @@ class LiveServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port)]
             + ["--workers", str(workers), *(uvicorn_ws_options() if ws_max_size else ["--ws", "websockets-sansio"])]
-            + ["--timeout-graceful-shutdown", "5"],
+            + ["--timeout-graceful-shutdown", "5"]
+            + ([] if ws_ping_interval is None else ["--ws-ping-interval", str(ws_ping_interval)]),
             cwd=ROOT,
             env=self.env,
             stdout=self.log.open("wb"),

@@ -205,7 +205,15 @@ def test_a_slow_socket_is_closed_with_4408_and_resumes_by_since(live_folder, dja
     from rivals.models import Account
     from tests.live.server import LiveServer
 
-    server = LiveServer(database_url=database_url(connection.settings_dict), folder=live_folder, RIVALS_LIVE_QUEUE="10")
+    # the queue's limit is what ends this socket, however long the 2,500 appends take on a loaded
+    # machine: uvicorn's keepalive (a ping unanswered for 20 s after 20 s: 1011) would end a client
+    # that reads nothing for 40 s first (seen at a load average of 12)
+    server = LiveServer(
+        database_url=database_url(connection.settings_dict),
+        folder=live_folder,
+        ws_ping_interval=600,
+        RIVALS_LIVE_QUEUE="10",
+    )
     try:
         a = Client(server, "slow-a")
         account = Account.objects.get(pk=a.account_id)

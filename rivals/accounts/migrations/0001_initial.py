@@ -8,17 +8,17 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
+from rivals.migration_content_types import move_content_types
+
 MODELS = ("outboundemail",)
 
 
 def _content_types_follow(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="rivals", model__in=MODELS).update(app_label="accounts")
+    move_content_types(apps, "rivals", "accounts", MODELS)
 
 
 def _content_types_return(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="accounts", model__in=MODELS).update(app_label="rivals")
+    move_content_types(apps, "accounts", "rivals", MODELS)
 
 
 class Migration(migrations.Migration):

@@ -7,17 +7,17 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from rivals.migration_content_types import move_content_types
+
 MODELS = ("dailybonusclaim",)
 
 
 def _content_types_follow(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="rivals", model__in=MODELS).update(app_label="daily_bonus")
+    move_content_types(apps, "rivals", "daily_bonus", MODELS)
 
 
 def _content_types_return(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="daily_bonus", model__in=MODELS).update(app_label="rivals")
+    move_content_types(apps, "daily_bonus", "rivals", MODELS)
 
 
 class Migration(migrations.Migration):

@@ -9,6 +9,8 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from rivals.migration_content_types import move_content_types
+
 MODELS = (
     "level",
     "game",
@@ -18,13 +20,11 @@ MODELS = (
 
 
 def _content_types_follow(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="rivals", model__in=MODELS).update(app_label="games")
+    move_content_types(apps, "rivals", "games", MODELS)
 
 
 def _content_types_return(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="games", model__in=MODELS).update(app_label="rivals")
+    move_content_types(apps, "games", "rivals", MODELS)
 
 
 class Migration(migrations.Migration):

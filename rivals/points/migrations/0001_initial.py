@@ -7,17 +7,17 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from rivals.migration_content_types import move_content_types
+
 MODELS = ("pointsledgerentry",)
 
 
 def _content_types_follow(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="rivals", model__in=MODELS).update(app_label="points")
+    move_content_types(apps, "rivals", "points", MODELS)
 
 
 def _content_types_return(apps, schema_editor):
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label="points", model__in=MODELS).update(app_label="rivals")
+    move_content_types(apps, "points", "rivals", MODELS)
 
 
 class Migration(migrations.Migration):
