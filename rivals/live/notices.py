@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from rivals.player_notice import notice_data
@@ -78,95 +79,160 @@ def _rating_changed(d: dict, p: dict) -> dict[str, Any]:
     }
 
 
-def notices(event, facts: Facts) -> list[tuple[int, str, dict[str, Any]]]:  # noqa: C901  one function on purpose: tests/live/test_notifications.py reads every notification type it makes from its source
-    """``[(account_id, notification type, data)]`` for one event (none for most)."""
-    t, d = event.type, event.data
-    if t == "DuelChallenged":
-        return [
-            (
-                d["opponent_id"],
-                "duel_challenged",
-                {"duel_id": d["duel_id"], "challenger": d["challenger_id"], "expires_at": d.get("expires_at")},
-            )
-        ]
-    if t in ("DuelAccepted", "DuelDeclined"):
-        pair = facts.duel(d["duel_id"])
-        if pair is None:
-            return []
-        challenger, opponent = pair
-        if t == "DuelAccepted":
-            return [(challenger, "duel_accepted", {"duel_id": d["duel_id"], "match_id": d.get("match_id")})]
-        by = d.get("by")
-        data = {"duel_id": d["duel_id"], "by": by, "reason": d.get("reason")}
-        # the other party hears of it: a decline by the opponent, a withdrawal by the challenger;
-        # an end by the system (R-38) reaches both
-        to = {"opponent": [challenger], "challenger": [opponent]}.get(by, [challenger, opponent])
-        return [(a, "duel_declined", data) for a in to]
-    if t == "QueueMatched":
-        owner = facts.ticket_owner(d["ticket_id"])
-        return [(owner, "match_found", {"ticket_id": d["ticket_id"], "match_id": d["match_id"]})] if owner else []
-    if t == "RoundScheduled":
-        data = {k: d.get(k) for k in ("round_id", "match_id", "index", "mode", "starts_at")}
-        return [(a, "round_started", data) for a in d["players"]]
-    tournament_id = _suffix(event.stream_id, "tournament-")
-    if t == "PlayerRegistered" and tournament_id:
-        data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
-        return [(d["account_id"], "tournament_registered", data)]
-    if t == "PlayerUnregistered" and tournament_id and d.get("reason"):  # ended for the player (R-28), not withdrawn
-        data = {"tournament_id": tournament_id, "reason": d["reason"], "starts_at": d.get("starts_at")}
-        return [(d["account_id"], "tournament_registration_ended", data)]
-    if t == "TournamentStartingSoon":
-        data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
-        return [(a, "tournament_starting", data) for a in d["account_ids"]]
-    if t == "TablesOpened" and tournament_id:
-        seats = facts.seating(tournament_id, d["wave"])
-        out = []
-        for table in d["tables"]:
-            data = {
-                "tournament_id": tournament_id,
-                "wave": d["wave"],
-                "table": table["table"],
-                "round_id": table.get("round_id"),
-                "match_id": table.get("match_id"),
-            }
-            out += [(a, "tournament_seated", data) for a in seats.get(table["table"], [])]
-        return out
-    if t == "TournamentFinalized" and tournament_id:
-        out = [
-            (a, "tournament_finished", {"tournament_id": tournament_id, "place": place, "tp": tp, "prize": prize})
-            for a, place, tp, prize in d["places"]
-        ]
-        trophy = d.get("trophy")
-        if trophy:
-            out.append((trophy["account_id"], "trophy_awarded", {"tournament_id": tournament_id, **trophy}))
-        return out
-    if t == "TournamentCancelled" and tournament_id:
-        data = {"tournament_id": tournament_id, "reason": d.get("reason")}
-        return [(a, "tournament_cancelled", data) for a in facts.registered(tournament_id)]
-    if t == "RatingsUpdated":  # R-41: each player's new rating
-        return [(p["account_id"], "rating_changed", _rating_changed(d, p)) for p in d["players"]]
-    if t == "PointsAwarded":
-        if d.get("source") not in PRIZE_SOURCES or not d.get("amount"):
-            return []
-        data = {"source": d["source"], "amount": d["amount"], "ref": d.get("ref")}
-        return [(d["account_id"], "prize_awarded", data)]
-    if t == "ClubRenamed" and d.get("owner_id"):  # R-39: its owner chose the name (version 2 names the owner)
-        data = {"club_id": d["club_id"], "name": d["name"], **notice_data(d, default_code="abusive_name")}
-        return [(d["owner_id"], "club_renamed", data)]
-    account = _account_of(event.stream_id)
-    if account is None:
+Notices = list[tuple[int, str, dict[str, Any]]]
+
+
+def _duel_challenged(event, d, facts: Facts) -> Notices:
+    data = {"duel_id": d["duel_id"], "challenger": d["challenger_id"], "expires_at": d.get("expires_at")}
+    return [(d["opponent_id"], "duel_challenged", data)]
+
+
+def _duel_answered(event, d, facts: Facts) -> Notices:
+    pair = facts.duel(d["duel_id"])
+    if pair is None:
         return []
-    # issue 40: what an operator did to the account tells the player the reason code and the
-    # message written for them, never the operator's note (rivals.player_notice)
-    if t == "JokersChanged":
-        return [(account, "jokers_changed", _jokers(d))]
-    if t == "DisplayNameReset":  # R-39: the neutral name an operator gave (the old one stays sealed)
-        return [(account, "display_name_reset", {"display_name": d["display_name"], **notice_data(d)})]
-    if t == "AccountSuspended":
-        return [(account, "account_suspended", notice_data(d))]
-    if t == "AccountSuspensionLifted":
-        return [(account, "account_suspension_lifted", notice_data(d))]
-    return []
+    challenger, opponent = pair
+    if event.type == "DuelAccepted":
+        return [(challenger, "duel_accepted", {"duel_id": d["duel_id"], "match_id": d.get("match_id")})]
+    by = d.get("by")
+    data = {"duel_id": d["duel_id"], "by": by, "reason": d.get("reason")}
+    # the other party hears of it: a decline by the opponent, a withdrawal by the challenger;
+    # an end by the system (R-38) reaches both
+    to = {"opponent": [challenger], "challenger": [opponent]}.get(by, [challenger, opponent])
+    return [(a, "duel_declined", data) for a in to]
+
+
+def _queue_matched(event, d, facts: Facts) -> Notices:
+    owner = facts.ticket_owner(d["ticket_id"])
+    return [(owner, "match_found", {"ticket_id": d["ticket_id"], "match_id": d["match_id"]})] if owner else []
+
+
+def _round_scheduled(event, d, facts: Facts) -> Notices:
+    data = {k: d.get(k) for k in ("round_id", "match_id", "index", "mode", "starts_at")}
+    return [(a, "round_started", data) for a in d["players"]]
+
+
+def _registered(event, d, facts: Facts) -> Notices:
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
+    return [(d["account_id"], "tournament_registered", data)]
+
+
+def _unregistered(event, d, facts: Facts) -> Notices:
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if not tournament_id or not d.get("reason"):  # ended for the player (R-28), not withdrawn
+        return []
+    data = {"tournament_id": tournament_id, "reason": d["reason"], "starts_at": d.get("starts_at")}
+    return [(d["account_id"], "tournament_registration_ended", data)]
+
+
+def _starting_soon(event, d, facts: Facts) -> Notices:
+    data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
+    return [(a, "tournament_starting", data) for a in d["account_ids"]]
+
+
+def _tables_opened(event, d, facts: Facts) -> Notices:
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    seats = facts.seating(tournament_id, d["wave"])
+    out = []
+    for table in d["tables"]:
+        data = {
+            "tournament_id": tournament_id,
+            "wave": d["wave"],
+            "table": table["table"],
+            "round_id": table.get("round_id"),
+            "match_id": table.get("match_id"),
+        }
+        out += [(a, "tournament_seated", data) for a in seats.get(table["table"], [])]
+    return out
+
+
+def _finalized(event, d, facts: Facts) -> Notices:
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    out = [
+        (a, "tournament_finished", {"tournament_id": tournament_id, "place": place, "tp": tp, "prize": prize})
+        for a, place, tp, prize in d["places"]
+    ]
+    trophy = d.get("trophy")
+    if trophy:
+        out.append((trophy["account_id"], "trophy_awarded", {"tournament_id": tournament_id, **trophy}))
+    return out
+
+
+def _cancelled(event, d, facts: Facts) -> Notices:
+    tournament_id = _suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    data = {"tournament_id": tournament_id, "reason": d.get("reason")}
+    return [(a, "tournament_cancelled", data) for a in facts.registered(tournament_id)]
+
+
+def _ratings_updated(event, d, facts: Facts) -> Notices:  # R-41: each player's new rating
+    return [(p["account_id"], "rating_changed", _rating_changed(d, p)) for p in d["players"]]
+
+
+def _points_awarded(event, d, facts: Facts) -> Notices:
+    if d.get("source") not in PRIZE_SOURCES or not d.get("amount"):
+        return []
+    data = {"source": d["source"], "amount": d["amount"], "ref": d.get("ref")}
+    return [(d["account_id"], "prize_awarded", data)]
+
+
+def _club_renamed(event, d, facts: Facts) -> Notices:
+    if not d.get("owner_id"):  # R-39: its owner chose the name (version 2 names the owner)
+        return []
+    data = {"club_id": d["club_id"], "name": d["name"], **notice_data(d, default_code="abusive_name")}
+    return [(d["owner_id"], "club_renamed", data)]
+
+
+def _to_account(kind: str, view) -> Callable[[Any, dict[str, Any], Facts], Notices]:
+    """An event of an account's stream, told to its account (issue 40: what an operator did to the
+    account tells the player the reason code and the message written for them, never the
+    operator's note — rivals.player_notice)."""
+
+    def told(event, d, facts: Facts) -> Notices:
+        account = _account_of(event.stream_id)
+        return [] if account is None else [(account, kind, view(d))]
+
+    return told
+
+
+# the event types that notify someone, each with who and what
+_NOTICES: dict[str, Callable[[Any, dict[str, Any], Facts], Notices]] = {
+    "DuelChallenged": _duel_challenged,
+    "DuelAccepted": _duel_answered,
+    "DuelDeclined": _duel_answered,
+    "QueueMatched": _queue_matched,
+    "RoundScheduled": _round_scheduled,
+    "PlayerRegistered": _registered,
+    "PlayerUnregistered": _unregistered,
+    "TournamentStartingSoon": _starting_soon,
+    "TablesOpened": _tables_opened,
+    "TournamentFinalized": _finalized,
+    "TournamentCancelled": _cancelled,
+    "RatingsUpdated": _ratings_updated,
+    "PointsAwarded": _points_awarded,
+    "ClubRenamed": _club_renamed,
+    "JokersChanged": _to_account("jokers_changed", lambda d: _jokers(d)),
+    # R-39: the neutral name an operator gave (the old one stays sealed)
+    "DisplayNameReset": _to_account(
+        "display_name_reset", lambda d: {"display_name": d["display_name"], **notice_data(d)}
+    ),
+    "AccountSuspended": _to_account("account_suspended", notice_data),
+    "AccountSuspensionLifted": _to_account("account_suspension_lifted", notice_data),
+}
+
+
+def notices(event, facts: Facts) -> Notices:
+    """``[(account_id, notification type, data)]`` for one event (none for most)."""
+    told = _NOTICES.get(event.type)
+    return told(event, event.data, facts) if told else []
 
 
 def _jokers(d: dict[str, Any]) -> dict[str, Any]:
