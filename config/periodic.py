@@ -115,6 +115,14 @@ PERIODIC_TASKS: list[dict] = [
         "task": "tournaments.pots_sweep",
         "interval_seconds": 15,
     },
+    # R-42 (issue 36): the fair-play signals of each rated result, scored by a worker after the
+    # result (never in an intent's request); flags for review, never a suspension.
+    {
+        "name": "fairplay-signals-sweep",
+        "description": "Scores the fair-play signals (plan agreement, pace, collusion) of the rated results not scored yet and flags accounts above the thresholds for review. Every 30 seconds.",
+        "task": "fairplay.signals_sweep",
+        "interval_seconds": 30,
+    },
 ]
 
 # Issue 22: what the terminal shows at DEBUG only (config/logfilters.py) — the sends, receipts and

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "rivals.reports",
     "rivals.purchases",
     "rivals.periodic",
+    "rivals.play",  # the reference client at /play/ (static files; issue 37)
     "rankings",
     "tournaments",
     "demo",  # manage.py simulate: the demo world (imports the three apps above; nothing imports it)
@@ -377,4 +378,8 @@ RIVALS = {
     "FAIRPLAY_REFUSED_MAX": env.int("RIVALS_FAIRPLAY_REFUSED_MAX", default=30),
     "FAIRPLAY_REFUSED_WINDOW_S": env.int("RIVALS_FAIRPLAY_REFUSED_WINDOW_S", default=600),
     "FAIRPLAY_ROUND_GRACE_MS": env.int("RIVALS_FAIRPLAY_ROUND_GRACE_MS", default=2000),
+    # R-42 fair-play signals (issue 36): windows and thresholds of rivals.fairplay.scoring.Thresholds
+    # (every field, documented in docs/fairplay.md; the defaults are the ones the benchmark
+    # tests/perf/bench_fairplay.py measured). RIVALS_FAIRPLAY_SIGNALS: a JSON object of overrides.
+    "FAIRPLAY_SIGNALS": env.json("RIVALS_FAIRPLAY_SIGNALS", default={}),
 }

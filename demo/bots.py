@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import heapq
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
+from demo import play_style as style
 from demo.world import Persona, Tally
 from rivals import engine
 from rivals.errors import DomainError
@@ -32,6 +34,9 @@ from rivals.models import Account
 
 HUMAN_FASTEST_MS = 450  # a human bot never goes below this (the fair-play threshold is 250 ms)
 BOT_SPEED_MS = (60, 200)
+COPY = 0.9  # a colluder's chance to replay its partner's next pair (issue 36)
+PLAYED: OrderedDict[str, dict[int, list]] = OrderedDict()  # deal → account → its pairs (colluders read it)
+PLAYED_MAX = 2000
 
 
 def think_ms(persona: Persona, rng: random.Random) -> int:
@@ -44,12 +49,53 @@ def think_ms(persona: Persona, rng: random.Random) -> int:
 class Mind:
     """What a bot knows of its board (its own copy) and how it picks the next intent."""
 
-    def __init__(self, board: engine.Board, persona: Persona, rng: random.Random):
+    def __init__(
+        self,
+        board: engine.Board,
+        persona: Persona,
+        rng: random.Random,
+        *,
+        plan: list | None = None,
+        partner_pairs: list | None = None,
+    ):
         self.board, self.persona, self.rng = board, persona, rng
-        self.plan: list[tuple[int, int]] | None = None
+        self.plan: list[tuple[int, int]] | None = plan
+        self.partner_pairs, self.follow = partner_pairs, 0
+        self.pairs: list[tuple[int, int]] = []  # what it removed, in order (a partner may replay them)
 
     def removed(self, tiles) -> None:
         self.board.remove(*tiles)
+        self.pairs.append(tuple(tiles))
+
+    def round_intent(self) -> tuple[dict | None, int]:
+        """A competitive round's next intent and the time it takes (``demo.play_style``): a
+        bot-speed player as in solo play; an assisted one takes the plan's pair at its share; a
+        colluder replays its partner's pairs on the same deal; else a human's heuristic."""
+        persona, board, rng = self.persona, self.board, self.rng
+        if persona.bot_speed:
+            return self.choose(), think_ms(persona, rng)
+        pairs = board.removable_pairs()
+        if not pairs:
+            return None, think_ms(persona, rng)
+        if persona.assist and rng.random() < persona.assist:
+            self.plan = engine.winning_plan(board, self.plan)
+            if self.plan:
+                return {"type": "remove_pair", "tiles": list(self.plan[0])}, max(
+                    HUMAN_FASTEST_MS, style.assisted_ms(rng)
+                )
+        ms = max(HUMAN_FASTEST_MS, style.human_ms(persona.pace_ms, board, pairs, rng))
+        partner = self.partner_pairs
+        if partner is not None:
+            while self.follow < len(partner) and not board.can_remove(*partner[self.follow]):
+                self.follow += 1  # gone on its own board
+            if self.follow < len(partner) and rng.random() < COPY:
+                self.follow += 1
+                return {"type": "remove_pair", "tiles": list(partner[self.follow - 1])}, ms
+        if rng.random() < persona.mistake_rate * 0.25:  # R-16: a tap on a blocked tile
+            blocked = [t for t in board.tiles() if not board.is_free(t)]
+            if blocked:
+                return {"type": "click_blocked", "tile": rng.choice(blocked)}, ms
+        return {"type": "remove_pair", "tiles": list(style.human_pair(board, pairs, persona.skill, rng))}, ms
 
     def choose(self, *, hinted: tuple[int, int] | None = None) -> dict | None:
         """The next intent (without ``seq``), or None when no pair is left (stuck or won)."""
@@ -181,6 +227,7 @@ class _Seat:
     seq: int = 0
     quits_after: int | None = None
     moves: int = 0
+    pending: dict | None = None  # the next intent, chosen when its thinking started
 
 
 def play_round(rnd: Round, personas: dict[int, Persona], rng: random.Random, tally: Tally) -> datetime:
@@ -188,12 +235,27 @@ def play_round(rnd: Round, personas: dict[int, Persona], rng: random.Random, tal
     completion, or — applied here as the beat sweeper would — its deadline). Returns the end."""
     seats: dict[int, _Seat] = {}
     queue: list[tuple[datetime, int, int]] = []
+    plan = list(engine.deal_from_code(rnd.code).plan)
+    played = PLAYED.setdefault(rnd.code, {})
     for k, game in enumerate(round_boards(rnd)):
         persona = personas[game.account_id]
         quits = rng.randint(2, 20) if rng.random() < 0.05 else None
-        seats[game.account_id] = _Seat(persona, Mind(game_board(game), persona, rng), quits_after=quits)
-        first = rnd.starts_at + timedelta(milliseconds=think_ms(persona, rng) + rng.randint(300, 1500))
+        partner = played.get(persona.partner) if persona.partner is not None else None
+        mind = Mind(game_board(game), persona, rng, plan=list(plan), partner_pairs=partner)
+        seat = seats[game.account_id] = _Seat(persona, mind, quits_after=quits)
+        seat.pending, ms = mind.round_intent()
+        first = rnd.starts_at + timedelta(milliseconds=ms + rng.randint(300, 1500))
         heapq.heappush(queue, (first, k, game.account_id))
+    try:
+        return _round_loop(rnd, seats, queue, rng, tally)
+    finally:
+        for account_id, seat in seats.items():
+            played[account_id] = seat.mind.pairs
+        while len(PLAYED) > PLAYED_MAX:
+            PLAYED.popitem(last=False)
+
+
+def _round_loop(rnd: Round, seats: dict, queue: list, rng: random.Random, tally: Tally) -> datetime:
     ends_at = rnd.ends_at
     while queue:
         now, k, account_id = heapq.heappop(queue)
@@ -203,7 +265,7 @@ def play_round(rnd: Round, personas: dict[int, Persona], rng: random.Random, tal
         if seat.quits_after is not None and seat.moves >= seat.quits_after:
             tally.add("rounds abandoned")
             continue
-        intent = seat.mind.choose()
+        intent, seat.pending = seat.pending, None
         if intent is None:  # stuck: a joker where the mode allows one (R-9), else wait for the end
             tile = seat.mind.joker_tile()
             account = seat.persona.account
@@ -230,7 +292,8 @@ def play_round(rnd: Round, personas: dict[int, Persona], rng: random.Random, tal
             return result.round.ended_at
         ends_at = result.round.ends_at
         if result.game.status == "playing" or (result.game.status == "stuck" and rnd.mode != "quick"):
-            heapq.heappush(queue, (now + timedelta(milliseconds=think_ms(seat.persona, rng)), k, account_id))
+            seat.pending, ms = seat.mind.round_intent()
+            heapq.heappush(queue, (now + timedelta(milliseconds=ms), k, account_id))
     round_end_if_due(round_id=rnd.pk, now=ends_at, via="sweeper")
     rnd.refresh_from_db()
     return rnd.ended_at or ends_at

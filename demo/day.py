@@ -230,11 +230,21 @@ def simulate_day(world: World, day: date, progress=None) -> None:
             progress.update(1)
 
 
+def _signals(now: datetime) -> None:
+    """R-42: the real beat runs the fair-play sweep every 30 s, a batch each; the simulated day's
+    beat runs once, so it sweeps until every rated result of the day is scored."""
+    from rivals.fairplay.tasks import signals_sweep
+
+    while signals_sweep.run(now=now.isoformat()):
+        pass
+
+
 def _day_end(world: World, day: date) -> None:
     """The beat's jobs of the evening (sweeps, expiries), then the midnight roll of the rankings."""
     evening = at(day, w.BEAT_AT)
     if evening <= world.end:
         w.beat(evening)
+        _signals(evening)
     midnight = at(day + timedelta(days=1), w.ROLL_AT)
     if midnight <= world.end:
         w.beat(midnight, only=("rankings.roll",))

@@ -13,6 +13,10 @@ from rivals.errors import DomainError
 WELCOME_JOKERS = 3
 COMPETITIVE_SHARE = 0.25  # players who play the daily tournament most days
 BOT_SPEED_SHARE = 0.015  # "a few" bot-speed players (at least one)
+# issue 36: of the competitive players, a few take a solver's pair at a share of 30…100 % of their
+# round pairs, and a few pairs pass their pairs on to each other on a tournament wave's deal
+ASSISTED_SHARE = 0.03
+COLLUDING_PAIRS_PER = 100  # one pair per this many players (at least one)
 
 
 def _names(world: World) -> list[str]:
@@ -60,8 +64,29 @@ def populate(world: World) -> None:
             persona.activity = 1.0
         world.personas.append(persona)
         world.by_account[account.pk] = persona
+    _cheats(world, [p for p in world.personas if p.competitive and not p.bot_speed])
     world.tally.add("accounts created", world.players)
     _clubs(world, now + timedelta(minutes=10))
+
+
+def _cheats(world: World, competitive: list) -> None:
+    """Issue 36: assisted players and colluding pairs among the competitive ones (R-42 finds them)."""
+    rng = world.rng_for("cheats")
+    chosen = rng.sample(
+        competitive,
+        min(
+            len(competitive),
+            max(1, round(world.players * ASSISTED_SHARE)) + 2 * max(1, world.players // COLLUDING_PAIRS_PER),
+        ),
+    )
+    assisted = max(1, round(world.players * ASSISTED_SHARE))
+    for persona in chosen[:assisted]:
+        persona.assist = round(rng.uniform(0.3, 1.0), 2)
+    rest = chosen[assisted:]
+    for a, b in zip(rest[::2], rest[1::2], strict=False):
+        a.partner, b.partner = b.account.pk, a.account.pk
+    world.tally.add("assisted players", sum(p.assist > 0 for p in chosen))
+    world.tally.add("colluding pairs", len(rest) // 2)
 
 
 def _clubs(world: World, now) -> None:

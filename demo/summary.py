@@ -98,6 +98,23 @@ def ratings_against_skill(skills: dict[int, float]) -> dict[str, object]:
     return out
 
 
+def flags_against_kind(kinds: dict[int, str]) -> dict[str, str]:
+    """R-42's flags judged against the bots' hidden kind (``kinds``: account → honest, assisted,
+    colluding, bot speed): per kind, how many were flagged by the signals (any of their kinds)."""
+    flagged: dict[int, set] = {}
+    rows = FairPlayFlag.objects.filter(account_id__in=kinds, kind__in=("solver_assist", "pace", "collusion"))
+    for account, kind in rows.values_list("account_id", "kind"):
+        flagged.setdefault(account, set()).add(kind)
+    out = {}
+    for kind in ("honest", "assisted", "colluding", "bot speed"):
+        group = [a for a, k in kinds.items() if k == kind]
+        if group:
+            hit = [a for a in group if a in flagged]
+            by = sorted({k for a in hit for k in flagged[a]})
+            out[kind] = f"{len(hit)} of {len(group)} flagged" + (f" ({', '.join(by)})" if by else "")
+    return out
+
+
 def summary_lines(counts: dict[str, object]) -> list[str]:
     lines = [f"  {name}: {value}" for name, value in counts.items()]
     lines.append("Where to look (manage.py runserver, or make run):")

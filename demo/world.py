@@ -117,7 +117,17 @@ class Persona:
     activity: float  # chance to come online on a day
     competitive: bool  # plays tournaments (and so may qualify for Champions)
     bot_speed: bool = False  # removes pairs faster than a human can: fair play flags it (R-38)
+    # issue 36, the truth R-42's signals must find (never an input of theirs: demo.summary reads it):
+    # the share of its round pairs a solver gives it, and the account it passes its pairs to
+    assist: float = 0.0
+    partner: int | None = None
     next_level: int = 1  # the first level not yet won (level n opens when n − 1 is won)
+
+    @property
+    def kind(self) -> str:
+        return (
+            "bot speed" if self.bot_speed else "assisted" if self.assist else "colluding" if self.partner else "honest"
+        )
 
     @property
     def mistake_rate(self) -> float:

@@ -50,6 +50,7 @@ PROOF_MODULES = frozenset(
         "tests.live.test_frames",  # uvicorn with and without its frame limit (fixtures chosen by name)
         "tests.platform.test_event_partitions_migration",  # manage.py migrate on a database of its own
         "tests.accounts.test_admin_browser",  # every test a page in chromium (or its screenshots' folder)
+        "tests.play.test_play_browser",  # the reference client in chromium against uvicorn (issue 37)
     }
 )
 # Proofs that must not run beside each other (``--dist loadgroup``): they stop, kill and restart
@@ -63,6 +64,8 @@ HEAVY_PROOFS = frozenset(
         "tests.platform.test_replica",
         "tests.platform.test_event_partitions_migration",
         "tests.accounts.test_admin_browser",
+        "tests.fairplay.test_admin_browser",  # chromium, as the admin's
+        "tests.play.test_play_browser",
     }
 )
 

@@ -26,6 +26,9 @@ from rivals.admin_actions import (
 )
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitments
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
+from rivals.fairplay import admin_signals  # noqa: F401  (R-42's windows and pairs, registered there)
+from rivals.fairplay.admin_evidence import SIGNAL_KINDS, evidence_html
+from rivals.fairplay.admin_evidence import summary as signal_summary
 from rivals.fairplay.models import FairPlayFlag
 from rivals.fairplay.services import account_suspend, fairplay_flag_review
 from rivals.games.models import RejectedIntent
@@ -152,6 +155,7 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
         "status",
         "flagged_at",
         "subject_link",
+        "evidence",
         "details_list",
         "reviewer",
         "reviewed_at",
@@ -203,10 +207,18 @@ class FairPlayFlagAdmin(ObjectActionsMixin, PlayerSearchMixin, ReadOnlyAdmin):
 
     @admin.display(description="details")
     def summary(self, obj: FairPlayFlag) -> str:
+        if obj.kind in SIGNAL_KINDS:
+            return signal_summary(obj.kind, obj.details)
         return ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in obj.details.items() if not isinstance(v, list))
+
+    @admin.display(description="evidence (R-42)")
+    def evidence(self, obj: FairPlayFlag):
+        return evidence_html(obj.kind, obj.details)
 
     @admin.display(description="details")
     def details_list(self, obj: FairPlayFlag):
+        if obj.kind in SIGNAL_KINDS:  # the evidence above says it; the raw numbers stay in the event
+            return pairs_html({k: v for k, v in obj.details.items() if k in ("why", "partner_id")})
         return pairs_html(obj.details)
 
     @admin.display(description="the flagged game's events beside the account's refused intents (Romanian time)")

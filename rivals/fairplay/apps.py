@@ -33,13 +33,15 @@ class FairPlayConfig(AppConfig):
 
         from rivals import admin_display
 
-        admin_display.register_pages(
-            records={"flag_id": "admin:fairplay_fairplayflag_change"}
-        )  # what the admin links (rivals.admin_display)
+        admin_display.register_pages(  # what the admin links (rivals.admin_display)
+            records={"flag_id": "admin:fairplay_fairplayflag_change"},
+            streams=("fairplay-",),  # R-42: a rated result's signals (fairplay-match:<id>)
+        )
 
         from rivals import event_types, projections
         from rivals.fairplay import events
         from rivals.fairplay.projections import flags_projection
+        from rivals.fairplay.signals_projection import signals_projection
         from rivals.signals import intent_accepted, intent_refused
 
         # its event vocabulary: one typed constructor per type (rivals.event_types)
@@ -47,5 +49,6 @@ class FairPlayConfig(AppConfig):
             feature=self.label, types=events.FAIRPLAY_EVENTS, module=events, schema_versions=events.SCHEMA_VERSIONS
         )
         projections.register(flags_projection)
+        projections.register(signals_projection)  # R-42's windows, baselines, boards and pairs
         intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
         intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")

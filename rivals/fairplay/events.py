@@ -13,7 +13,9 @@ from uuid import UUID
 from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
-FAIRPLAY_EVENTS = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted"})
+FAIRPLAY_EVENTS = frozenset(
+    {"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted", "FairPlaySignalsScored"}
+)
 # issue 40, version 2: what the player is told (``reason_code``, ``message``) beside the operator's
 # note (``reason``); version 1 had the note only
 SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
@@ -41,6 +43,14 @@ class FlagDetails(TypedDict, total=False):
     early_ms: int
     game_id: str
     round_id: str
+    # R-42's kinds (``solver_assist``, ``pace``, ``collusion``): the reasons, the window's
+    # numbers (``rivals.fairplay.scoring.window_scores``), the rounds that carry them, and for
+    # collusion the other account and the shared deals
+    why: list[str]
+    scores: dict
+    rounds: list[dict]
+    partner_id: int
+    shared: list
 
 
 def fair_play_flagged(
@@ -93,4 +103,20 @@ def account_suspension_lifted(*, account_id: int, reason: str, reason_code: str,
         "AccountSuspensionLifted",
         {"account_id": account_id, "reason": reason, "reason_code": reason_code, "message": message},
         SCHEMA_VERSIONS["AccountSuspensionLifted"],
+    )
+
+
+def fair_play_signals_scored(
+    *, result: str, mode: str, rated_at: Instant, boards: list[dict], pairs: list[dict]
+) -> NewEvent:
+    """R-42: the signals of one rated result (``result``: the rating's key, ``match:<id>``), on the
+    stream ``fairplay-<result>``. ``boards``: one entry per board of the result — ``account_id``,
+    ``game_id``, ``round_id``, ``code`` and the numbers of ``rivals.fairplay.scoring.board_entry``
+    (the board's counts, its intervals, its unforced pairs and what its rating band was expected
+    to do at the time); ``pairs``: each comparison with an earlier board of the same deal
+    (``account_id``, ``other_id``, ``game_id``, ``other_game_id``, ``round_id``, ``other_round_id``,
+    ``similarity``)."""
+    return NewEvent(
+        "FairPlaySignalsScored",
+        {"result": result, "mode": mode, "rated_at": rated_at, "boards": boards, "pairs": pairs},
     )

@@ -238,7 +238,7 @@ def test_the_platform_names_no_room_page_and_no_room_stream():
 
 
 def test_every_stream_prefix_written_is_known():
-    """The prefixes found in the code: the 17 the rooms register for the admin's links (a new one
+    """The prefixes found in the code: the 18 the rooms register for the admin's links (a new one
     is registered by its room, and named here)."""
     assert _stream_prefixes() == {
         "account-",
@@ -258,6 +258,7 @@ def test_every_stream_prefix_written_is_known():
         "report-",
         "job-",
         "rating-",
+        "fairplay-",
     }
 
 
@@ -324,6 +325,10 @@ MODEL_READS = {
     # fair play reads the refused intents' record (R-38) to flag and to show it (issue 36 works there)
     ("rivals.fairplay.admin", "rivals.games.models"),
     ("rivals.fairplay.services", "rivals.games.models"),
+    # R-42's signals (issue 36) read a rated match's rounds and their boards (the deal, the faces)
+    # in the worker that scores them, then each board's events from the log
+    ("rivals.fairplay.signals", "rivals.games.models"),
+    ("rivals.fairplay.signals", "rivals.matches.models"),
 }
 
 

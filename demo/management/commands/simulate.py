@@ -3,7 +3,9 @@
 Bots sign in as guests, claim daily bonuses, play levels, Quick Matches, Arenas, Duels, a
 tournament and a Champions tournament a day through the real services, on a simulated clock that
 walks through the last ``--days`` Romanian days and stops at the present (``demo.day``). A few
-bot-speed players get flagged by fair play. Refused in production: it writes fake players.
+bot-speed players get flagged by fair play; a few solver-assisted players and colluding pairs
+(issue 36, ``demo.play_style``) are for R-42's signals to find — the summary sets the flags
+against the bots' hidden kind. Refused in production: it writes fake players.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from tqdm import tqdm
 from demo import day as days
 from demo import world as w
 from demo.population import populate
-from demo.summary import ratings_against_skill, summary_lines, world_counts
+from demo.summary import flags_against_kind, ratings_against_skill, summary_lines, world_counts
 from rivals.models import Account, Event
 
 DEFAULT_SEED = 2026
@@ -101,6 +103,9 @@ class Command(BaseCommand):
         counts = world_counts(device_digests=world.device_digests(), events_before=events_before)
         counts["ratings against the bots' hidden skill"] = ratings_against_skill(
             {p.account.pk: p.skill for p in world.personas}
+        )
+        counts["fair-play signals against the bots' hidden kind (R-42)"] = flags_against_kind(
+            {p.account.pk: p.kind for p in world.personas}
         )
         elapsed = wall_time.perf_counter() - started
         self.stdout.write(

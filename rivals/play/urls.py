@@ -1,0 +1,5 @@
+from django.urls import path
+
+from rivals.play import views
+
+urlpatterns = [path("", views.play, name="play")]
