@@ -21,6 +21,98 @@ FAIRPLAY_EVENTS = frozenset(
 SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
 
 
+class FlagScores(TypedDict, total=False):
+    """A R-42 flag's numbers: an account's window (``solver_assist``, ``pace``: the keys of
+    ``rivals.fairplay.scoring.window_scores``) or a pair of accounts' shared deals (``collusion``)."""
+
+    results: int
+    boards: int
+    choices: int
+    plan_hits: int
+    plan_share: float
+    plan_expected: float
+    plan_z: float
+    critical: int
+    kept: int
+    keep_share: float
+    keep_expected: float
+    keep_z: float
+    pace_boards: int
+    slowdown: float
+    slowdown_expected: float
+    pace_z: float
+    intervals: int
+    interval_spread: float
+    faster_than_history: float
+    shared_deals: int
+    near_identical: int
+    similarity_at_least: float
+    mean_similarity: float
+
+
+class FlagRound(TypedDict):
+    """One board of the flagged window, with its own numbers and its rating band's rates."""
+
+    round_id: str | None
+    game_id: str | None
+    layout: str | None
+    choices: int
+    plan_hits: int
+    critical: int
+    kept: int
+    band_plan_rate: float
+    band_keep_rate: float
+
+
+class SharedDeal(TypedDict):
+    """A deal both accounts of a collusion flag played: the result, each one's round, how alike
+    their unforced pairs were (0–1)."""
+
+    result: str
+    round_id: str
+    other_round_id: str
+    similarity: float
+
+
+class ScoredBoard(TypedDict):
+    """One board of a scored result (``rivals.fairplay.analysis.BoardSignals`` and
+    ``rivals.fairplay.scoring.board_entry``): its counts, its intervals at critical and other
+    positions, the pairs the deal did not force, and what its rating band did on its layout."""
+
+    account_id: int
+    game_id: str
+    round_id: str
+    code: str
+    layout: str
+    band: int
+    pairs: int
+    choices: int
+    plan_hits: int
+    critical: int
+    kept: int
+    lost_at: int | None
+    hard_ms: list[int]
+    easy_ms: list[int]
+    free_pairs: list[list[int]]
+    plan_rate: float
+    keep_rate: float
+    pace_mean: float
+    pace_sd: float
+    pace_boards: int
+
+
+class ScoredPair(TypedDict):
+    """A board compared with an earlier board of the same deal by another account."""
+
+    account_id: int
+    other_id: int
+    game_id: str
+    other_game_id: str
+    round_id: str
+    other_round_id: str
+    similarity: float
+
+
 class FlagDetails(TypedDict, total=False):
     """The evidence of a flag, by ``kind``: ``fast_pairs`` (``fast_pairs``, ``refused_too_fast``,
     ``threshold_ms``, ``intervals_ms``), ``refused_intents`` (``refused``, ``window_s``, ``max``,
@@ -47,10 +139,10 @@ class FlagDetails(TypedDict, total=False):
     # numbers (``rivals.fairplay.scoring.window_scores``), the rounds that carry them, and for
     # collusion the other account and the shared deals
     why: list[str]
-    scores: dict
-    rounds: list[dict]
+    scores: FlagScores
+    rounds: list[FlagRound]
     partner_id: int
-    shared: list
+    shared: list[SharedDeal]
 
 
 def fair_play_flagged(
@@ -107,7 +199,7 @@ def account_suspension_lifted(*, account_id: int, reason: str, reason_code: str,
 
 
 def fair_play_signals_scored(
-    *, result: str, mode: str, rated_at: Instant, boards: list[dict], pairs: list[dict]
+    *, result: str, mode: str, rated_at: Instant, boards: list[ScoredBoard], pairs: list[ScoredPair]
 ) -> NewEvent:
     """R-42: the signals of one rated result (``result``: the rating's key, ``match:<id>``), on the
     stream ``fairplay-<result>``. ``boards``: one entry per board of the result — ``account_id``,

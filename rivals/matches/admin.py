@@ -135,7 +135,7 @@ class ConfirmForm(forms.Form):
 def _end_rows(rnd: Round) -> Row:
     boards = round_boards(rnd)
     scores = ", ".join(f"{g.player_name or g.account_id} {g.score}" for g in boards) or "no board"
-    late = rnd.status == "running" and timezone.now() >= rnd.ends_at
+    late = rnd.status == "running" and timezone.now() >= rnd.clock_from(boards).ends_at
     lines = [
         f"ends with the result as it stands: {scores}"
         if not late
@@ -174,7 +174,7 @@ class RoundPlayerFilter(PlayerFilter):
 
 @admin.register(Round)
 class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
-    list_display = ("id", "match", "index", "mode", "status", "starts_at", "ends_at", "ended_at", "end_reason")
+    list_display = ("id", "match", "index", "mode", "status", "starts_at", "list_deadline", "ended_at", "end_reason")
     list_filter = (RoundPlayerFilter, "status", "mode", "end_reason")
     search_fields = ("=id", "=match__id")
     date_hierarchy = "starts_at"
@@ -191,8 +191,8 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         "starts_at",
         "hard_ends_at",
         "cutoff_at",
-        "last_pair_at",
-        "ends_at",
+        "last_pair",
+        "deadline_view",
         "ended_at",
         "end_reason",
         "result_view",
@@ -208,6 +208,22 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
 
     def object_action_shown(self, obj: Round, name: str) -> bool:
         return obj.status == "running"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).with_deadline()
+
+    @admin.display(description="ends at", ordering="deadline_at")
+    def list_deadline(self, obj: Round):
+        return obj.ended_at if obj.status == "ended" else obj.deadline_at
+
+    @admin.display(description="last pair at")
+    def last_pair(self, obj: Round):
+        return obj.clock_from(round_boards(obj)).last_pair_at or "-"
+
+    @admin.display(description="ends at")
+    def deadline_view(self, obj: Round):
+        """The deadline (R-17) from the boards' pairs while it runs; the end once ended."""
+        return obj.ended_at if obj.status == "ended" else obj.clock_from(round_boards(obj)).ends_at
 
     @admin.display(description="events")
     def events_link(self, obj: Round):

@@ -202,7 +202,7 @@ class MatchView(APIView):
     def get(self, request, match_id):
         match = _match_of(request.user, match_id)
         now = timezone.now()
-        due = match.rounds.filter(status="running", ends_at__lte=now).values_list("pk", flat=True)
+        due = match.rounds.with_deadline().filter(status="running", deadline_at__lte=now).values_list("pk", flat=True)
         if any(svc.round_end_if_due(round_id=pk, now=now) for pk in due):  # R-17 before answering
             match.refresh_from_db()
         return Response(sel.match_view(match=match, now=now))

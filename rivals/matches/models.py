@@ -16,6 +16,29 @@ MODES = (("quick", "Quick Match"), ("duel", "Duel"), ("arena", "Arena"), ("tourn
 ROUND_DURATION = timedelta(minutes=5)
 ROUND_IDLE = timedelta(seconds=20)
 
+# R-17's deadline in SQL, from the boards' own last pairs (a board of a round never pauses: its
+# last pair's instant is its start + ``last_pair_ms``) — the same instant as ``Round.deadline``
+DEADLINE_SQL = (
+    "LEAST(matches_round.hard_ends_at, COALESCE(matches_round.cutoff_at, matches_round.hard_ends_at), "
+    "COALESCE((SELECT max(g.started_at + g.last_pair_ms * interval '1 millisecond') FROM rivals_game g "
+    "WHERE g.round_id = matches_round.id), matches_round.starts_at) + interval '20 seconds')"
+)
+
+
+def board_last_pair_at(game) -> datetime | None:
+    """The instant a round's board last removed a pair (by hand or with a joker), or None."""
+    if game.last_pair_ms is None:
+        return None
+    return game.started_at + timedelta(milliseconds=game.last_pair_ms)
+
+
+class RoundQuerySet(models.QuerySet):
+    def with_deadline(self):
+        """Each round's current deadline (R-17) as ``deadline_at``, derived from its boards."""
+        from django.db.models.expressions import RawSQL
+
+        return self.annotate(deadline_at=RawSQL(DEADLINE_SQL, [], output_field=models.DateTimeField()))
+
 
 class Match(models.Model):
     STATUSES = (("running", "running"), ("finished", "finished"))
@@ -96,12 +119,21 @@ class Round(models.Model):
     starts_at = models.DateTimeField()
     hard_ends_at = models.DateTimeField(help_text="start + 5 minutes (R-17)")
     cutoff_at = models.DateTimeField(null=True, blank=True, help_text="the tournament's end time (R-17)")
-    last_pair_at = models.DateTimeField(null=True, blank=True, help_text="last pair removed by any player")
-    ends_at = models.DateTimeField(help_text="the current deadline (R-17); moves with every pair")
+    ends_at = models.DateTimeField(
+        help_text="the clock's first possible end (R-17: start + 20 s, 5 minutes, the cutoff); the pairs move "
+        "the deadline on the boards, never on this row (Round.clock_from)"
+    )
     ended_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=12, choices=REASONS, blank=True, default="")
     result = models.JSONField(null=True, blank=True, help_text="the RoundEnded data (R-18)")
     version = models.PositiveIntegerField(default=0, help_text="stream version")
+
+    objects = RoundQuerySet.as_manager()
+
+    # Not stored (issue 35): the last pair any player removed, from the boards (``clock_from``).
+    # A pair writes its own board only — the players of a round share no row on a pair — so the
+    # stored ``ends_at`` is the deadline before any pair, a lower bound of the current one.
+    last_pair_at: datetime | None = None
 
     class Meta:
         db_table = "matches_round"
@@ -109,8 +141,7 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "index"], name="round_match_index")]
         indexes = [
             # the sweeper's query (running rounds whose deadline has passed) reads the running rounds
-            # and filters their deadline: an index holding ``ends_at``, which every pair moves (R-17),
-            # would make every pair's UPDATE of the round write a new index entry (never HOT)
+            # and filters their deadline (derived from the boards: ``RoundQuerySet.with_deadline``)
             models.Index(fields=["starts_at"], name="round_running", condition=models.Q(status="running")),
             # R-40: is a deal still played (neither column changes on a pair: its UPDATE stays HOT)
             models.Index(fields=["code"], name="round_running_code", condition=models.Q(status="running")),
@@ -129,6 +160,15 @@ class Round(models.Model):
         if self.cutoff_at is not None:
             candidates.insert(0, (self.cutoff_at, "cutoff"))
         return min(candidates, key=lambda c: c[0])  # on equal instants the first listed names it
+
+    def clock_from(self, boards) -> Round:
+        """The round's clock from its boards (R-17): ``last_pair_at`` (the latest pair of any
+        player) and, while it runs, ``ends_at`` — the current deadline — in memory, never saved."""
+        pairs = [t for t in map(board_last_pair_at, boards) if t is not None]
+        self.last_pair_at = max(pairs) if pairs else None
+        if self.status == "running":
+            self.ends_at = self.deadline()[0]
+        return self
 
     def shown_status(self, now: datetime | None = None) -> str:
         """``scheduled`` before the start (an arena's next round during its break), then the row's."""

@@ -9,14 +9,16 @@ One implementation: ``step(rows, event)`` is the pure effect of one event on the
 loads the rows an event touches and the platform's driver (``rivals.projection_rows``) steps and
 writes what changed; the rebuild folds the whole log into one ``MatchRows`` in memory and the
 driver writes it with COPY, and a bulk append of new matches and
-rounds (a tournament wave) folds them the same way. The hot path (a pair on a round's board)
-steps the locked ``Round`` the caller hands over in ``live`` — no query — and its changed columns
-are written once per intent (``flush``), with the board's own UPDATE.
+rounds (a tournament wave) folds them the same way. A round's end steps the locked ``Round`` the
+caller hands over in ``live`` — no query — and its changed columns are written once (``flush``).
+
+A pair on a round's board is not this projection's (issue 35): it changes the board alone, and
+the round's idle deadline (R-17) is derived from the boards (``Round.clock_from``), so the players
+of a round share no row on a pair.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
 from dataclasses import dataclass, field
 
 from django.utils.dateparse import parse_datetime
@@ -54,7 +56,6 @@ DRIVER = RowsDriver(
     )
 )
 
-PAIRS = frozenset({"PairRemoved", "JokerUsed"})  # a joker removes a pair too (R-9): the round is not idle
 _CLOSED = {
     "QueueMatched": "matched",
     "QueueLeft": "left",
@@ -126,16 +127,6 @@ def _round_scheduled(rows: MatchRows, event, d: dict) -> None:
     rows.rounds[d["round_id"]] = rnd
 
 
-def _pair(rows: MatchRows, event, d: dict) -> None:
-    """R-17: a pair on a round's board moves the round's idle deadline. It depends only on the
-    round's schedule and the pair's instant, which no other event changes: the last pair decides."""
-    if d.get("round_id") is None:
-        return  # a solo game
-    rnd = _row(rows.rounds, d["round_id"], event, "round")
-    rnd.last_pair_at = event.recorded_at
-    rnd.ends_at = rnd.deadline()[0]
-
-
 def _round_ended(rows: MatchRows, event, d: dict) -> None:
     rnd = _row(rows.rounds, d["round_id"], event, "round")
     rnd.status, rnd.ended_at, rnd.end_reason = "ended", _dt(d["ended_at"]), d["reason"]
@@ -187,8 +178,6 @@ _STEPS = {
     "MatchFinished": _match_finished,
     "RoundScheduled": _round_scheduled,
     "RoundEnded": _round_ended,
-    "PairRemoved": _pair,
-    "JokerUsed": _pair,
     "QueueJoined": _ticket_joined,
     "DuelChallenged": _duel_challenged,
     **dict.fromkeys(_CLOSED, _closed),
@@ -206,12 +195,14 @@ def _live_round(live: dict | None, round_id: str) -> Round | None:
 def _load(event: Event, live: dict | None) -> MatchRows:
     d, kind = event.data, event.type
     rows = MatchRows()
-    if kind in PAIRS or kind == "RoundEnded":
+    if kind == "RoundEnded":
         rnd = _live_round(live, d["round_id"]) or Round.objects.filter(pk=d["round_id"]).first()
         if rnd is not None:
             rows.rounds[d["round_id"]] = rnd
     if kind == "MatchFinished":
-        match = Match.objects.filter(pk=d["match_id"]).first()
+        match = (live or {}).get("match")
+        if match is None or str(match.pk) != d["match_id"]:
+            match = Match.objects.filter(pk=d["match_id"]).first()
         if match is not None:
             rows.matches[d["match_id"]] = match
     if kind in ("RoundEnded", "MatchFinished"):
@@ -245,24 +236,18 @@ def _kept_by_caller(live: dict | None):
     return keep
 
 
-_LastPair = namedtuple("_LastPair", "type data recorded_at")
-
-
 class MatchesProjection(Projection):
     name = "matches"
     event_types = frozenset(_STEPS)
     uses_live = True
     tables = tuple(Table(c.model._meta.db_table) for c in DRIVER.collections)
-    rebuild_types = event_types - PAIRS
 
     def apply(self, event: Event, live: dict | None = None) -> None:
-        if event.type in PAIRS and event.data.get("round_id") is None:
-            return  # a solo game's pair (the hot path of solo play: nothing to load)
         DRIVER.apply(_load(event, live), lambda rows: step(rows, event), keep=_kept_by_caller(live))
 
     def flush(self, live: dict) -> None:
         fields = live.pop("round_dirty", None)
-        if fields:  # the hot path: sent with the board's own UPDATE
+        if fields:  # a round's end: sent with the append's own statements
             defer_update(live, live["round"], fields)
 
     def apply_many(self, events: list[Event]) -> None:
@@ -276,14 +261,10 @@ class MatchesProjection(Projection):
         DRIVER.copy([rows])
 
     def rebuild(self, log) -> None:
-        """Every row folded in memory, then COPY. A round's pairs only move its idle deadline and
-        the last one decides it: only each round's last pair is stepped (the database finds it)."""
+        """Every row folded in memory, then COPY."""
         rows = MatchRows()
-        for event in log.events(self.rebuild_types):
+        for event in log.events(self.event_types):
             step(rows, event)
-        last_pairs = log.latest(PAIRS, "data->>'round_id'", where="data->>'round_id' IS NOT NULL")
-        for round_id, at in last_pairs.items():
-            step(rows, _LastPair("PairRemoved", {"round_id": round_id}, at))
         DRIVER.copy([rows])
 
     def reset(self) -> None:

@@ -121,7 +121,7 @@ def _result_view(result: dict) -> dict[str, Any]:
 
 def match_view(*, match: Match, now=None) -> dict[str, Any]:
     now = now or timezone.now()
-    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    rounds = list(Round.objects.with_deadline().filter(match=match).order_by("index"))
     ids = list(match.players.order_by("seat").values_list("account_id", flat=True))
     players = _players(ids)
     prizes = {p["account_id"]: p["points"] for p in match.prizes}
@@ -138,7 +138,7 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
                 "index": r.index,
                 "status": r.shown_status(now),
                 "starts_at": iso_z(r.starts_at),
-                "ends_at": iso_z(r.ended_at if r.status == "ended" else r.ends_at),
+                "ends_at": iso_z(r.ended_at if r.status == "ended" else r.deadline_at),
                 "end_reason": r.end_reason or None,
                 **round_deal(r, r.pk in revealed),
             }
@@ -211,18 +211,24 @@ def pending_last_rounds(start: datetime, end: datetime):
     """The running last rounds of matches that pay points (Quick Match, Arena: a round knows its
     mode, and a match of a mode has its number of rounds) whose deadline is in ``[start, end)``.
     A deadline is at most 5 minutes after the start (R-17): a range of the partial index of
-    running rounds by start."""
+    running rounds by start; it is never before the stored ``ends_at`` (the deadline before any
+    pair), and the boards' last pairs decide it (``with_deadline``)."""
     last = Q()
     for mode in PRIZE_SOURCES:
         last |= Q(mode=mode, index=ROUNDS[mode])
-    return Round.objects.filter(
-        last,
-        status="running",
-        starts_at__gte=start - ROUND_DURATION,
-        starts_at__lt=end,
-        ends_at__gte=start,
-        ends_at__lt=end,
-    ).order_by()
+    return (
+        Round.objects.with_deadline()
+        .filter(
+            last,
+            status="running",
+            starts_at__gte=start - ROUND_DURATION,
+            starts_at__lt=end,
+            ends_at__lt=end,
+            deadline_at__gte=start,
+            deadline_at__lt=end,
+        )
+        .order_by()
+    )
 
 
 def awards_pending(start: datetime, end: datetime) -> bool:
@@ -263,5 +269,9 @@ def topic_streams(*, kind: str, ident: str, account_id: int) -> tuple[list[str],
 
 def rounds_due(*, round_ids, now: datetime) -> list:
     """Of these rounds (ids, or a subquery of them), the running ones whose deadline passed, by id."""
-    due = Round.objects.filter(pk__in=round_ids, status="running", ends_at__lte=now).order_by("pk")
+    due = (
+        Round.objects.with_deadline()
+        .filter(pk__in=round_ids, status="running", ends_at__lte=now, deadline_at__lte=now)
+        .order_by("pk")
+    )
     return list(due.values_list("pk", flat=True))

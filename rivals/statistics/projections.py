@@ -93,11 +93,19 @@ def effect(event, game_of: GameOf) -> Effect:
 
 # --- live ---------------------------------------------------------------------------------------
 
-_UPSERT = (
-    f"INSERT INTO statistics_playerstats (account_id, {', '.join(COUNTERS)}) VALUES (%s, {', '.join(['%s'] * 6)}) "
-    "ON CONFLICT (account_id) DO UPDATE SET "
-    + ", ".join(f"{c} = statistics_playerstats.{c} + EXCLUDED.{c}" for c in COUNTERS)
-)
+_UPSERT_ROW = f"(%s, {', '.join(['%s'] * len(COUNTERS))})"
+
+
+def _upsert(rows: int) -> str:
+    """Add to the counters of ``rows`` accounts in one statement."""
+    return (
+        f"INSERT INTO statistics_playerstats (account_id, {', '.join(COUNTERS)}) VALUES "
+        + ", ".join([_UPSERT_ROW] * rows)
+        + " ON CONFLICT (account_id) DO UPDATE SET "
+        + ", ".join(f"{c} = statistics_playerstats.{c} + EXCLUDED.{c}" for c in COUNTERS)
+    )
+
+
 _BEST = (
     "INSERT INTO statistics_besttime (account_id, layout, time_ms, game_id, achieved_at) VALUES (%s, %s, %s, %s, %s) "
     "ON CONFLICT (account_id, layout) DO UPDATE SET time_ms = EXCLUDED.time_ms, game_id = EXCLUDED.game_id, "
@@ -150,9 +158,12 @@ def _write_live(cur, out: Effect) -> None:
             cur.execute(sql, params)
     for best in out.best:
         cur.execute(_BEST, list(best))
-    for account_id in sorted(out.counts):  # one order for every writer: no deadlock between upserts
-        mine = out.counts[account_id]
-        cur.execute(_UPSERT, [account_id, *(mine.get(c, 0) for c in COUNTERS)])
+    # every player's counters in one statement (a round's end: issue 35), in one order for every
+    # writer — rows are inserted in the order of VALUES: no deadlock between upserts
+    accounts = sorted(out.counts)
+    if accounts:
+        params = [x for a in accounts for x in (a, *(out.counts[a].get(c, 0) for c in COUNTERS))]
+        cur.execute(_upsert(len(accounts)), params)
 
 
 # --- the rebuild ---------------------------------------------------------------------------------

@@ -68,7 +68,10 @@ def blocked_tile(rnd: Round, acc: Account) -> int:
 
 
 def reload(rnd: Round) -> Round:
-    return Round.objects.get(pk=rnd.pk)
+    """The round as stored, with its clock (R-17: ``ends_at`` and ``last_pair_at`` from its boards)."""
+    from rivals.matches.services.round_reads import round_clock
+
+    return round_clock(rnd.pk)
 
 
 def complete(rnd: Round, acc: Account, start_s: float, step_s: float = 1.0):

@@ -13,7 +13,7 @@ from rivals.games.models import Game
 from rivals.matches import services as svc
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
-from tests.matches.helpers import accounts, at, board, complete, first_round, match, pair, steady_all
+from tests.matches.helpers import accounts, at, board, complete, first_round, match, pair, reload, steady_all
 
 pytestmark = pytest.mark.django_db
 
@@ -117,4 +117,4 @@ def test_matches_create_opens_many_tables_at_once():
         assert list(m.players.order_by("seat").values_list("account_id", flat=True)) == rnd.players
     rnd = Round.objects.get(pk=created[1][1])
     pair(rnd, players[4], 3)  # the boards play like any other
-    assert Round.objects.get(pk=rnd.pk).ends_at == at(23)
+    assert reload(rnd).ends_at == at(23)

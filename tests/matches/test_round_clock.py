@@ -167,9 +167,11 @@ def test_r17_decision_every_player_stuck_ends_the_round_at_once():
     rnd = first_round(match("quick", [a, b]))
     _make_stuck(rnd, a, 1)
     assert reload(rnd).status == "running"  # b can still play
-    _make_stuck(rnd, b, 2)
+    last = _make_stuck(rnd, b, 2)
     rnd = reload(rnd)
     assert rnd.status == "ended" and rnd.end_reason == "all_stuck" and rnd.ended_at < at(3)
+    # the pair that left the last board stuck answers with the end (issue 35: ended after its commit)
+    assert (last.round.status, last.game.status, last.round.ended_at) == ("ended", "ended", rnd.ended_at)
 
 
 def test_r17_decision_a_stuck_player_with_a_joker_keeps_the_round_open():
@@ -181,8 +183,9 @@ def test_r17_decision_a_stuck_player_with_a_joker_keeps_the_round_open():
     assert reload(rnd).status == "running"  # c may still use a joker (R-9)
 
 
-def _make_stuck(rnd: Round, acc, t: float) -> None:
-    """Remove pairs that lead to a stuck board (seeded random playouts on the engine's board)."""
+def _make_stuck(rnd: Round, acc, t: float):
+    """Remove pairs that lead to a stuck board (seeded random playouts on the engine's board);
+    returns the last pair's result."""
     import random
 
     from rivals.games.services import game_board
@@ -200,8 +203,9 @@ def _make_stuck(rnd: Round, acc, t: float) -> None:
     else:
         raise AssertionError("no stuck position reached")
     for i, p in enumerate(path):
-        play(rnd, acc, "remove_pair", t + i * 0.01, tiles=list(p))
+        result = play(rnd, acc, "remove_pair", t + i * 0.01, tiles=list(p))
     assert board(rnd, acc).status in ("stuck", "ended")  # ended: the last one stuck ended the round
+    return result
 
 
 def test_r17_deadline_is_the_earliest_of_the_three():

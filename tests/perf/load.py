@@ -143,8 +143,11 @@ def cpu_seconds(pids: list[int]) -> float:
     """User + system CPU time of these processes so far (Linux /proc)."""
     total = 0
     for pid in pids:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except FileNotFoundError:  # a backend that ended since it was listed
+            continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
     return total / os.sysconf("SC_CLK_TCK")
 
@@ -286,7 +289,7 @@ def interleaved(
             rates["floor"] += [before, after]
             cpu[kind].append((web / ((before_web + after_web) / 2), db / ((before_db + after_db) / 2)))
             print(
-                f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat))}, "
+                f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat)) if lat else '-'}, "
                 f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
                 f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
                 f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms; "

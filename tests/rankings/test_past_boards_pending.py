@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from rivals.matches import services as rounds
 from rivals.matches.models import Round
+from rivals.matches.services.round_reads import round_clock
 from rivals.points.models import PointsLedgerEntry
 from rivals.points.selectors import awards_pending
 from tests.matches.helpers import CODE, seconds, steady
@@ -54,8 +55,7 @@ def test_r34_a_round_with_a_235955_deadline_ended_by_the_sweeper_at_000005_pays_
     m = rounds.match_create(mode="quick", account_ids=[a.pk, b.pk], now=utc("2026-06-03T20:59:30Z"), code=CODE)
     rnd = m.rounds.get()
     steady(rnd, a, 1, seconds(utc("2026-06-03T20:59:35Z")))  # B stays idle (R-18a: unpaid anyway)
-    rnd.refresh_from_db()
-    assert rnd.ends_at == utc("2026-06-03T20:59:55Z")  # 20 s after the last pair
+    assert round_clock(rnd.pk).ends_at == utc("2026-06-03T20:59:55Z")  # 20 s after the last pair
 
     clock("2026-06-04T09:00:00Z")  # not yet swept (a dead worker): the day ended, the round did not
     assert _daily(api, WEDNESDAY) == {"rows": [], "starts_on": WEDNESDAY, "ends_on": WEDNESDAY, "final": False}

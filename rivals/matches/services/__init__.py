@@ -20,14 +20,13 @@ from rivals.matches.services.queue import (
     queue_ticket_read,
     queue_tickets_end,
 )
+from rivals.matches.services.round_intents import RoundIntentResult, round_intent_apply
 from rivals.matches.services.rounds import (
-    RoundIntentResult,
     pairs_removed,
     round_board_of,
     round_boards,
     round_end_if_due,
     round_end_now,
-    round_intent_apply,
     round_read,
     round_with_boards,
     rounds_end_due,

@@ -143,7 +143,8 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
             secret=SecretDeal(code=match.code, salt=match.salt or deal_new().salt) if match.code else None,
         )
         return
-    rounds = list(Round.objects.filter(match=match).order_by("index"))
+    # a match of one round (Quick Match, Duel, a table) has this round's result only
+    rounds = [rnd] if match.rounds_total == 1 else list(Round.objects.filter(match=match).order_by("index"))
     results = [r.result if r.pk != rnd.pk else rnd.result for r in rounds]
     players = list(rnd.players)
     standings, prizes = match_standings(
@@ -157,6 +158,7 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         actor="system",
         now=now,
         events=[match_finished(match_id=match.pk, standings=standings, prizes=prizes, finished_at=ended_at)],
+        live={"match": match},  # the locked row: the projection reads it no more
     )
     # every finished match is rated once (a tournament table too: its places are the round's,
     # R-18 as R-24 orders them), in this transaction — whoever ended the last round

@@ -4,10 +4,14 @@ a pure function) — no worker needed: every join runs a pairing pass, and so do
 (every 2 s), which applies the widened windows of tickets nobody joined after.
 
 A ticket is the stream ``queue-<id>``: ``QueueJoined``, then one of ``QueueMatched``,
-``QueueLeft``, ``QueueExpired``. Joins of one account are serialised on an advisory lock, and
-pairing passes of one mode on another; a pass reads the waiting tickets, decides its groups, then
-locks each group's tickets (in id order) and matches it only if every one of them still waits —
-a ticket left or expired meanwhile is never matched, and two passes never take the same ticket.
+``QueueLeft``, ``QueueExpired``. Joins of one account are serialised on an advisory lock. A join
+commits its ticket first, then runs a pairing pass in a transaction of its own; no lock is held
+across the queue (issue 35): a pass reads the waiting tickets, decides its groups, then locks each
+group's tickets (in id order, so two passes never deadlock) and matches it only if every one of
+them still waits — a ticket left, expired or matched by another pass meanwhile is never matched,
+and two passes never take the same ticket. Of two joins at once, the pass that starts last sees
+both tickets (each pass starts after its own ticket committed); a ticket a concurrent pass's
+group left over waits for the next join's pass or the sweep's (every 2 s).
 
 Decisions: an account has one live ticket — a waiting one, or a matched one whose match still
 runs — and a second join returns it (200) whatever mode it asks for; a waiting ticket expires
@@ -80,28 +84,29 @@ def _live_ticket(account: Account, now: datetime) -> QueueTicket | None:
     return None
 
 
-@transaction.atomic
 def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> tuple[QueueTicket, bool]:
     """Join the queue of ``mode``; returns (ticket, created). The join that completes a group
-    creates the match at once, with the waiting tickets in the order they joined."""
+    creates the match at once (its pairing pass, after the ticket is committed), with the waiting
+    tickets in the order they joined."""
     if mode not in GROUP:
         raise Invalid(f"unknown queue mode {mode!r}", details={"mode": [f"one of {sorted(GROUP)}"]})
     now = now or timezone.now()
-    advisory_lock(f"queue-account:{account.pk}")
-    live = _live_ticket(account, now)
-    if live is not None:
-        return live, False
-    advisory_lock(f"queue:{mode}")
-    ticket_id = uuid.uuid4()
-    ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
-    _append(
-        ticket_id,
-        queue_joined(ticket_id=ticket_id, account_id=account.pk, mode=mode, expires_at=now + ttl),
-        expected=0,
-        actor=f"account:{account.pk}",
-        now=now,
-    )
-    _pass(mode=mode, now=now, actor=f"account:{account.pk}")
+    with transaction.atomic():
+        advisory_lock(f"queue-account:{account.pk}")
+        live = _live_ticket(account, now)
+        if live is not None:
+            return live, False
+        ticket_id = uuid.uuid4()
+        ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
+        _append(
+            ticket_id,
+            queue_joined(ticket_id=ticket_id, account_id=account.pk, mode=mode, expires_at=now + ttl),
+            expected=0,
+            actor=f"account:{account.pk}",
+            now=now,
+        )
+    with transaction.atomic():
+        _pass(mode=mode, now=now, actor=f"account:{account.pk}")
     ticket = QueueTicket.objects.select_related("match").get(pk=ticket_id)
     if ticket.status == "waiting":
         from rivals.matches.tasks import schedule_ticket_expiry
@@ -130,8 +135,9 @@ def _waiting(mode: str, now: datetime) -> list[Waiting]:
 
 
 def _pass(*, mode: str, now: datetime, actor: str) -> int:
-    """One pairing pass over the waiting tickets of ``mode`` (the caller holds its lock): the
-    groups ``pairing.groups`` chooses become matches. Returns the matches made."""
+    """One pairing pass over the waiting tickets of ``mode`` (in the caller's transaction): the
+    groups ``pairing.groups`` chooses become matches — those whose tickets all still wait once
+    locked. Returns the matches made."""
     chosen = pairing.groups(_waiting(mode, now), size=GROUP[mode], now=now, window=queue_window())
     if not chosen:
         return 0
@@ -170,7 +176,6 @@ def queue_pair(*, mode: str, now: datetime | None = None) -> int:
     now = now or timezone.now()
     if QueueTicket.objects.filter(mode=mode, status="waiting", expires_at__gt=now).count() < GROUP[mode]:
         return 0
-    advisory_lock(f"queue:{mode}")
     return _pass(mode=mode, now=now, actor="system")
 
 

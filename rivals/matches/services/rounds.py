@@ -2,23 +2,35 @@
 
 The clock (R-17) ends a round at the first completion, 5 minutes after its start, 20 seconds
 after the last pair any player removed (or after the start), or at the tournament's end time,
-whichever comes first. ``Round.ends_at`` is that deadline, moved by every pair (a projection of
-the pair events). Time's decisions are applied three ways, all through ``round_end_if_due``:
+whichever comes first. A pair writes its own board only (issue 35): the idle deadline is derived
+from the boards' own last pairs (``Round.clock_from``: the latest of them + 20 s) wherever it is
+needed — the round's read, an intent, the timer task, the beat sweeper (in SQL:
+``RoundQuerySet.with_deadline``) — never written on a pair, so the players of a round share no
+lock while they play. ``Round.ends_at`` as stored is the deadline before any pair (a lower bound
+of the current one). Time's decisions are applied three ways, all through ``round_end_if_due``:
 every read and intent of the round first applies an end that is due; a Celery task runs at the
-deadline (re-armed when pairs moved it); a beat sweeper ends whatever a lost task missed.
+deadline (re-armed at the deadline pairs moved it to); a beat sweeper ends whatever a lost task
+missed.
 
-Exactly one ``RoundEnded`` per round: every path locks the round row, checks its status and
-appends with the round stream's expected version. Lock order everywhere: round, then boards.
+Exactly one ``RoundEnded`` per round: every end locks the round row, checks its status, then
+locks every board of the round — waiting for the pairs in flight — and decides the deadline
+from them; it appends with the round stream's expected version. Lock order: the round, then the
+boards; a pair that cannot end the round locks its own board and nothing else of the round, and
+reads the others as they were (their later pairs only move the deadline later). A pair that may
+end the round — its board's last pair (a completion), an intent at or past the deadline, or
+before the start — takes the end's order (round, then every board) from the start.
 
 Decision (every player stuck): when every board of the round is stuck and nobody can still use
 a joker (none in Quick Match; otherwise none left in the balance or 2 used), the round ends at
-once (reason ``all_stuck``) instead of waiting for the 20-second rule.
+once (reason ``all_stuck``) instead of waiting for the 20-second rule — checked, after the pair
+that left a board stuck, under the end's locks (taken after that pair's commit; inside an outer
+transaction — an ``Idempotency-Key`` request — the round's lock is not waited for: whoever holds
+it ends the round, else the idle rule does).
 """
 
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
@@ -27,23 +39,17 @@ from django.utils import timezone
 from rivals import engine
 from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine.scoring import competition_places
-from rivals.errors import NotAllowed, NotFound, OutsideRoundTime
+from rivals.errors import NotFound
 from rivals.eventstore import NewEvent, event_append, event_append_new_streams
 from rivals.games.events import game_ended
 from rivals.games.models import Game
-from rivals.games.services import INTENT_TYPES, MAX_JOKERS_PER_GAME, game_intent_run, new_board
-from rivals.intents import intent_envelope
+from rivals.games.services import MAX_JOKERS_PER_GAME, new_board
 from rivals.matches.events import round_ended, round_scheduled
 from rivals.matches.models import ROUND_DURATION, Match, Round
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account
-from rivals.romanian_time import iso_z
 
 STREAM_TYPE = "round"
-
-
-def _ms(delta) -> int:
-    return max(0, int(delta.total_seconds() * 1000))
 
 
 def round_streams(
@@ -141,10 +147,17 @@ def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read"
         rnd = round_row(round_id, lock=True)
     except NotFound:
         return False
-    if rnd.status != "running" or now < rnd.ends_at:
+    if rnd.status != "running" or now < rnd.ends_at:  # the stored deadline: the earliest it can be
+        return False
+    # the boards as they are: their pairs in flight can only move the deadline later, so a check
+    # that is not due stops here without holding up a player
+    if now < rnd.clock_from(round_boards(rnd)).ends_at:
+        return False
+    boards = round_boards(rnd, lock=True)  # waits for the pairs in flight: the deadline is theirs
+    if now < rnd.clock_from(boards).ends_at:
         return False
     at, reason = rnd.deadline()
-    _round_end(rnd, at=at, reason=reason, now=now, via=via)
+    round_end_locked(rnd, at=at, reason=reason, now=now, via=via, boards=boards)
     return True
 
 
@@ -155,11 +168,14 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     rnd = round_row(round_id, lock=True)
     if rnd.status != "running":
         return False
-    if now >= rnd.ends_at:  # the clock had already ended it: that end, not the operator's
+    boards = round_boards(rnd, lock=True)
+    if now >= rnd.clock_from(boards).ends_at:  # the clock had already ended it: that end, not the operator's
         at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now, via="operator")
+        round_end_locked(rnd, at=at, reason=reason, now=now, via="operator", boards=boards)
     else:
-        _round_end(rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator")
+        round_end_locked(
+            rnd, at=max(now, rnd.starts_at), reason="operator", now=now, actor=actor, via="operator", boards=boards
+        )
     return True
 
 
@@ -194,7 +210,7 @@ def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -
     )
 
 
-def _round_end(
+def round_end_locked(
     rnd: Round,
     *,
     at: datetime,
@@ -241,7 +257,7 @@ def _round_end(
     return result
 
 
-def _nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
+def nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
     """Every board stuck, and no stuck player may still use a joker (R-9)."""
     if any(g.status != "stuck" for g in boards):
         return False
@@ -251,77 +267,15 @@ def _nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
     return not Account.objects.filter(pk__in=may_joker, jokers__gt=0).exists()
 
 
-# --- intents ----------------------------------------------------------------------------------------
-
-
-@dataclass
-class RoundIntentResult:
-    round: Round
-    game: Game
-    events: list = field(default_factory=list)
-    boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
-    # the caller's board before the intent (the compact answer names what changed: rivals.api.prefer)
-    present_before: int = 0
-    faces_before: list = field(default_factory=list)
-    # set when the intent came after the end: the end is recorded (committed), the intent refused
-    refused: NotAllowed | None = None
-
-
-@transaction.atomic
-def round_intent_apply(*, account: Account, round_id, intent, now: datetime | None = None) -> RoundIntentResult:
-    """Validate and apply one intent on the caller's board of a round, on the round's clock.
-
-    Raises a ``DomainError`` (and writes nothing) when refused; an intent after the deadline ends
-    the round first and is refused (R-38: outside the round's time)."""
-    kind, seq = intent_envelope(intent, INTENT_TYPES)
-    rnd, boards = round_with_boards(round_id, account=account, lock=True)  # round first, then boards
-    game = next(g for g in boards if g.account_id == account.pk)
-    now = now or timezone.now()
-    # R-38: an intent outside the round's time is refused and says by how much (fair-play review)
-    where = {"round": str(rnd.pk), "game_id": str(game.pk)}
-    if rnd.status == "ended":
-        raise OutsideRoundTime(
-            "the round is over",
-            details={"status": "ended", "ended_at": iso_z(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
-        )
-    if now >= rnd.ends_at:
-        at, reason = rnd.deadline()
-        _round_end(rnd, at=at, reason=reason, now=now, boards=boards)
-        return RoundIntentResult(
-            round=rnd,
-            game=game,
-            boards=boards,
-            refused=OutsideRoundTime(
-                "the round is over",
-                details={"status": "ended", "ended_at": iso_z(at), "reason": reason, "late_ms": _ms(now - at), **where},
-            ),
-        )
-    if now < rnd.starts_at:
-        raise OutsideRoundTime(
-            "the round has not started yet",
-            details={"starts_at": iso_z(rnd.starts_at), "early_ms": _ms(rnd.starts_at - now), **where},
-        )
-    result = game_intent_run(
-        game=game, account=account, kind=kind, seq=seq, intent=intent, now=now, live={"round": rnd}
-    )
-    if game.status == "won":  # R-17: the first completion ends the round
-        _round_end(rnd, at=now, reason="completed", now=now, boards=boards)
-    elif game.status == "stuck" and _nobody_can_play(rnd, boards):
-        _round_end(rnd, at=now, reason="all_stuck", now=now, boards=boards)
-    return RoundIntentResult(
-        round=rnd,
-        game=game,
-        events=result.events,
-        boards=boards,
-        present_before=result.present_before,
-        faces_before=result.faces_before,
-    )
-
-
 def rounds_end_due(*, now: datetime | None = None) -> int:
     """Beat sweeper: end every running round whose deadline has passed (a lost task, a dead worker)."""
     now = now or timezone.now()
-    due = Round.objects.filter(status="running", ends_at__lte=now).order_by("ends_at").values_list("pk", flat=True)
+    due = (
+        Round.objects.with_deadline()
+        .filter(status="running", ends_at__lte=now, deadline_at__lte=now)
+        .order_by("deadline_at")
+        .values_list("pk", flat=True)
+    )
     return sum(round_end_if_due(round_id=pk, now=now, via="sweeper") for pk in list(due[:500]))
 
 
