@@ -3,7 +3,7 @@
 #   make test   — the whole test suite against PostgreSQL (DATABASE_URL, else the embedded one): both lanes, in parallel
 #   make fast   — the fast lane (the inner loop): everything but the proofs
 #   make proof  — the proofs alone: tests that start servers, workers, beat, a browser, or wait on the real clock
-#   make lint   — ruff: the linter and the formatter's check (.ci/run runs it before the tests)
+#   make lint   — ruff (the linter and the formatter's check) and mypy with the Django plugin ([tool.mypy]; .ci/run runs it before the tests)
 #   make bench  — the benchmarks of tests/perf/ (not part of the test run)
 #   make faults — the fault scenarios of tests/perf/faults.py, each PASS/FAIL (not part of the test run)
 #   make topology — issue 26's topology on this machine: PgBouncer, HAProxy, 2 web + 2 worker nodes, 2 beats; a node killed (tests/perf/topology.py)
@@ -52,6 +52,7 @@ proof: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python tests/perf/run_all.py $(BENCH_ARGS)

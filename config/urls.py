@@ -1,5 +1,6 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.http import HttpResponsePermanentRedirect
+from django.urls import include, path, re_path
 from drf_spectacular.renderers import OpenApiJsonRenderer2
 from drf_spectacular.views import (
     SpectacularAPIView,
@@ -11,8 +12,29 @@ from drf_spectacular.views import (
 from config.views import favicon, landing
 from rivals.api.views_health import healthz
 
+# issue 33 moved these models out of the platform (``rivals``) into their rooms: an operator's
+# bookmark of an old admin address is sent on to the new one, the object and the list's filters kept
+MOVED_ADMIN_PAGES = {
+    "game": "games",
+    "level": "games",
+    "levelbest": "games",
+    "rejectedintent": "games",
+    "pointsledgerentry": "points",
+    "dailybonusclaim": "daily_bonus",
+    "outboundemail": "accounts",
+}
+
+
+def moved_admin_page(request, model: str, rest: str):
+    query = request.META.get("QUERY_STRING", "")
+    return HttpResponsePermanentRedirect(
+        f"/admin/{MOVED_ADMIN_PAGES[model]}/{model}/{rest}" + (f"?{query}" if query else "")
+    )
+
+
 urlpatterns = [
     path("", landing, name="landing"),
+    re_path(rf"^admin/rivals/(?P<model>{'|'.join(MOVED_ADMIN_PAGES)})/(?P<rest>.*)$", moved_admin_page),
     path("admin/", admin.site.urls),
     path("healthz", healthz, name="healthz"),
     path("play/", include("rivals.play.urls")),  # the reference client (issue 37)

@@ -119,7 +119,7 @@ def _events_chain_sql(count: int) -> tuple[str, str, str]:
     return cte, " JOIN ch ON ch.n = v.n", "ch.h"
 
 
-def _metadata(actor: str, metadata: dict[str, Any] | None) -> dict[str, Any]:
+def _metadata(actor: str | None, metadata: dict[str, Any] | None) -> dict[str, Any]:
     """An append's event metadata: actor, the server's request id, the idempotency key's
     fingerprint (only inside an idempotent operation), and the caller's extras."""
     meta = {"actor": actor, "request_id": context.request_id.get()}
@@ -187,7 +187,7 @@ def event_append(
     # caller's transaction.
     ahead = live is not None and expected_version is not None and projections.only_live(rows)
     writes: list[tuple[str, list]] = []
-    if ahead:
+    if ahead and live is not None and expected_version is not None:  # (ahead says both)
         for n, r in enumerate(rows, start=1):
             r.version = expected_version + n
         writes = projections.apply_live_ahead(rows, live)

@@ -31,7 +31,8 @@ class Projection:
     def reset(self) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def apply(self, event: Event) -> None:  # pragma: no cover - interface
+    def apply(self, event: Event, live: dict[str, Any] | None = None) -> None:  # pragma: no cover - interface
+        """One event's effect (``live``: the caller's locked instances, for ``uses_live`` projections)."""
         raise NotImplementedError
 
     def flush(self, live: dict) -> None:
@@ -42,7 +43,7 @@ class Projection:
         """The event types ``rebuild`` reads one by one (the progress bar counts them)."""
         return self.event_types
 
-    def rebuild(self, log) -> None:
+    def rebuild(self, log: Any) -> None:
         """Write this projection's state from the whole log (``rivals.rebuild.EventLog``) into its
         tables, which are empty (or reset). The default applies the events one by one, in
         position order; projections with many events override it with a fold in memory and bulk
@@ -89,9 +90,11 @@ def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
                     touched.append(projection)
             else:
                 projection.apply(event)
+    if live is None:
+        return
     for projection in touched:
         projection.flush(live)
-    if live is not None and live.get(_DEFERRED):
+    if live.get(_DEFERRED):
         _run_deferred(live)
 
 
@@ -143,16 +146,16 @@ def _run_deferred(live: dict) -> None:
 _MISSING = object()
 
 
-def row_values(obj) -> dict[str, Any]:
+def row_values(obj: Any) -> dict[str, Any]:
     """A snapshot of a model instance's values, taken before a step (``changed_fields`` compares
     it after). Steps assign new values, they do not change a value in place."""
     return obj.__dict__.copy()
 
 
-def changed_fields(before: dict[str, Any], obj) -> tuple[str, ...]:
+def changed_fields(before: dict[str, Any], obj: Any) -> tuple[str, ...]:
     """The fields of ``obj`` (attribute names, in field order) whose values differ from ``before``."""
     now, changed = obj.__dict__, []
-    for name in _attnames(type(obj)):
+    for name in _attnames(obj.__class__):
         a, b = before.get(name, _MISSING), now.get(name, _MISSING)
         if a is not b and a != b:
             changed.append(name)
@@ -160,12 +163,12 @@ def changed_fields(before: dict[str, Any], obj) -> tuple[str, ...]:
 
 
 @cache
-def _attnames(model) -> tuple[str, ...]:
+def _attnames(model: Any) -> tuple[str, ...]:
     return tuple(f.attname for f in model._meta.concrete_fields)
 
 
 @cache
-def _update_one(model, fields: frozenset[str]) -> tuple[str, tuple]:
+def _update_one(model: Any, fields: frozenset[str]) -> tuple[str, tuple]:
     from rivals.rawsql import _preparer
 
     columns = [f for f in model._meta.concrete_fields if f.attname in fields]
@@ -176,15 +179,15 @@ def _update_one(model, fields: frozenset[str]) -> tuple[str, tuple]:
     )
 
 
-def defer_update(live: dict, obj, fields: frozenset[str]) -> None:
+def defer_update(live: dict, obj: Any, fields: frozenset[str]) -> None:
     """``defer_write`` the UPDATE of ``fields`` of one row (the caller's locked instance) by
     primary key, the columns in field order."""
-    sql, columns = _update_one(type(obj), fields)
+    sql, columns = _update_one(obj.__class__, fields)
     values = [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
     defer_write(live, sql, [*values, obj.pk])
 
 
-def update_rows(model, objs: list, fields: list[str]) -> None:
+def update_rows(model: Any, objs: list, fields: list[str]) -> None:
     """UPDATE the ``fields`` of many rows by primary key in one statement (arrays of the values)."""
     from django.db import connection
 

@@ -10,6 +10,7 @@ projection (``tournaments.projections``) reads only these.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NotRequired, TypedDict
 
@@ -137,7 +138,7 @@ class ScheduleSettings(TypedDict, total=False):
     days_ahead: int
 
 
-def _jsonable(settings: dict[str, Any]) -> dict[str, Any]:
+def _jsonable(settings: Mapping[str, object]) -> dict[str, Any]:
     return {k: iso(v) if isinstance(v, datetime) else v for k, v in settings.items()}
 
 

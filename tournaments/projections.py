@@ -2,9 +2,10 @@
 
 One implementation of the tournament projection: ``tournaments.steps.step(rows, event)`` is the pure
 effect of one event on one tournament's rows. The live path (inside every append's transaction, ``rivals.projections``)
-loads the rows an event touches, steps, and writes what changed — inserts, updates by primary
-key, deletions; the rebuild (``manage.py rebuild_projections``) folds each stream into fresh
-``TournamentRows`` in memory and writes them with COPY. Both write only through ``step``.
+loads the rows an event touches and hands them to the platform's driver (``rivals.projection_rows``:
+snapshot, step, write what changed — inserts, updates by primary key, deletions); the rebuild
+(``manage.py rebuild_projections``) folds each stream into fresh ``TournamentRows`` in memory and
+the driver writes them with COPY. Both write only through ``step``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.models import Event
-from rivals.projections import Projection, changed_fields, register, row_values, update_rows
-from rivals.rawsql import copy_insert
+from rivals.projection_rows import Rows, RowsDriver
+from rivals.projections import Projection, register
 from rivals.rebuild import Table as Copied
 from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
 from tournaments.models import (
@@ -62,52 +63,25 @@ def _load(event: Event) -> TournamentRows:
     return rows
 
 
-_COLLECTIONS = ("registrations", "waves", "tables", "seats")
+def _wave_of(rows: TournamentRows, key, table: Table) -> None:
+    table.wave_id = table.wave.pk
 
 
-def _snapshot(rows: TournamentRows) -> dict[str, dict]:
-    shot: dict[str, dict] = {name: {k: row_values(o) for k, o in getattr(rows, name).items()} for name in _COLLECTIONS}
-    shot["tournament"] = {} if rows.tournament is None else {rows.tournament.pk: row_values(rows.tournament)}
-    shot["trophy"] = {} if rows.trophy is None else {rows.trophy.tournament_id: row_values(rows.trophy)}
-    return shot
+def _table_of(rows: TournamentRows, key, seat: TableSeat) -> None:
+    seat.table_id = rows.tables[key[:2]].pk
 
 
-def _write_changes(before: dict[str, dict], rows: TournamentRows) -> None:
-    """Insert the new rows, update the changed columns of the others, delete the rows gone."""
-    after = {
-        "tournament": {} if rows.tournament is None else {rows.tournament.pk: rows.tournament},
-        **{name: getattr(rows, name) for name in _COLLECTIONS},
-        "trophy": {} if rows.trophy is None else {rows.trophy.tournament_id: rows.trophy},
-    }
-    for name, model in (
-        ("tournament", Tournament),
-        ("registrations", Registration),
-        ("waves", Wave),
-        ("tables", Table),
-        ("seats", TableSeat),
-        ("trophy", Trophy),
-    ):
-        old, now = before[name], after[name]
-        if name == "tables":
-            for table in now.values():
-                table.wave_id = table.wave.pk
-        if name == "seats":
-            for key, seat in now.items():
-                seat.table_id = rows.tables[key[:2]].pk
-        new = [o for k, o in now.items() if k not in old]
-        if new:
-            model.objects.bulk_create(new, batch_size=5000)
-        changed: dict[tuple[str, ...], list] = {}
-        for k, o in now.items():
-            if k in old:
-                fields = changed_fields(old[k], o)
-                if fields:
-                    changed.setdefault(fields, []).append(o)
-        for fields, objs in changed.items():
-            update_rows(model, objs, list(fields))
-        gone = [old[k][model._meta.pk.attname] for k in old if k not in now]
-        if gone:
-            model.objects.filter(pk__in=gone).delete()
+# what a tournament's rows hold, parents first (rivals.projection_rows: the one driver)
+DRIVER = RowsDriver(
+    (
+        Rows("tournament", Tournament, one=True),
+        Rows("registrations", Registration),
+        Rows("waves", Wave),
+        Rows("tables", Table, link=_wave_of),
+        Rows("seats", TableSeat, link=_table_of),
+        Rows("trophy", Trophy, one=True),
+    )
+)
 
 
 def _schedule_exists(schedule_id: int) -> bool:
@@ -136,16 +110,7 @@ def _copy(done: list[TournamentRows]) -> None:
         wave.id = pk
     for table, pk in zip(tables, _ids(Table, len(tables)), strict=True):
         table.id = pk
-        table.wave_id = table.wave.id
-    for rows in done:
-        for key, seat in rows.seats.items():
-            seat.table_id = rows.tables[key[:2]].id
-    copy_insert(Tournament, [rows.tournament for rows in done])
-    copy_insert(Registration, [r for rows in done for r in rows.registrations.values()])
-    copy_insert(Wave, waves)
-    copy_insert(Table, tables)
-    copy_insert(TableSeat, [s for rows in done for s in rows.seats.values()])
-    copy_insert(Trophy, [rows.trophy for rows in done if rows.trophy is not None])
+    DRIVER.copy(done)
 
 
 class TournamentProjection(Projection):
@@ -163,10 +128,7 @@ class TournamentProjection(Projection):
         Tournament.objects.all().delete()
 
     def apply(self, event: Event) -> None:
-        rows = _load(event)
-        before = _snapshot(rows)
-        step(rows, event, schedule_exists=_schedule_exists)
-        _write_changes(before, rows)
+        DRIVER.apply(_load(event), lambda rows: step(rows, event, schedule_exists=_schedule_exists))
 
     def rebuild(self, log) -> None:
         schedules = set(RecurringSchedule.objects.values_list("pk", flat=True))

@@ -24,8 +24,14 @@ its group when the swapped plan replays (only the plan's pairs between the two n
 Only the remaining pairs need the solver: the player's own pair within R-15's budget (its answer
 is evidence), the others ("probes", to find whether the position is critical) at most ``probes``
 per position within a small node budget — a losing pair is usually proved so in a few nodes; an
-undecided probe counts as not losing, so a critical position may be missed, never invented. ``tests/perf/bench_fairplay.py`` measures the cost on 144-tile
-layouts.
+undecided probe counts as not losing, so a critical position may be missed, never invented. A
+probe is not solved when the pair is shown to keep the deal otherwise — the plan's own pairs (its
+tiles' partners paired together) empty the board in some order, or the winning pairs an earlier
+probe found, mended around the pairs removed since, do: the solver could not have found it
+losing, so the answer (and which pairs were probed) is the same. The position's removable pairs
+and these replays run in the engine's compiled core (``_core.removable_pairs``, ``plan_repair``,
+``matching_empties``; the Python below when it is not built, tested equal).
+``tests/perf/bench_fairplay.py`` measures the cost on 144-tile layouts.
 """
 
 from __future__ import annotations
@@ -38,8 +44,10 @@ from rivals.engine.assist import SERVICE_NODE_BUDGET, plan_still_valid
 from rivals.engine.assist import solve as _solve
 from rivals.engine.board import free_mask_of
 from rivals.engine.deals import update_free
+from rivals.engine.solver import _core, geometry
 
 Pair = tuple[int, int]
+CERTIFICATES = 4  # the latest probes' winning pairs kept to answer later probes
 
 
 def _norm(a: int, b: int) -> Pair:
@@ -125,6 +133,8 @@ class _Removable:
 
     def __init__(self, board: Board):
         self.board = board
+        if _core is not None:
+            return
         self.free = free_mask_of(board.layout, board.present)
         self.of_cls: dict[int, int] = {}
         for t in range(board.layout.size):
@@ -132,6 +142,8 @@ class _Removable:
                 self.of_cls[board.cls[t]] = self.of_cls.get(board.cls[t], 0) | (1 << t)
 
     def removed(self, a: int, b: int) -> None:
+        if _core is not None:  # the compiled core reads the position itself
+            return
         gone = (1 << a) | (1 << b)
         cls = self.board.cls
         self.of_cls[cls[a]] &= ~(1 << a)
@@ -139,7 +151,10 @@ class _Removable:
         self.free = update_free(self.board.layout, self.board.present, self.free, gone)
 
     def pairs(self) -> list[Pair]:
-        board, free = self.board, self.free
+        board = self.board
+        if _core is not None:  # the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
+            return _core.removable_pairs(geometry(board.layout), board.cls, board.present, board.lift)
+        free = self.free
         p, cls, lay = board.present, board.cls, board.layout
         by_cls: dict[int, list[int]] = {}
         m = free
@@ -179,6 +194,7 @@ class _Position:
     def __init__(self, board: Board, plan: list[Pair] | None, budget: int):
         self.board, self.budget, self.solves = board, budget, 0
         self.plan = plan
+        self.certificates: list[list[Pair]] = []  # the winning pairs of the latest probes' positions
 
     @property
     def plan(self) -> list[Pair] | None:
@@ -188,19 +204,22 @@ class _Position:
     def plan(self, plan: list[Pair] | None) -> None:
         self._plan = plan
         self.pairs = set(plan or ())
-        self.where = {t: k for k, q in enumerate(plan or ()) for t in q}
+        self._where: dict[int, int] | None = None  # made when a swap is looked for (``swapped``)
 
     def swapped(self, pair: Pair) -> list[Pair] | None:
-        return _swap_plan(self._plan, self.where, self.board, pair) if self._plan else None
+        if not self._plan:
+            return None
+        if self._where is None:
+            self._where = {t: k for k, q in enumerate(self._plan) for t in q}
+        return _swap_plan(self._plan, self._where, self.board, pair)
 
     def keeps(self, pair: Pair) -> tuple[bool, list[Pair] | None]:
         """Does removing ``pair`` keep the deal solvable? With the plan after it: the swapped
         plan, or the solver's (None when the pair is the plan's). Undecided: keeps."""
         if pair in self.pairs:
             return True, None
-        swapped = self.swapped(pair)
-        if swapped is not None:
-            return True, swapped
+        if self.repair(pair) == 1:  # the compiled core's check first: the list only when it wins
+            return True, self.swapped(pair)
         return self.solved(pair)
 
     def solved(self, pair: Pair, budget: int | None = None) -> tuple[bool, list[Pair] | None]:
@@ -217,16 +236,52 @@ class _Position:
     def any_loses(self, pairs: list[Pair], probes: int, probe_budget: int) -> bool:
         """Does one of ``pairs`` lose the deal? The plan's pairs and their swaps keep it; of the
         others at most ``probes`` are solved (the lowest first): a bound on the cost, so a
-        position with more candidates may be counted as not critical."""
+        position with more candidates may be counted as not critical. A probe whose pair keeps the
+        deal by the plan's pairs in another order, or by the winning pairs an earlier probe found
+        (``CERTIFICATES``, mended around the pairs removed since), is not solved: the solver would
+        not have found it losing either — the same answer, without its cost."""
         for q in pairs:
-            if q in self.pairs or self.swapped(q) is not None:
+            if q in self.pairs:
+                continue
+            repair = self.repair(q)
+            if repair == 1:
                 continue
             if probes <= 0:
                 return False
             probes -= 1
-            if not self.solved(q, probe_budget)[0]:
+            if repair == 2 or self.certified(q):
+                continue
+            keeps, plan = self.solved(q, probe_budget)
+            if not keeps:
                 return True
+            if plan is not None and _core is not None:
+                self.certificates.insert(0, [q, *plan])
+                del self.certificates[CERTIFICATES:]
         return False
+
+    def certified(self, pair: Pair) -> bool:
+        """Does a winning set of pairs an earlier probe found show the position after ``pair``
+        solvable (``engine._core.matching_empties``)?"""
+        if not self.certificates:
+            return False
+        board = self.board
+        g = geometry(board.layout)
+        return any(
+            _core.matching_empties(g, board.cls, board.present, board.lift, pairs, *pair) for pairs in self.certificates
+        )
+
+    def repair(self, pair: Pair) -> int:
+        """1: the plan's swap wins after ``pair`` (``swapped``); 2: not the swap, but the same pairs
+        (the plan's, with the tiles' partners paired together) empty the board in some order —
+        the position after ``pair`` is solvable, so a probe would not find it losing; 0: neither
+        (the solver must say)."""
+        plan = self._plan
+        if not plan:
+            return 0
+        if _core is None:
+            return 1 if self.swapped(pair) is not None else 0
+        board = self.board
+        return _core.plan_repair(geometry(board.layout), board.present, board.lift, plan, *pair)
 
     def replan(self, pair: Pair, solved: list[Pair] | None) -> list[Pair] | None:
         """The server's plan after the player's kept ``pair``: the plan while it still wins; after

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from rivals import engine
@@ -26,14 +26,13 @@ from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move, analyse_board
 from rivals.fairplay.events import fair_play_signals_scored
 from rivals.fairplay.services import fairplay_flag
-from rivals.fairplay.signals_projection import load_baseline, pair_key, thresholds
+from rivals.fairplay.signals_projection import pair_key, thresholds
+from rivals.fairplay.signals_read import BOARD_EVENTS, result_read
 from rivals.games.models import Game
 from rivals.models import Event
 from rivals.romanian_time import iso
 
 STREAM_TYPE = "fairplay"
-COMPARE_MAX = 200  # earlier boards of one deal a board is compared with (the most recent)
-BOARD_EVENTS = ("PairRemoved", "JokerUsed", "PairRestored", "TilesShuffled")
 
 
 def signals_stream(result: str) -> str:
@@ -56,15 +55,13 @@ def board_signals(game: Game, t: scoring.Thresholds) -> dict | None:
     moves = board_moves(game)
     if moves is None:
         return None
-    deal = engine.deal_from_code(game.code)
+    return _analyse(game.code, game.initial_faces, game.ruleset, moves, t)
+
+
+def _analyse(code: str, faces: list, ruleset: str, moves: list[Move], t: scoring.Thresholds) -> dict:
+    deal = engine.deal_from_code(code)
     return analyse_board(
-        deal.layout,
-        game.initial_faces,
-        moves,
-        deal.plan,
-        ruleset=game.ruleset,
-        probes=t.probes,
-        probe_budget=t.probe_nodes,
+        deal.layout, faces, moves, deal.plan, ruleset=ruleset, probes=t.probes, probe_budget=t.probe_nodes
     ).as_dict()
 
 
@@ -93,58 +90,40 @@ def _compare(mine: dict, others: list[dict], t: scoring.Thresholds) -> list[dict
     return out
 
 
-def _rated(result: str) -> Event | None:
-    return Event.objects.filter(**stream_filter(f"rating-{result}"), type="RatingsUpdated").first()
-
-
-def _boards(result: str, rated: Event) -> list[Game]:
-    from rivals.matches.models import Round
-
-    if not result.startswith("match:"):
-        return []
-    rounds = {r.pk: r.index for r in Round.objects.filter(match_id=result.removeprefix("match:"))}
-    players = [p["account_id"] for p in rated.data["players"]]
-    games = Game.objects.filter(round_id__in=list(rounds), account_id__in=players)
-    return sorted(games, key=lambda g: (rounds[g.round_id], players.index(g.account_id)))
-
-
 @transaction.atomic
 def fairplay_result_score(*, result: str, now: datetime | None = None) -> bool:
     """Score one rated result once; returns whether it was scored now."""
     now = now or timezone.now()
     stream = signals_stream(result)
-    with connection.cursor() as cur:
-        cur.execute("SELECT 1 FROM rivals_stream WHERE id = %s", [stream])
-        if cur.fetchone():
-            return False
-    rated = _rated(result)
-    if rated is None:
+    read = result_read(result, f"rating-{result}", stream)  # one statement
+    rated = read.rated
+    if read.scored or rated is None:
         return False
     t = thresholds()
-    mu = {p["account_id"]: p["mu_before"] for p in rated.data["players"]}
+    mu = {p["account_id"]: p["mu_before"] for p in rated["players"]}
     baselines: dict[tuple[str, int], scoring.Baseline] = {}
     boards: list[dict] = []
     pairs: list[dict] = []
-    for game in _boards(result, rated):
-        analysed = board_signals(game, t)
-        if analysed is None:
+    for game in read.boards:
+        if game.moves is None:
             continue
+        analysed = _analyse(game.code, game.initial_faces, game.ruleset, game.moves, t)
         band = scoring.band_of(mu[game.account_id], t.band_width)
         key = (game.layout, band)
         if key not in baselines:
-            baselines[key] = load_baseline(*key)
+            baselines[key] = read.baseline(*key)
         entry = scoring.board_entry(analysed, layout=game.layout, band=band, baseline=baselines[key], t=t)
-        entry.update(account_id=game.account_id, game_id=str(game.pk), round_id=str(game.round_id), code=game.code)
+        entry.update(account_id=game.account_id, game_id=game.pk, round_id=game.round_id, code=game.code)
         entry.pop("solves", None)
-        earlier = [b for b in boards if b["code"] == game.code] + _scored_boards(game)
+        earlier = [b for b in boards if b["code"] == game.code] + game.earlier
         pairs += _compare(entry, earlier, t)
         boards.append(entry)
     # a result with no board to score (undone or shuffled boards) is recorded as scored too, so
     # that the sweep does not find it again
     event = fair_play_signals_scored(
         result=result,
-        mode=rated.data["mode"],
-        rated_at=rated.data.get("rated_at") or iso(now),
+        mode=rated["mode"],
+        rated_at=rated.get("rated_at") or iso(now),
         boards=boards,
         pairs=pairs,
     )
@@ -157,20 +136,6 @@ def fairplay_result_score(*, result: str, now: datetime | None = None) -> bool:
         return False
     _flags(boards, pairs, t, now)
     return True
-
-
-def _scored_boards(game: Game) -> list[dict]:
-    from rivals.fairplay.models import FairPlayBoard
-
-    rows = (
-        FairPlayBoard.objects.filter(code=game.code)
-        .exclude(account_id=game.account_id)
-        .order_by("-scored_at")
-        .values("account_id", "game_id", "round_id", "free_pairs")[:COMPARE_MAX]
-    )
-    return [
-        {**r, "game_id": str(r["game_id"]), "round_id": str(r["round_id"]) if r["round_id"] else None} for r in rows
-    ]
 
 
 def _rounds_of(entries: list[dict]) -> list[dict]:
@@ -194,8 +159,10 @@ def _rounds_of(entries: list[dict]) -> list[dict]:
 def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: datetime) -> None:
     from rivals.fairplay.models import FairPlayPair, FairPlayWindow
 
-    for account_id in dict.fromkeys(b["account_id"] for b in boards):
-        window = FairPlayWindow.objects.get(account_id=account_id)
+    accounts = list(dict.fromkeys(b["account_id"] for b in boards))
+    windows = {w.account_id: w for w in FairPlayWindow.objects.filter(account_id__in=accounts)}  # one read
+    for account_id in accounts:
+        window = windows[account_id]
         state = {
             "entries": window.entries,
             "history": window.history,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from rivals.eventstore import NewEvent
@@ -80,7 +80,7 @@ def game_started(
         "commitment": commitment,
     }
     if round_id is not None:
-        data.update(round_id=str(round_id), starts_at=starts_at.isoformat())
+        data.update(round_id=str(round_id), starts_at=cast(datetime, starts_at).isoformat())
     return NewEvent("GameStarted", data, SCHEMA_VERSIONS["GameStarted"])
 
 

@@ -6,8 +6,9 @@ replay needs no engine and no clock.
 
 One implementation: ``step(rows, event)`` is the pure effect of one event on the rows it names
 (``MatchRows``, keyed by the ids the events carry). Live (inside every append's transaction)
-loads the rows an event touches, steps, and writes what changed; the rebuild folds the whole log
-into one ``MatchRows`` in memory and writes it with COPY, and a bulk append of new matches and
+loads the rows an event touches and the platform's driver (``rivals.projection_rows``) steps and
+writes what changed; the rebuild folds the whole log into one ``MatchRows`` in memory and the
+driver writes it with COPY, and a bulk append of new matches and
 rounds (a tournament wave) folds them the same way. A round's end steps the locked ``Round`` the
 caller hands over in ``live`` — no query — and its changed columns are written once (``flush``).
 
@@ -24,8 +25,8 @@ from django.utils.dateparse import parse_datetime
 
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
-from rivals.projections import Projection, changed_fields, defer_update, row_values, update_rows
-from rivals.rawsql import copy_insert
+from rivals.projection_rows import Rows, RowsDriver
+from rivals.projections import Projection, defer_update
 from rivals.rebuild import Table
 
 
@@ -44,12 +45,15 @@ class MatchRows:
     duels: dict[str, Duel] = field(default_factory=dict)
 
 
-_COLLECTIONS = (
-    ("matches", Match),
-    ("players", MatchPlayer),
-    ("rounds", Round),
-    ("tickets", QueueTicket),
-    ("duels", Duel),
+# what the rows hold, parents first (rivals.projection_rows: the one driver)
+DRIVER = RowsDriver(
+    (
+        Rows("matches", Match),
+        Rows("players", MatchPlayer),
+        Rows("rounds", Round),
+        Rows("tickets", QueueTicket),
+        Rows("duels", Duel),
+    )
 )
 
 _CLOSED = {
@@ -217,50 +221,29 @@ def _load(event: Event, live: dict | None) -> MatchRows:
     return rows
 
 
-def _snapshot(rows: MatchRows) -> dict[str, dict]:
-    return {name: {k: row_values(o) for k, o in getattr(rows, name).items()} for name, _ in _COLLECTIONS}
+def _kept_by_caller(live: dict | None):
+    """The caller's locked round is written by ``flush`` (once per append, with the append's own
+    statement): its changed fields are kept for it, not written here."""
+    if live is None or live.get("round") is None:
+        return None
 
+    def keep(row, fields: tuple[str, ...]) -> bool:
+        if row is not live.get("round"):
+            return False
+        live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
+        return True
 
-def _write_changes(before: dict[str, dict], rows: MatchRows, live: dict | None) -> None:
-    """Insert the new rows and update the changed columns of the others; the caller's locked
-    round is written by ``flush`` (once per append, with the append's own statement)."""
-    for name, model in _COLLECTIONS:
-        now = getattr(rows, name)
-        if not now:
-            continue
-        old = before[name]
-        new = [o for k, o in now.items() if k not in old]
-        if new:
-            model.objects.bulk_create(new)
-        changed: dict[tuple[str, ...], list] = {}
-        for k, o in now.items():
-            fields = changed_fields(old[k], o) if k in old else ()
-            if not fields:
-                continue
-            if live is not None and o is live.get("round"):
-                live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
-            else:
-                changed.setdefault(fields, []).append(o)
-        for fields, objs in changed.items():
-            update_rows(model, objs, list(fields))
-
-
-def _copy(rows: MatchRows) -> None:
-    for name, model in _COLLECTIONS:
-        copy_insert(model, list(getattr(rows, name).values()))
+    return keep
 
 
 class MatchesProjection(Projection):
     name = "matches"
     event_types = frozenset(_STEPS)
     uses_live = True
-    tables = tuple(Table(model._meta.db_table) for _, model in _COLLECTIONS)
+    tables = tuple(Table(c.model._meta.db_table) for c in DRIVER.collections)
 
     def apply(self, event: Event, live: dict | None = None) -> None:
-        rows = _load(event, live)
-        before = _snapshot(rows)
-        step(rows, event)
-        _write_changes(before, rows, live)
+        DRIVER.apply(_load(event, live), lambda rows: step(rows, event), keep=_kept_by_caller(live))
 
     def flush(self, live: dict) -> None:
         fields = live.pop("round_dirty", None)
@@ -275,14 +258,14 @@ class MatchesProjection(Projection):
         rows = MatchRows()
         for event in events:
             step(rows, event)
-        _copy(rows)
+        DRIVER.copy([rows])
 
     def rebuild(self, log) -> None:
         """Every row folded in memory, then COPY."""
         rows = MatchRows()
         for event in log.events(self.event_types):
             step(rows, event)
-        _copy(rows)
+        DRIVER.copy([rows])
 
     def reset(self) -> None:
         Duel.objects.all().delete()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,7 +11,7 @@ from django.utils import timezone
 from rivals.eventstore import ANY_VERSION, event_append
 from rivals.locks import advisory_lock
 from rivals.models import Account
-from rivals.points.events import points_awarded
+from rivals.points.events import AwardRef, points_awarded
 from rivals.points.models import SOURCES, PointsLedgerEntry
 
 
@@ -30,7 +30,7 @@ def points_award(
     at: datetime | None = None,
     actor: str = "system",
     ref: dict[str, Any] | None = None,
-):
+) -> PointsLedgerEntry | None:
     """Award points once per ``key`` (e.g. ``single_player:first:<account>:<level>``).
 
     Returns the ledger entry, or ``None`` when that key was already awarded (a retry, a second
@@ -61,7 +61,7 @@ def points_award(
                 counts=counts,
                 key=key,
                 awarded_at=at,
-                ref=ref or {},
+                ref=cast(AwardRef, ref or {}),
             )
         ],
     )

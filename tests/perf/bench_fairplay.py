@@ -44,6 +44,7 @@ def main() -> int:
     parser.add_argument("--copy", type=float, default=0.9, help="a follower's chance to replay its leader's pair")
     parser.add_argument("--layouts", default="all", help="all, or ids (L00,L09: the 144-tile ones)")
     parser.add_argument("--seed", type=int, default=36)
+    parser.add_argument("--duels", type=int, default=60, help="the database part's Duels (the worker's whole scoring)")
     args = parser.parse_args()
     if args.quick:
         args.honest, args.assisted, args.pairs, args.rounds = 200, 20, 6, 12

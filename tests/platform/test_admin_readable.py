@@ -115,3 +115,13 @@ def test_club_members_fair_play_details_and_rejected_intents_read_as_words(opera
     assert '<pre class="event-data">' in page  # the intent as sent, pretty-printed
     listed = _text(operator, "/admin/games/rejectedintent/")
     assert f"(#{account_id})</a>" in listed
+
+
+def test_an_old_admin_address_of_a_moved_model_is_sent_on_to_its_room(client):
+    """Issue 33 moved games', points', daily bonus's and the outbox's models into their rooms: a
+    bookmark of the old address answers 301 to the new one, the object and the filters kept."""
+    res = client.get("/admin/rivals/game/5f0c/change/?status=playing")
+    assert res.status_code == 301 and res["Location"] == "/admin/games/game/5f0c/change/?status=playing"
+    res = client.get("/admin/rivals/dailybonusclaim/")
+    assert res.status_code == 301 and res["Location"] == "/admin/daily_bonus/dailybonusclaim/"
+    assert client.get("/admin/rivals/account/").status_code != 301  # not moved: the platform's own

@@ -22,7 +22,7 @@ from rivals.points.models import PointsLedgerEntry
 
 # on the real clock: a tournament of 30 seconds (a proof, tests/conftest.py)
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("real_clock"), pytest.mark.timeout(240)]
-START_IN_S, DURATION_S = 3, 15  # both waves play within a few seconds; the end cuts wave 2
+START_IN_S, DURATION_S = 4, 15  # both waves play within a few seconds; the end cuts wave 2
 
 
 def jobs_run_due() -> str:
@@ -55,6 +55,9 @@ def play(client, round_id: str, account_id: int, pairs: int | None = None) -> di
 
 def test_issue10_end_to_end(guest, settings):
     settings.RIVALS = {**settings.RIVALS, "ROUND_LAYOUTS": ["L08"]}  # small boards: a quick test
+    # the players sign in before the tournament is made: its start is START_IN_S later, and under
+    # load the sign-ins alone took longer than that (the registrations then came after the start)
+    guests = [guest(f"e2e-{i}") for i in range(5)]
     starts = timezone.now() + timedelta(seconds=START_IN_S)
     ends = starts + timedelta(seconds=DURATION_S)
     out = io.StringIO()
@@ -81,8 +84,7 @@ def test_issue10_end_to_end(guest, settings):
     assert created.metadata["actor"] == "operator:cli"
 
     clients = {}
-    for i in range(5):
-        client, account_id = guest(f"e2e-{i}")
+    for client, account_id in guests:
         assert client.post(f"/api/v1/tournaments/{tid}/register").status_code == 201
         clients[account_id] = client
     assert "tournaments.sweep: {}" in jobs_run_due()  # not yet started

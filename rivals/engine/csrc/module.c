@@ -1,14 +1,16 @@
 /* The engine's compiled core, rivals.engine._core: Python bindings of the exact search
  * (search.c, mirroring search.py) and of the version-1 trap probe (trap_probe.c, mirroring
  * solver_v1.py). Both give the same verdicts, plans and node counts as their references
- * (tests/engine/test_core_equivalence.py). The GIL is released while they run. */
+ * (tests/engine/test_core_equivalence.py). The GIL is released while they run. And the replays
+ * the fair-play analysis asks for (replay.c): the same answers as the engine's Python
+ * (tests/fairplay/test_analysis_core.py). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include "core.h"
-#include "pairs.h"
 #include "search.h"
 #include "trap_probe.h"
+#include "replay.h"
 
 static int to_mask(PyObject *obj, mask *out) {
     PyObject *x = PyNumber_Index(obj);
@@ -152,28 +154,84 @@ static PyObject *py_trap_probe(PyObject *self, PyObject *args) {
     return Py_BuildValue("(OL)", verdict, nodes);
 }
 
-/* removable_pairs(geometry, cls, present, lift) -> sorted [(a, b)], a < b (board.py's reference) */
+/* removable_pairs(geometry, cls, present, lift) -> sorted [(a, b)] (Board.removable_pairs) */
+#define RP_CAP 4096
 static PyObject *py_removable_pairs(PyObject *self, PyObject *args) {
     PyObject *gcap, *clsobj, *pobj;
     int lift;
     if (!PyArg_ParseTuple(args, "OOOp", &gcap, &clsobj, &pobj, &lift)) return NULL;
     const Geom *g;
     int cls[MAXT];
-    mask present, partners[MAXT];
+    mask present;
     if (parse_common(gcap, clsobj, pobj, &g, cls, &present)) return NULL;
-    int count = removable_pairs_masks(g, cls, present, lift, partners);
-    PyObject *out = PyList_New(count);
-    if (!out) return NULL;
-    int k = 0;
-    for (int a = 0; a < g->n; a++)
-        for (mask r = partners[a]; m_any(r);) {
-            int b = m_low(r);
-            m_clr(&r, b);
-            PyObject *pair = Py_BuildValue("(ii)", a, b);
-            if (!pair) { Py_DECREF(out); return NULL; }
-            PyList_SET_ITEM(out, k++, pair);
+    int *pa = (int *)malloc(sizeof(int) * 2 * RP_CAP);
+    if (!pa) return PyErr_NoMemory();
+    int k = rp_removable(g, cls, present, lift, pa, pa + RP_CAP, RP_CAP);
+    if (k == -2) { free(pa); return PyErr_NoMemory(); }
+    if (k < 0) { free(pa); PyErr_SetString(PyExc_ValueError, "too many removable pairs"); return NULL; }
+    PyObject *out = PyList_New(k);
+    if (out)
+        for (int i = 0; i < k; i++) {
+            PyObject *t = Py_BuildValue("(ii)", pa[i], pa[RP_CAP + i]);
+            if (!t) { Py_DECREF(out); out = NULL; break; }
+            PyList_SET_ITEM(out, i, t);
         }
+    free(pa);
     return out;
+}
+
+/* plan_repair(geometry, present, lift, plan, a, b) -> 0, 1 or 2 (replay.h) */
+static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
+    PyObject *gcap, *pobj, *plan;
+    int lift, a, b;
+    if (!PyArg_ParseTuple(args, "OOpOii", &gcap, &pobj, &lift, &plan, &a, &b)) return NULL;
+    const Geom *g = (const Geom *)PyCapsule_GetPointer(gcap, GEOM);
+    if (!g) return NULL;
+    mask present;
+    if (to_mask(pobj, &present)) return NULL;
+    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
+    PyObject *f = PySequence_Fast(plan, "plan must be a sequence of pairs");
+    if (!f) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "plan too long"); return NULL; }
+    int xs[MAXT], ys[MAXT];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
+        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
+            return NULL;
+        }
+    }
+    Py_DECREF(f);
+    return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, (int)n, a, b));
+}
+
+/* matching_empties(geometry, cls, present, lift, pairs, a, b) -> bool (replay.h) */
+static PyObject *py_matching_empties(PyObject *self, PyObject *args) {
+    PyObject *gcap, *clsobj, *pobj, *pairs;
+    int lift, a, b;
+    if (!PyArg_ParseTuple(args, "OOOpOii", &gcap, &clsobj, &pobj, &lift, &pairs, &a, &b)) return NULL;
+    const Geom *g;
+    int cls[MAXT];
+    mask present;
+    if (parse_common(gcap, clsobj, pobj, &g, cls, &present)) return NULL;
+    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
+    PyObject *f = PySequence_Fast(pairs, "pairs must be a sequence of pairs");
+    if (!f) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "too many pairs"); return NULL; }
+    int xs[MAXT], ys[MAXT];
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
+        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
+            return NULL;
+        }
+    }
+    Py_DECREF(f);
+    return PyBool_FromLong(rp_matching_empties(g, cls, present, lift, xs, ys, (int)n, a, b));
 }
 
 static PyMethodDef methods[] = {
@@ -181,6 +239,10 @@ static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS, "search(geometry, cls, present, lift, budget) -> (solvable, plan, nodes)"},
     {"trap_probe", py_trap_probe, METH_VARARGS, "trap_probe(geometry, cls, present, budget) -> (solvable, nodes)"},
     {"removable_pairs", py_removable_pairs, METH_VARARGS, "removable_pairs(geometry, cls, present, lift) -> [(a, b)]"},
+    {"plan_repair", py_plan_repair, METH_VARARGS,
+     "plan_repair(geometry, present, lift, plan, a, b) -> 0 none, 1 the swap, 2 another order"},
+    {"matching_empties", py_matching_empties, METH_VARARGS,
+     "matching_empties(geometry, cls, present, lift, pairs, a, b) -> whether the pairs, mended, empty the board"},
     {NULL, NULL, 0, NULL},
 };
 
