@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.utils.dateparse import parse_datetime
 
-from rivals.matches.services.rounds import pairs_removed
+from rivals.matches.services.round_open import pairs_removed
 from tournaments.events import SETTINGS
 from tournaments.models import Registration, Table, TableSeat, Tournament, Trophy, Wave
 

@@ -31,7 +31,7 @@ from datetime import datetime
 
 from django.db import connection
 
-from rivals.matches.services.rounds import pairs_removed
+from rivals.matches.services.round_open import pairs_removed
 from rivals.projections import Projection, defer_write
 from rivals.rebuild.copies import Table
 from rivals.statistics.models import COUNTERS_SHOWN as COUNTERS

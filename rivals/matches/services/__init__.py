@@ -21,8 +21,8 @@ from rivals.matches.services.queue import (
     queue_tickets_end,
 )
 from rivals.matches.services.round_intents import RoundIntentResult, round_intent_apply
+from rivals.matches.services.round_open import pairs_removed
 from rivals.matches.services.rounds import (
-    pairs_removed,
     round_board_of,
     round_boards,
     round_end_if_due,

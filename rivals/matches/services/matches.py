@@ -23,7 +23,7 @@ from rivals.errors import Invalid
 from rivals.eventstore import event_append, event_append_new_streams
 from rivals.matches.events import match_created, match_finished
 from rivals.matches.models import Match, Round
-from rivals.matches.services.rounds import pairs_removed, round_schedule, round_streams
+from rivals.matches.services.round_open import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
 from rivals.points.services import points_award
 from rivals.ratings.services import ratings_update

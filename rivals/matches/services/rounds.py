@@ -30,96 +30,24 @@ it ends the round, else the idle rule does).
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
-from rivals import engine
-from rivals.deals.services import SecretDeal, deal_new
 from rivals.engine.scoring import competition_places
 from rivals.errors import NotFound
-from rivals.eventstore import NewEvent, event_append, event_append_new_streams
+from rivals.eventstore import NewEvent, event_append
 from rivals.games.events import game_ended
 from rivals.games.models import Game
-from rivals.games.services import MAX_JOKERS_PER_GAME, new_board
-from rivals.matches.events import round_ended, round_scheduled
-from rivals.matches.models import ROUND_DURATION, Match, Round
+from rivals.games.services import MAX_JOKERS_PER_GAME
+from rivals.matches import signals
+from rivals.matches.events import round_ended
+from rivals.matches.models import Match, Round
+from rivals.matches.services.matches import match_after_round
+from rivals.matches.services.round_open import STREAM_TYPE
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account
-
-STREAM_TYPE = "round"
-
-
-def round_streams(
-    *,
-    match_id,
-    mode: str,
-    index: int,
-    account_ids: list[int],
-    starts_at: datetime,
-    cutoff_at: datetime | None,
-    secret: SecretDeal | None = None,
-) -> tuple[Round, list]:
-    """The new streams of one round: ``RoundScheduled`` and a ``GameStarted`` board of the round's
-    deal per player. ``secret``: the deal shared with other rounds (a tournament wave's, a match's
-    fixed deal) with its salt; else a fresh deal of the round's own (R-40: from the CSPRNG, its
-    commitment fixed now). Returns the round as it will be (not saved) and the
-    ``(stream_id, stream_type, events)`` to append."""
-    round_id = uuid.uuid4()
-    secret = secret or deal_new()
-    deal = engine.deal_from_code(secret.code)
-    scheduled = round_scheduled(
-        round_id=round_id,
-        match_id=match_id,
-        index=index,
-        mode=mode,
-        players=account_ids,
-        code=deal.code,
-        salt=secret.salt,
-        commitment=secret.commitment,
-        layout=deal.layout.id,
-        starts_at=starts_at,
-        hard_ends_at=starts_at + ROUND_DURATION,
-        cutoff_at=cutoff_at,
-    )
-    streams = [(f"round-{round_id}", STREAM_TYPE, [scheduled])]
-    for account_id in account_ids:
-        stream_id, started = new_board(
-            account_id=account_id, mode=mode, deal=deal, round_id=round_id, starts_at=starts_at, salt=secret.salt
-        )
-        streams.append((stream_id, "game", [started]))
-    rnd = Round(id=round_id, starts_at=starts_at, hard_ends_at=starts_at + ROUND_DURATION, cutoff_at=cutoff_at)
-    rnd.ends_at = rnd.deadline()[0]
-    return rnd, streams
-
-
-def round_schedule(
-    *,
-    match: Match,
-    index: int,
-    account_ids: list[int],
-    starts_at: datetime,
-    cutoff_at: datetime | None,
-    now: datetime,
-    secret: SecretDeal | None = None,
-) -> Round:
-    """Schedule one round of a running match (an arena's next round) and arm its end check."""
-    rnd, streams = round_streams(
-        match_id=match.pk,
-        mode=match.mode,
-        index=index,
-        account_ids=account_ids,
-        starts_at=starts_at,
-        cutoff_at=cutoff_at,
-        secret=secret,
-    )
-    event_append_new_streams(streams=streams, actor="system", now=now)
-    from rivals.matches.tasks import schedule_round_check
-
-    schedule_round_check(round_id=rnd.pk, at=rnd.ends_at)
-    return Round.objects.get(pk=rnd.pk)
 
 
 def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
@@ -179,12 +107,6 @@ def round_end_now(*, round_id, actor: str, now: datetime | None = None) -> bool:
     return True
 
 
-def pairs_removed(row: dict) -> int:
-    """The pairs a player removed in a round (a ``RoundEnded`` result row). Rows recorded before
-    the field existed count as a player who took part (R-18a came later; their prizes are paid)."""
-    return int(row.get("pairs_removed", 1))
-
-
 def round_result(rnd: Round, boards: list[Game], *, at: datetime, reason: str) -> NewEvent:
     """The round's ``RoundEnded``. R-18: completion first, then score; equal (completion, score) share a place (1, 1, 3).
     Only a player who finished can have completed; a player who never played has 0.
@@ -223,9 +145,6 @@ def round_end_locked(
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
     match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
     locked boards, changed in place."""
-    from rivals.matches import signals
-    from rivals.matches.services.matches import match_after_round
-
     boards = boards if boards is not None else round_boards(rnd, lock=True)
     ended = round_result(rnd, boards, at=at, reason=reason)
     result = ended.data
