@@ -114,7 +114,7 @@ class GameProjection(Projection):
         dirty = live.pop("game_dirty", None)
         faces = live.pop("game_faces", False)
         game = live["game"]
-        plan = game.__dict__.pop("plan_changed", False)
+        plan = live.pop("game_plan_changed", False)
         if dirty == "insert":
             game.save(force_insert=True)
         elif dirty:

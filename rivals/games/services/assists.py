@@ -54,7 +54,7 @@ def hint_intent(ctx: IntentContext, intent):
         tiles, cost = (list(pair) if pair else None), 0
         if pair is None:
             message = "no moves"
-    set_plan(game, plan)
+    set_plan(ctx, plan)
     hint = hint_given(
         tiles=tiles, message=message, cost=cost, counted=counted, play_ms=ctx.at_ms, seq=ctx.seq, round_id=ctx.round_id
     )
@@ -81,7 +81,7 @@ def undo_intent(ctx: IntentContext, intent):
         seq=ctx.seq,
         round_id=ctx.round_id,
     )
-    set_plan(game, None)
+    set_plan(ctx, None)
     return [restored], None
 
 
@@ -112,7 +112,7 @@ def shuffle_intent(ctx: IntentContext, intent):
         seq=ctx.seq,
         round_id=ctx.round_id,
     )
-    set_plan(game, [list(p) for p in result.plan] if result.solvable else None)
+    set_plan(ctx, [list(p) for p in result.plan] if result.solvable else None)
     return [shuffled], None
 
 
@@ -134,7 +134,7 @@ def restart_intent(ctx: IntentContext, intent):
     """R-10: a level can be restarted (jokers already used are not refunded); P-4: practice only."""
     deal = engine.deal_from_code(ctx.game.code)
     plan = [list(p) for p in deal.plan]
-    set_plan(ctx.game, plan)
+    set_plan(ctx, plan)
     return [game_restarted(play_ms=ctx.at_ms, seq=ctx.seq, round_id=ctx.round_id)], None
 
 

@@ -23,6 +23,8 @@ class IntentContext:
     now: datetime
     at_ms: int
     seq: int
+    # the handler set the board's cached plan (``set_plan``): the append writes that column too
+    plan_changed: bool = False
 
     @property
     def round_id(self) -> UUID | None:
@@ -62,11 +64,12 @@ def pairs_on_table(board: engine.Board) -> int:
     return board.present.bit_count() // 2
 
 
-def set_plan(game: Game, plan) -> None:
+def set_plan(ctx: IntentContext, plan) -> None:
     """The plan is a cache on the row, written with the projection's save of this intent (only
-    when it changed: it is the largest column the hot path would otherwise rewrite)."""
-    game.plan = plan
-    game.plan_changed = True
+    when it changed: it is the largest column the hot path would otherwise rewrite) — the intent
+    runner hands ``ctx.plan_changed`` to the append (``live["game_plan_changed"]``)."""
+    ctx.game.plan = plan
+    ctx.plan_changed = True
 
 
 def end_events(ctx: IntentContext, status: str, score: int) -> list[NewEvent]:

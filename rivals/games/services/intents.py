@@ -121,7 +121,7 @@ def game_intent_run(
         actor=f"account:{account.pk}",
         now=now,
         events=events,
-        live={**(live or {}), "game": game},
+        live={**(live or {}), "game": game, "game_plan_changed": ctx.plan_changed},
     )
     awarded = (after(game, stored) or []) if after else []
     return IntentResult(
@@ -234,7 +234,7 @@ def _intent_joker(ctx: IntentContext, intent):
     )
     events = [used, *end_events(ctx, status, game.score)]
 
-    set_plan(game, None)
+    set_plan(ctx, None)
 
     def after(g: Game, stored):
         account_jokers_change(
