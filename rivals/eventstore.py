@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from django.db import connection, transaction
@@ -21,6 +21,9 @@ from rivals import context, eventchain
 from rivals.errors import Conflict
 from rivals.models import Event, Stream
 from rivals.rawsql import execute_prepared
+
+if TYPE_CHECKING:
+    from rivals.projections import LiveRows
 
 
 @dataclass(frozen=True)
@@ -141,14 +144,14 @@ def event_append(
     actor: str | None = None,
     now: datetime | None = None,
     metadata: dict[str, Any] | None = None,
-    live: dict[str, Any] | None = None,
+    live: LiveRows | None = None,
 ) -> list[Event]:
     """Append ``events`` to a stream whose current version must be ``expected_version``.
 
     ``expected_version=None`` appends at the head (for streams with a single logical writer such
     as system jobs). Raises ``StreamConflict`` (HTTP 409) when the stream moved. Live projections
     are applied before returning, inside this transaction; ``live`` hands them the caller's
-    already-locked instances (e.g. ``{"game": game}``) so they need not load them again.
+    already-locked instances (``LiveRows(game=game)``) so they need not load them again.
     """
     if not events:
         return []

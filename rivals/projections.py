@@ -11,10 +11,31 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from rivals.models import Event
+
+
+@dataclass(eq=False)
+class LiveRows:
+    """What one append hands its live projections (``uses_live``): the caller's locked rows, which
+    they step in place instead of loading them, and what those steps changed, written once at the
+    end of the append (``flush``; the writes ride in one round trip: ``deferred``)."""
+
+    game: Any = None  # a board (rivals.games): the caller's locked Game
+    round: Any = None  # a round's row (rivals.matches)
+    match: Any = None  # a match's row (rivals.matches)
+    ratings: Any = None  # the rating rows the ratings service locked, by account (rivals.ratings)
+    sichuan_table: Any = None  # a Sichuan table's row (rivals.sichuan)
+    game_dirty: str | None = None  # the board's row to write: "insert" or "update"
+    game_faces: bool = False  # its faces changed (a shuffle, a restart): written too
+    game_plan_changed: bool = False  # the intent set its cached plan (games' ``set_plan``): written too
+    round_dirty: frozenset[str] = frozenset()  # the round's changed columns
+    sichuan_table_dirty: bool = False
+    statistics_games: set = field(default_factory=set)  # (account, layout) played, written once
+    deferred: list[tuple[str, list]] = field(default_factory=list)  # ``defer_write``
 
 
 class Projection:
@@ -31,11 +52,11 @@ class Projection:
     def reset(self) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def apply(self, event: Event, live: dict[str, Any] | None = None) -> None:  # pragma: no cover - interface
+    def apply(self, event: Event, live: LiveRows | None = None) -> None:  # pragma: no cover - interface
         """One event's effect (``live``: the caller's locked instances, for ``uses_live`` projections)."""
         raise NotImplementedError
 
-    def flush(self, live: dict) -> None:
+    def flush(self, live: LiveRows) -> None:
         """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
 
     @property
@@ -80,7 +101,7 @@ def by_type(event_type: str) -> list[Projection]:
     return _BY_TYPE.get(event_type, [])
 
 
-def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
+def apply_live(events: Iterable[Event], live: LiveRows | None = None) -> None:
     touched: list[Projection] = []
     for event in events:
         for projection in _BY_TYPE.get(event.type, ()):
@@ -94,7 +115,7 @@ def apply_live(events: Iterable[Event], live: dict | None = None) -> None:
         return
     for projection in touched:
         projection.flush(live)
-    if live.get(_DEFERRED):
+    if live.deferred:
         _run_deferred(live)
 
 
@@ -103,7 +124,7 @@ def only_live(events: Iterable[Event]) -> bool:
     return all(p.uses_live for event in events for p in _BY_TYPE.get(event.type, ()))
 
 
-def apply_live_ahead(events: list[Event], live: dict) -> list[tuple[str, list]]:
+def apply_live_ahead(events: list[Event], live: LiveRows) -> list[tuple[str, list]]:
     """``apply_live`` for an append whose projections are all live (``only_live``), before its
     events are stored (they have their versions, not yet their positions): returns the deferred
     row writes instead of sending them, for the event store to send with its INSERT."""
@@ -112,7 +133,8 @@ def apply_live_ahead(events: list[Event], live: dict) -> list[tuple[str, list]]:
             projection.apply(event, live=live)
     for projection in dict.fromkeys(p for e in events for p in _BY_TYPE.get(e.type, ())):
         projection.flush(live)
-    return live.pop(_DEFERRED, [])
+    writes, live.deferred = live.deferred, []
+    return writes
 
 
 def apply_batch(events: list[Event]) -> None:
@@ -124,19 +146,16 @@ def apply_batch(events: list[Event]) -> None:
             projection.apply_many(mine)
 
 
-_DEFERRED = "_deferred_sql"
-
-
-def defer_write(live: dict, sql: str, params: list) -> None:
+def defer_write(live: LiveRows, sql: str, params: list) -> None:
     """Queue one write of a live projection's flush: the writes of one append (e.g. a board's row
     and its round's row) are sent as one multi-statement round trip at the end of the append."""
-    live.setdefault(_DEFERRED, []).append((sql, params))
+    live.deferred.append((sql, params))
 
 
-def _run_deferred(live: dict) -> None:
+def _run_deferred(live: LiveRows) -> None:
     from django.db import connection
 
-    writes = live.pop(_DEFERRED)
+    writes, live.deferred = live.deferred, []
     with connection.cursor() as cur:
         cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
 
@@ -179,7 +198,7 @@ def _update_one(model: Any, fields: frozenset[str]) -> tuple[str, tuple]:
     )
 
 
-def defer_update(live: dict, obj: Any, fields: frozenset[str]) -> None:
+def defer_update(live: LiveRows, obj: Any, fields: frozenset[str]) -> None:
     """``defer_write`` the UPDATE of ``fields`` of one row (the caller's locked instance) by
     primary key, the columns in field order."""
     sql, columns = _update_one(obj.__class__, fields)

@@ -8,7 +8,7 @@ from functools import cache
 
 from rivals.games.events import GAME_EVENTS
 from rivals.models import Event
-from rivals.projections import Projection, defer_write
+from rivals.projections import LiveRows, Projection, defer_write
 from rivals.rebuild.copies import Table
 
 
@@ -53,16 +53,16 @@ class GameProjection(Projection):
 
     uses_live = True
 
-    def apply(self, event: Event, live: dict | None = None) -> None:
+    def apply(self, event: Event, live: LiveRows | None = None) -> None:
         from rivals.games.models import Game
         from rivals.games.state import apply_game_event
 
         game_id = event.stream_id.removeprefix("game-")
-        game = (live or {}).get("game")
-        if game is not None and str(game.pk) == game_id:
+        game = live.game if live is not None else None
+        if live is not None and game is not None and str(game.pk) == game_id:
             apply_game_event(game, event)  # saved once by flush()
-            live["game_dirty"] = live.get("game_dirty") or (event.type == "GameStarted" and "insert") or "update"
-            live["game_faces"] = live.get("game_faces") or event.type in ("TilesShuffled", "GameRestarted")
+            live.game_dirty = live.game_dirty or (event.type == "GameStarted" and "insert") or "update"
+            live.game_faces = live.game_faces or event.type in ("TilesShuffled", "GameRestarted")
             return
         if event.type == "GameStarted":
             self._started(event).save(force_insert=True)
@@ -110,13 +110,11 @@ class GameProjection(Projection):
         "shuffles_used",
     )
 
-    def flush(self, live: dict) -> None:
-        dirty = live.pop("game_dirty", None)
-        faces = live.pop("game_faces", False)
-        game = live["game"]
-        plan = live.pop("game_plan_changed", False)
+    def flush(self, live: LiveRows) -> None:
+        dirty, faces, plan = live.game_dirty, live.game_faces, live.game_plan_changed
+        live.game_dirty, live.game_faces, live.game_plan_changed = None, False, False
         if dirty == "insert":
-            game.save(force_insert=True)
+            live.game.save(force_insert=True)
         elif dirty:
             self._update(live, (*self.MUTABLE, *(("faces",) if faces else ()), *(("plan",) if plan else ())))
 
@@ -137,11 +135,11 @@ class GameProjection(Projection):
         ]
 
     @classmethod
-    def _update(cls, live: dict, fields: tuple[str, ...]) -> None:
+    def _update(cls, live: LiveRows, fields: tuple[str, ...]) -> None:
         """One UPDATE of the given columns, values prepared by the model's own fields."""
         from django.db import connection
 
-        game = live["game"]
+        game = live.game
         sql, columns = cls._columns(fields)
         params = [
             getattr(game, attname) if field is None else field.get_db_prep_save(getattr(game, attname), connection)

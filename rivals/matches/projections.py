@@ -26,7 +26,7 @@ from django.utils.dateparse import parse_datetime
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
 from rivals.projection_rows import Rows, RowsDriver
-from rivals.projections import Projection, defer_update
+from rivals.projections import LiveRows, Projection, defer_update
 from rivals.rebuild import Table
 
 
@@ -187,12 +187,12 @@ _STEPS = {
 # --- live: load the rows an event touches, step, write what changed ------------------------------
 
 
-def _live_round(live: dict | None, round_id: str) -> Round | None:
-    rnd = (live or {}).get("round")
+def _live_round(live: LiveRows | None, round_id: str) -> Round | None:
+    rnd = live.round if live is not None else None
     return rnd if rnd is not None and str(rnd.pk) == round_id else None
 
 
-def _load(event: Event, live: dict | None) -> MatchRows:
+def _load(event: Event, live: LiveRows | None) -> MatchRows:
     d, kind = event.data, event.type
     rows = MatchRows()
     if kind == "RoundEnded":
@@ -200,7 +200,7 @@ def _load(event: Event, live: dict | None) -> MatchRows:
         if rnd is not None:
             rows.rounds[d["round_id"]] = rnd
     if kind == "MatchFinished":
-        match = (live or {}).get("match")
+        match = live.match if live is not None else None
         if match is None or str(match.pk) != d["match_id"]:
             match = Match.objects.filter(pk=d["match_id"]).first()
         if match is not None:
@@ -221,16 +221,16 @@ def _load(event: Event, live: dict | None) -> MatchRows:
     return rows
 
 
-def _kept_by_caller(live: dict | None):
+def _kept_by_caller(live: LiveRows | None):
     """The caller's locked round is written by ``flush`` (once per append, with the append's own
     statement): its changed fields are kept for it, not written here."""
-    if live is None or live.get("round") is None:
+    if live is None or live.round is None:
         return None
 
     def keep(row, fields: tuple[str, ...]) -> bool:
-        if row is not live.get("round"):
+        if row is not live.round:
             return False
-        live["round_dirty"] = live.get("round_dirty", frozenset()) | frozenset(fields)
+        live.round_dirty |= frozenset(fields)
         return True
 
     return keep
@@ -242,13 +242,13 @@ class MatchesProjection(Projection):
     uses_live = True
     tables = tuple(Table(c.model._meta.db_table) for c in DRIVER.collections)
 
-    def apply(self, event: Event, live: dict | None = None) -> None:
+    def apply(self, event: Event, live: LiveRows | None = None) -> None:
         DRIVER.apply(_load(event, live), lambda rows: step(rows, event), keep=_kept_by_caller(live))
 
-    def flush(self, live: dict) -> None:
-        fields = live.pop("round_dirty", None)
+    def flush(self, live: LiveRows) -> None:
+        fields, live.round_dirty = live.round_dirty, frozenset()
         if fields:  # a round's end: sent with the append's own statements
-            defer_update(live, live["round"], fields)
+            defer_update(live, live.round, fields)
 
     def apply_many(self, events: list[Event]) -> None:
         """New matches and rounds in bulk (a tournament wave): folded like the rebuild, then

@@ -5,7 +5,7 @@ public lists.
 Every number was decided by the service and is in the event (the before and after of each
 player): a replay needs no mathematics. One implementation: ``step(rows, event, changes, deltas)``
 is the pure effect of one event on the ``Rating`` rows it names. Live, the rows are the ones the
-rating service loaded under its locks (``live["ratings"]``), or loaded here under the same locks
+rating service loaded under its locks (``live.ratings``), or loaded here under the same locks
 for an account event; what changed is written in one round trip. The rebuild folds the whole log
 in memory and writes it with COPY.
 """
@@ -18,7 +18,7 @@ from collections import defaultdict
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
-from rivals.projections import Projection
+from rivals.projections import LiveRows, Projection
 from rivals.ratings.models import HISTOGRAM_BLOCK, Rating, RatingChange, RatingHistogram
 from rivals.ratings.skill import Skill, figure, provisional
 from rivals.rawsql import copy_insert, models_from_rows, select_list
@@ -187,9 +187,9 @@ class RatingsProjection(Projection):
     uses_live = True
     tables = (Table("ratings_rating"), Table("ratings_change"), Table("ratings_histogram", where="n <> 0"))
 
-    def apply(self, event, live: dict | None = None) -> None:
+    def apply(self, event, live: LiveRows | None = None) -> None:
         accounts = touched(event)
-        held = (live or {}).get("ratings")
+        held = live.ratings if live is not None else None
         rows = {a: held[a] for a in accounts} if held and all(a in held for a in accounts) else None
         if rows is None:
             rows, _ = ratings_locked(accounts)

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rivals.eventstore import event_append
+from rivals.projections import LiveRows
 from rivals.ratings import skill
 from rivals.ratings.events import ratings_updated
 from rivals.ratings.projections import ratings_locked
@@ -70,6 +71,6 @@ def ratings_update(
         actor="system",
         now=now or timezone.now(),
         events=[event],
-        live={"ratings": rows},
+        live=LiveRows(ratings=rows),
     )
     return True

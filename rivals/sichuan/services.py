@@ -32,7 +32,7 @@ from rivals.eventstore import NewEvent, event_append, stream_filter
 from rivals.ids import is_uuid
 from rivals.intents import intent_envelope
 from rivals.models import Account, Event
-from rivals.projections import Projection
+from rivals.projections import LiveRows, Projection
 from rivals.rebuild import Table
 from rivals.sichuan import engine
 from rivals.sichuan.events import engine_event, sichuan_intent_accepted, sichuan_table_opened
@@ -178,7 +178,7 @@ def sichuan_intent_apply(*, account: Account, table_id, intent: Any, now: dateti
         actor=f"account:{account.pk}",
         now=now or timezone.now(),
         events=events,
-        live={"sichuan_table": table},
+        live=LiveRows(sichuan_table=table),
     )
     return TableState(table=table, state=state, events=stored)
 
@@ -232,25 +232,26 @@ class SichuanTableProjection(Projection):
 
     uses_live = True  # an intent's events (often 20+) change the locked row once, in flush()
 
-    def apply(self, event: Event, live: dict | None = None) -> None:
+    def apply(self, event: Event, live: LiveRows | None = None) -> None:
         if event.stream_type != STREAM_TYPE:
             return  # generic type names (``Settled`` …) may be used by other streams
         if event.type == OPENED:
             self._opened(event).save(force_insert=True)
             return
         table_id = event.stream_id.removeprefix("sichuan-")
-        table = (live or {}).get("sichuan_table")
-        if table is None or str(table.pk) != table_id:
+        table = live.sichuan_table if live is not None else None
+        if live is None or table is None or str(table.pk) != table_id:
             table = SichuanTable.objects.get(pk=table_id)
             self._change(table, event)
             table.save()
             return
         self._change(table, event)
-        live["sichuan_table_dirty"] = True
+        live.sichuan_table_dirty = True
 
-    def flush(self, live: dict) -> None:
-        if live.pop("sichuan_table_dirty", False):
-            live["sichuan_table"].save()
+    def flush(self, live: LiveRows) -> None:
+        if live.sichuan_table_dirty:
+            live.sichuan_table_dirty = False
+            live.sichuan_table.save()
 
     @staticmethod
     def _change(table: SichuanTable, event: Event) -> None:

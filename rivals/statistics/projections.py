@@ -32,7 +32,7 @@ from datetime import datetime
 from django.db import connection
 
 from rivals.matches.services.round_open import pairs_removed
-from rivals.projections import Projection, defer_write
+from rivals.projections import LiveRows, Projection, defer_write
 from rivals.rebuild.copies import Table
 from rivals.statistics.models import COUNTERS_SHOWN as COUNTERS
 
@@ -135,9 +135,9 @@ def _game_played_writes(account_id: int, game_id: str) -> list[tuple[str, list]]
     return [(_GAME_COUNTED, [account_id, account_id, game_id]), (_GAME_PLAYED, [account_id, game_id])]
 
 
-def _live_game_of(live: dict | None) -> GameOf:
+def _live_game_of(live: LiveRows | None) -> GameOf:
     def game_of(game_id: str) -> SoloGame | None:
-        game = (live or {}).get("game")
+        game = live.game if live is not None else None
         if game is not None and str(game.pk) == game_id:  # the caller's board: no query
             return (game.account_id, game.layout) if game.round_id is None else None
         with connection.cursor() as cur:
@@ -221,20 +221,20 @@ class StatisticsProjection(Projection):
     name = "statistics"
     event_types = EVENT_TYPES
     tables = tuple(Table(name) for name in _TABLES)
-    uses_live = True  # the caller's board (``live["game"]``): see the module's docstring
+    uses_live = True  # the caller's board (``live.game``): see the module's docstring
 
     @property
     def rebuild_types(self) -> frozenset[str]:
         return REBUILD_TYPES
 
-    def apply(self, event, live: dict | None = None) -> None:
+    def apply(self, event, live: LiveRows | None = None) -> None:
         if event.type in PAIRS and "round_id" in event.data:
             return  # the hot path of a round: nothing here, no query
         out = effect(event, _live_game_of(live))
         if live is not None and out.games and not (out.counts or out.best or out.tournaments):
             # a solo pair on the caller's board: its writes ride in the append's statement, once
             # per game and append (one statement must not write a row twice)
-            seen = live.setdefault("statistics_games", set())
+            seen = live.statistics_games
             for pair in out.games:
                 if pair not in seen:
                     seen.add(pair)

@@ -67,7 +67,7 @@ def pairs_on_table(board: engine.Board) -> int:
 def set_plan(ctx: IntentContext, plan) -> None:
     """The plan is a cache on the row, written with the projection's save of this intent (only
     when it changed: it is the largest column the hot path would otherwise rewrite) — the intent
-    runner hands ``ctx.plan_changed`` to the append (``live["game_plan_changed"]``)."""
+    runner hands ``ctx.plan_changed`` to the append (``LiveRows.game_plan_changed``)."""
     ctx.game.plan = plan
     ctx.plan_changed = True
 

@@ -8,7 +8,7 @@ Rulesets: ``rivals`` (single player: T-6a lifting, R-13…R-16 scoring, jokers R
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -47,6 +47,7 @@ from rivals.games.services.modes import FINISHED, INTENT_TYPES, MAX_JOKERS_PER_G
 from rivals.games.state import play_ms
 from rivals.intents import intent_envelope
 from rivals.models import Account
+from rivals.projections import LiveRows
 
 
 @dataclass
@@ -92,7 +93,7 @@ def game_intent_run(
     seq: int,
     intent: dict[str, Any],
     now: datetime,
-    live: dict[str, Any] | None = None,
+    live: LiveRows | None = None,
 ) -> IntentResult:
     """The checks and rules every board shares (solo games and the boards of competitive rounds).
 
@@ -121,7 +122,7 @@ def game_intent_run(
         actor=f"account:{account.pk}",
         now=now,
         events=events,
-        live={**(live or {}), "game": game, "game_plan_changed": ctx.plan_changed},
+        live=replace(live or LiveRows(), game=game, game_plan_changed=ctx.plan_changed),
     )
     awarded = (after(game, stored) or []) if after else []
     return IntentResult(

@@ -23,6 +23,7 @@ from rivals.games.services.modes import FINISHED, HOSTED_MODES, MODES
 from rivals.games.state import play_ms
 from rivals.ids import is_uuid
 from rivals.models import Account
+from rivals.projections import LiveRows
 from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 
@@ -141,7 +142,7 @@ def game_start(
         now=now,
         actor=f"account:{account.pk}",
         events=[started],
-        live={"game": game},
+        live=LiveRows(game=game),
     )
     return game
 
@@ -177,7 +178,7 @@ def game_end_time_up(game: Game, now: datetime) -> list:
         actor="system",
         now=now,
         events=[game_ended(reason="time_up", play_ms=game.time_limit_ms, score=game.score)],
-        live={"game": game},
+        live=LiveRows(game=game),
     )
 
 

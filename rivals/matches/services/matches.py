@@ -26,6 +26,7 @@ from rivals.matches.models import Match, Round
 from rivals.matches.services.round_open import pairs_removed, round_schedule, round_streams
 from rivals.models import Account
 from rivals.points.services import points_award
+from rivals.projections import LiveRows
 from rivals.ratings.services import ratings_update
 
 ROUNDS = {"quick": 1, "duel": 1, "arena": 3, "tournament": 1}
@@ -158,7 +159,7 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         actor="system",
         now=now,
         events=[match_finished(match_id=match.pk, standings=standings, prizes=prizes, finished_at=ended_at)],
-        live={"match": match},  # the locked row: the projection reads it no more
+        live=LiveRows(match=match),  # the locked row: the projection reads it no more
     )
     # every finished match is rated once (a tournament table too: its places are the round's,
     # R-18 as R-24 orders them), in this transaction — whoever ended the last round

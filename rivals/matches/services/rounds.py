@@ -48,6 +48,7 @@ from rivals.matches.services.matches import match_after_round
 from rivals.matches.services.round_open import STREAM_TYPE
 from rivals.matches.services.round_reads import round_boards, round_row, round_with_boards
 from rivals.models import Account
+from rivals.projections import LiveRows
 
 
 def round_read(*, account: Account, round_id, now: datetime | None = None) -> tuple[Round, list[Game]]:
@@ -155,7 +156,7 @@ def round_end_locked(
         actor=actor,
         now=now,
         events=[ended],
-        live={"round": rnd},
+        live=LiveRows(round=rnd),
         metadata={"via": via},
     )
     play_ms = max(0, int((at - rnd.starts_at).total_seconds() * 1000))
@@ -167,7 +168,7 @@ def round_end_locked(
                 expected_version=game.version,
                 actor=actor,
                 now=now,
-                live={"game": game},
+                live=LiveRows(game=game),
                 events=[game_ended(reason="round_over", round_id=rnd.pk, play_ms=play_ms, score=game.score)],
             )
     match = Match.objects.select_for_update().get(pk=rnd.match_id)
