@@ -16,21 +16,36 @@ from uuid import UUID
 
 from rivals.eventstore import NewEvent
 
+# the type names, imported where events are read (never retyped)
+GAME_STARTED = "GameStarted"
+PAIR_REMOVED = "PairRemoved"
+JOKER_USED = "JokerUsed"
+BLOCKED_TILE_CLICKED = "BlockedTileClicked"
+HINT_GIVEN = "HintGiven"
+PAIR_RESTORED = "PairRestored"
+TILES_SHUFFLED = "TilesShuffled"
+GAME_PAUSED = "GamePaused"
+GAME_RESUMED = "GameResumed"
+GAME_RESTARTED = "GameRestarted"
+GAME_STUCK = "GameStuck"
+GAME_WON = "GameWon"
+GAME_ENDED = "GameEnded"
+
 GAME_EVENTS = frozenset(
     {
-        "GameStarted",
-        "PairRemoved",
-        "JokerUsed",
-        "BlockedTileClicked",
-        "HintGiven",
-        "PairRestored",
-        "TilesShuffled",
-        "GamePaused",
-        "GameResumed",
-        "GameRestarted",
-        "GameStuck",
-        "GameWon",
-        "GameEnded",
+        GAME_STARTED,
+        PAIR_REMOVED,
+        JOKER_USED,
+        BLOCKED_TILE_CLICKED,
+        HINT_GIVEN,
+        PAIR_RESTORED,
+        TILES_SHUFFLED,
+        GAME_PAUSED,
+        GAME_RESUMED,
+        GAME_RESTARTED,
+        GAME_STUCK,
+        GAME_WON,
+        GAME_ENDED,
     }
 )
 

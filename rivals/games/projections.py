@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from rivals.games.events import GAME_EVENTS
+from rivals.games.events import GAME_EVENTS, GAME_RESTARTED, GAME_STARTED, GAME_WON, TILES_SHUFFLED
 from rivals.models import Event
 from rivals.projections import LiveRows, Projection, defer_write
 from rivals.rebuild.copies import Table
@@ -38,7 +38,7 @@ class GameProjection(Projection):
         game, stream = None, None
         for page in log.pages(self.event_types, by_stream=True):
             for event in page:
-                if event.type == "GameStarted":
+                if event.type == GAME_STARTED:
                     if game is not None:
                         done.append(game)
                     game, stream = self._started(event), event.stream_id
@@ -61,10 +61,10 @@ class GameProjection(Projection):
         game = live.game if live is not None else None
         if live is not None and game is not None and str(game.pk) == game_id:
             apply_game_event(game, event)  # saved once by flush()
-            live.game_dirty = live.game_dirty or (event.type == "GameStarted" and "insert") or "update"
-            live.game_faces = live.game_faces or event.type in ("TilesShuffled", "GameRestarted")
+            live.game_dirty = live.game_dirty or (event.type == GAME_STARTED and "insert") or "update"
+            live.game_faces = live.game_faces or event.type in (TILES_SHUFFLED, GAME_RESTARTED)
             return
-        if event.type == "GameStarted":
+        if event.type == GAME_STARTED:
             self._started(event).save(force_insert=True)
         else:
             game = Game.objects.get(pk=game_id)
@@ -85,7 +85,7 @@ class GameProjection(Projection):
         from rivals.games.models import Game
         from rivals.rawsql import copy_insert
 
-        if any(e.type != "GameStarted" for e in events):
+        if any(e.type != GAME_STARTED for e in events):
             return super().apply_many(events)
         copy_insert(Game, [self._started(e) for e in events])
 
@@ -153,7 +153,7 @@ class LevelLeaderboardProjection(Projection):
     """R-4: each account's best completion time per level, from single-player ``GameWon``."""
 
     name = "level_leaderboard"
-    event_types = frozenset({"GameWon"})
+    event_types = frozenset({GAME_WON})
     tables = (Table("rivals_level_best"),)
 
     def rebuild(self, log) -> None:

@@ -12,6 +12,7 @@ from xml.sax.saxutils import escape
 
 from rivals import engine
 from rivals.eventstore import stream_filter
+from rivals.games.events import GAME_STARTED
 from rivals.games.models import Game
 from rivals.games.state import apply_game_event
 from rivals.models import Event
@@ -42,7 +43,7 @@ def replay_frame(game: Game, version: int | None = None) -> ReplayFrame:
     for e in events:
         if e.version > version:
             break
-        before = state.present if e.version == version and e.type != "GameStarted" else None
+        before = state.present if e.version == version and e.type != GAME_STARTED else None
         apply_game_event(state, e)
         shown = e
     removed: tuple[int, ...] = ()

@@ -10,6 +10,20 @@ from datetime import datetime
 
 from django.utils.dateparse import parse_datetime
 
+from rivals.games.events import (
+    BLOCKED_TILE_CLICKED,
+    GAME_ENDED,
+    GAME_PAUSED,
+    GAME_RESTARTED,
+    GAME_RESUMED,
+    GAME_STARTED,
+    GAME_WON,
+    HINT_GIVEN,
+    JOKER_USED,
+    PAIR_REMOVED,
+    PAIR_RESTORED,
+    TILES_SHUFFLED,
+)
 from rivals.games.models import Game
 from rivals.models import Event
 
@@ -131,18 +145,18 @@ def _ended(game: Game, d: dict, at: datetime) -> None:
 # one step per event type: what the event changes of the board (the others change only its
 # status, seq and version, below)
 _STEPS = {
-    "GameStarted": _started,
-    "PairRemoved": _pair_removed,
-    "JokerUsed": _joker_used,
-    "BlockedTileClicked": _blocked_click,
-    "HintGiven": _hint,
-    "PairRestored": _pair_restored,
-    "TilesShuffled": _shuffled,
-    "GamePaused": _paused,
-    "GameResumed": _resumed,
-    "GameRestarted": _restarted,
-    "GameWon": _won,
-    "GameEnded": _ended,
+    GAME_STARTED: _started,
+    PAIR_REMOVED: _pair_removed,
+    JOKER_USED: _joker_used,
+    BLOCKED_TILE_CLICKED: _blocked_click,
+    HINT_GIVEN: _hint,
+    PAIR_RESTORED: _pair_restored,
+    TILES_SHUFFLED: _shuffled,
+    GAME_PAUSED: _paused,
+    GAME_RESUMED: _resumed,
+    GAME_RESTARTED: _restarted,
+    GAME_WON: _won,
+    GAME_ENDED: _ended,
 }
 
 

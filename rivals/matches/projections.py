@@ -23,6 +23,20 @@ from dataclasses import dataclass, field
 
 from django.utils.dateparse import parse_datetime
 
+from rivals.matches.events import (
+    DUEL_ACCEPTED,
+    DUEL_CHALLENGED,
+    DUEL_DECLINED,
+    DUEL_EXPIRED,
+    MATCH_CREATED,
+    MATCH_FINISHED,
+    QUEUE_EXPIRED,
+    QUEUE_JOINED,
+    QUEUE_LEFT,
+    QUEUE_MATCHED,
+    ROUND_ENDED,
+    ROUND_SCHEDULED,
+)
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
 from rivals.projection_rows import Rows, RowsDriver
@@ -57,12 +71,12 @@ DRIVER = RowsDriver(
 )
 
 _CLOSED = {
-    "QueueMatched": "matched",
-    "QueueLeft": "left",
-    "QueueExpired": "expired",
-    "DuelAccepted": "accepted",
-    "DuelDeclined": "declined",
-    "DuelExpired": "expired",
+    QUEUE_MATCHED: "matched",
+    QUEUE_LEFT: "left",
+    QUEUE_EXPIRED: "expired",
+    DUEL_ACCEPTED: "accepted",
+    DUEL_DECLINED: "declined",
+    DUEL_EXPIRED: "expired",
 }
 
 
@@ -167,19 +181,19 @@ def _closed(rows: MatchRows, event, d: dict) -> None:
     else:
         row = _row(rows.duels, d["duel_id"], event, "duel")
     # a withdrawal by the challenger, or the server's end of it (R-38: a party suspended or closed)
-    row.status = "cancelled" if t == "DuelDeclined" and d.get("by") in ("challenger", "system") else _CLOSED[t]
+    row.status = "cancelled" if t == DUEL_DECLINED and d.get("by") in ("challenger", "system") else _CLOSED[t]
     row.closed_at, row.version = event.recorded_at, event.version
-    if t in ("QueueMatched", "DuelAccepted"):
+    if t in (QUEUE_MATCHED, DUEL_ACCEPTED):
         row.match_id = d["match_id"]
 
 
 _STEPS = {
-    "MatchCreated": _match_created,
-    "MatchFinished": _match_finished,
-    "RoundScheduled": _round_scheduled,
-    "RoundEnded": _round_ended,
-    "QueueJoined": _ticket_joined,
-    "DuelChallenged": _duel_challenged,
+    MATCH_CREATED: _match_created,
+    MATCH_FINISHED: _match_finished,
+    ROUND_SCHEDULED: _round_scheduled,
+    ROUND_ENDED: _round_ended,
+    QUEUE_JOINED: _ticket_joined,
+    DUEL_CHALLENGED: _duel_challenged,
     **dict.fromkeys(_CLOSED, _closed),
 }
 
@@ -195,26 +209,26 @@ def _live_round(live: LiveRows | None, round_id: str) -> Round | None:
 def _load(event: Event, live: LiveRows | None) -> MatchRows:
     d, kind = event.data, event.type
     rows = MatchRows()
-    if kind == "RoundEnded":
+    if kind == ROUND_ENDED:
         rnd = _live_round(live, d["round_id"]) or Round.objects.filter(pk=d["round_id"]).first()
         if rnd is not None:
             rows.rounds[d["round_id"]] = rnd
-    if kind == "MatchFinished":
+    if kind == MATCH_FINISHED:
         match = live.match if live is not None else None
         if match is None or str(match.pk) != d["match_id"]:
             match = Match.objects.filter(pk=d["match_id"]).first()
         if match is not None:
             rows.matches[d["match_id"]] = match
-    if kind in ("RoundEnded", "MatchFinished"):
-        accounts = [r["account_id"] for r in d["results" if kind == "RoundEnded" else "standings"]]
+    if kind in (ROUND_ENDED, MATCH_FINISHED):
+        accounts = [r["account_id"] for r in d["results" if kind == ROUND_ENDED else "standings"]]
         # locked: their totals are read, added to and written back
         for player in MatchPlayer.objects.select_for_update().filter(match_id=d["match_id"], account_id__in=accounts):
             rows.players[(d["match_id"], player.account_id)] = player
-    elif kind.startswith("Queue") and kind != "QueueJoined":
+    elif kind.startswith("Queue") and kind != QUEUE_JOINED:
         ticket = QueueTicket.objects.filter(pk=d["ticket_id"]).first()
         if ticket is not None:
             rows.tickets[d["ticket_id"]] = ticket
-    elif kind.startswith("Duel") and kind != "DuelChallenged":
+    elif kind.startswith("Duel") and kind != DUEL_CHALLENGED:
         duel = Duel.objects.filter(pk=d["duel_id"]).first()
         if duel is not None:
             rows.duels[d["duel_id"]] = duel
@@ -253,7 +267,7 @@ class MatchesProjection(Projection):
     def apply_many(self, events: list[Event]) -> None:
         """New matches and rounds in bulk (a tournament wave): folded like the rebuild, then
         COPY; anything else one by one."""
-        if any(e.type not in ("MatchCreated", "RoundScheduled") for e in events):
+        if any(e.type not in (MATCH_CREATED, ROUND_SCHEDULED) for e in events):
             return super().apply_many(events)
         rows = MatchRows()
         for event in events:
