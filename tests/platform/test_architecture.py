@@ -343,3 +343,13 @@ def test_no_room_reaches_into_another_rooms_models():
         and _in(target, (f"{_room(target)}.models",))
     }
     assert reads <= MODEL_READS, sorted(reads - MODEL_READS)
+
+
+def test_the_matches_services_import_one_another_one_way_function_level_imports_included():
+    """Issue 33: a round's end continues its match by an explicit call (``rounds.py`` imports
+    ``matches.match_after_round`` at module level); both open rounds through ``round_open.py``,
+    so no service of competitive play reaches another that imports it back from inside a function."""
+    nodes = [m for m in GRAPH if m.startswith("rivals.matches.services.")]
+    cycles = _cycles(nodes, lambda m: [t for t in GRAPH[m][1] if t in nodes])
+    assert not cycles, cycles
+    assert "rivals.matches.services.matches" in GRAPH["rivals.matches.services.rounds"][0]
