@@ -29,9 +29,12 @@ from django.utils.dateparse import parse_datetime
 
 from rankings.days import amr_window_start, romanian_day, week_start
 from rankings.models import HISTOGRAM_BUCKET
+from rivals.accounts.events import ACCOUNT_CLOSED
+from rivals.fairplay.events import ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED
+from rivals.points.events import POINTS_AWARDED
 
-EXCLUSION_EVENTS = frozenset({"AccountSuspended", "AccountSuspensionLifted", "AccountClosed"})
-EVENT_TYPES = frozenset({"PointsAwarded"}) | EXCLUSION_EVENTS
+EXCLUSION_EVENTS = frozenset({ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED, ACCOUNT_CLOSED})
+EVENT_TYPES = frozenset({POINTS_AWARDED}) | EXCLUSION_EVENTS
 
 Deltas = dict[tuple[str, int, int], int]  # (board key, level, value) → change of the count
 
@@ -139,9 +142,9 @@ class Exclusion:
 
 def exclusion_after(event_type: str, suspended: bool, closed: bool) -> tuple[bool, bool]:
     """R-38: an account's ``(suspended, closed)`` after one of the ``EXCLUSION_EVENTS``."""
-    if event_type == "AccountSuspended":
+    if event_type == ACCOUNT_SUSPENDED:
         return True, closed
-    if event_type == "AccountSuspensionLifted":
+    if event_type == ACCOUNT_SUSPENSION_LIFTED:
         return False, closed
     return suspended, True
 

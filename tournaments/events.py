@@ -17,6 +17,27 @@ from typing import Any, NotRequired, TypedDict
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
+# the event types, one name each: code that reads events imports these, never retypes them
+PLAYER_REGISTERED = "PlayerRegistered"
+PLAYER_UNREGISTERED = "PlayerUnregistered"
+POT_CREATED = "PotCreated"
+POT_ENTERED = "PotEntered"
+POT_ENTRANT_LISTED = "PotEntrantListed"
+POT_FINALIZED = "PotFinalized"
+SCHEDULE_CREATED = "ScheduleCreated"
+SCHEDULE_DEACTIVATED = "ScheduleDeactivated"
+SCHEDULE_EDITED = "ScheduleEdited"
+SCHEDULE_REACTIVATED = "ScheduleReactivated"
+SCHEDULE_RETIRED = "ScheduleRetired"
+TABLE_SCORED = "TableScored"
+TABLES_OPENED = "TablesOpened"
+TOURNAMENT_CANCELLED = "TournamentCancelled"
+TOURNAMENT_CREATED = "TournamentCreated"
+TOURNAMENT_EDITED = "TournamentEdited"
+TOURNAMENT_FINALIZED = "TournamentFinalized"
+TOURNAMENT_STARTED = "TournamentStarted"
+WAVE_SEATED = "WaveSeated"
+
 TOURNAMENT_EVENTS = frozenset(
     {
         "TournamentCreated",

@@ -17,7 +17,19 @@ from rivals.models import Event
 from rivals.projection_rows import Rows, RowsDriver
 from rivals.projections import Projection, register
 from rivals.rebuild import Table as Copied
-from tournaments.events import POT_EVENTS, TOURNAMENT_EVENTS
+from tournaments.events import (
+    PLAYER_UNREGISTERED,
+    POT_CREATED,
+    POT_ENTERED,
+    POT_ENTRANT_LISTED,
+    POT_EVENTS,
+    POT_FINALIZED,
+    TABLE_SCORED,
+    TABLES_OPENED,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_EVENTS,
+    TOURNAMENT_FINALIZED,
+)
 from tournaments.models import (
     Pot,
     PotEntrant,
@@ -37,25 +49,25 @@ from tournaments.steps import TournamentRows, settings_of, step
 def _load(event: Event) -> TournamentRows:
     d, kind = event.data, event.type
     rows = TournamentRows()
-    if kind == "TournamentCreated":
+    if kind == TOURNAMENT_CREATED:
         return rows
     tid = event.stream_id.removeprefix("tournament-")
     rows.tournament = Tournament.objects.get(pk=tid)
     accounts: list[int] = []
-    if kind == "PlayerUnregistered":
+    if kind == PLAYER_UNREGISTERED:
         accounts = [d["account_id"]]
-    elif kind == "TablesOpened":
+    elif kind == TABLES_OPENED:
         numbers = [x["table"] for x in d["tables"]]
         for table in Table.objects.filter(tournament_id=tid, wave__number=d["wave"], number__in=numbers):
             rows.tables[(d["wave"], table.number)] = table
-    elif kind == "TableScored":
+    elif kind == TABLE_SCORED:
         wave = Wave.objects.get(tournament_id=tid, number=d["wave"])
         table = Table.objects.get(wave=wave, number=d["table"])
         rows.waves[wave.number], rows.tables[(wave.number, table.number)] = wave, table
         for seat in TableSeat.objects.filter(table=table):
             rows.seats[(wave.number, table.number, seat.account_id)] = seat
         accounts = [r["account_id"] for r in d["results"]]
-    elif kind == "TournamentFinalized":
+    elif kind == TOURNAMENT_FINALIZED:
         accounts = [p[0] for p in d["places"]]
     if accounts:
         for registration in Registration.objects.filter(tournament_id=tid, account_id__in=accounts):
@@ -136,7 +148,7 @@ class TournamentProjection(Projection):
         rows: TournamentRows | None = None
         for page in log.pages(self.event_types, by_stream=True):
             for event in page:
-                if event.type == "TournamentCreated":
+                if event.type == TOURNAMENT_CREATED:
                     if rows is not None:
                         done.append(rows)
                     rows = TournamentRows()
@@ -162,7 +174,7 @@ class PotProjection(Projection):
     def apply(self, event: Event) -> None:
         d = event.data
         pid = event.stream_id.removeprefix("pot-")
-        if event.type == "PotCreated":
+        if event.type == POT_CREATED:
             fields = settings_of(
                 {
                     k: d[k]
@@ -181,17 +193,17 @@ class PotProjection(Projection):
             )
             Pot.objects.create(id=pid, version=event.version, salt=d.get("salt") or "", **fields)
             return
-        if event.type == "PotEntrantListed":
+        if event.type == POT_ENTRANT_LISTED:
             PotEntrant.objects.bulk_create(
                 [PotEntrant(pot_id=pid, account_id=a) for a in d["account_ids"]], ignore_conflicts=True
             )
-        elif event.type == "PotEntered":
+        elif event.type == POT_ENTERED:
             PotEntrant.objects.update_or_create(
                 pot_id=pid,
                 account_id=d["account_id"],
                 defaults={"game_id": d["game_id"], "entered_at": parse_datetime(d["entered_at"])},
             )
-        elif event.type == "PotFinalized":
+        elif event.type == POT_FINALIZED:
             for r in d["results"]:
                 PotEntrant.objects.filter(pot_id=pid, account_id=r["account_id"]).update(
                     score=r["score"], place=r["place"], prize=r["prize"]

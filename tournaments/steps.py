@@ -12,7 +12,19 @@ from dataclasses import dataclass, field
 from django.utils.dateparse import parse_datetime
 
 from rivals.matches.services.round_open import pairs_removed
-from tournaments.events import SETTINGS
+from tournaments.events import (
+    PLAYER_REGISTERED,
+    PLAYER_UNREGISTERED,
+    SETTINGS,
+    TABLE_SCORED,
+    TABLES_OPENED,
+    TOURNAMENT_CANCELLED,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_EDITED,
+    TOURNAMENT_FINALIZED,
+    TOURNAMENT_STARTED,
+    WAVE_SEATED,
+)
 from tournaments.models import Registration, Table, TableSeat, Tournament, Trophy, Wave
 
 _TIME_FIELDS = ("registration_opens_at", "starts_at", "ends_at")
@@ -42,7 +54,7 @@ def step(rows: TournamentRows, event, *, schedule_exists: Callable[[int], bool])
     """Apply one event of a tournament's stream to its rows (pure: no database)."""
     d = event.data
     tid = uuid.UUID(event.stream_id.removeprefix("tournament-"))
-    if event.type == "TournamentCreated":
+    if event.type == TOURNAMENT_CREATED:
         schedule_id = d.get("schedule_id")
         rows.tournament = Tournament(
             id=tid,
@@ -157,13 +169,13 @@ def _finalized(rows: TournamentRows, t: Tournament, d: dict) -> None:
 
 
 _STEPS = {
-    "TournamentEdited": _edited,
-    "TournamentCancelled": _cancelled,
-    "PlayerRegistered": _registered,
-    "PlayerUnregistered": _unregistered,
-    "TournamentStarted": _started,
-    "WaveSeated": _wave_seated,
-    "TablesOpened": _tables_opened,
-    "TableScored": _table_scored,
-    "TournamentFinalized": _finalized,
+    TOURNAMENT_EDITED: _edited,
+    TOURNAMENT_CANCELLED: _cancelled,
+    PLAYER_REGISTERED: _registered,
+    PLAYER_UNREGISTERED: _unregistered,
+    TOURNAMENT_STARTED: _started,
+    WAVE_SEATED: _wave_seated,
+    TABLES_OPENED: _tables_opened,
+    TABLE_SCORED: _table_scored,
+    TOURNAMENT_FINALIZED: _finalized,
 }

@@ -17,6 +17,7 @@ from django.http import HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
+from rivals.accounts.events import ADMIN_SIGNED_IN
 from rivals.accounts.operators import operator_create, operator_remove, operator_role_change
 from rivals.accounts.roles import ADMINISTRATOR, ROLE_CHOICES, ROLE_SUMMARY, role_label, role_of
 from rivals.admin_actions import ObjectActionsMixin, ReasonForm, Row, actor_of, confirm_then_apply, permission_check
@@ -198,7 +199,7 @@ class OperatorAdmin(ObjectActionsMixin, admin.ModelAdmin):
     @admin.display(description="last sign-in")
     def last_sign_in(self, obj: Account) -> str:
         at = (
-            Event.objects.filter(stream_id=obj.stream_id, type="AdminSignedIn")
+            Event.objects.filter(stream_id=obj.stream_id, type=ADMIN_SIGNED_IN)
             .order_by("-version")
             .values_list("recorded_at", flat=True)
             .first()

@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 
+from rivals.accounts.events import JOKERS_CHANGED
 from rivals.accounts.selectors import player_figures
 from rivals.admin_display import url, when
 from rivals.models import Account, Event
@@ -138,7 +139,7 @@ def account_hub(obj: Account):
     pk = obj.pk
     links: list[tuple[int, Any]] = [
         (40, hub_link("rivals_event", "events (all streams of the player)", None, player=pk)),
-        (60, hub_link("rivals_event", "joker balance changes", None, player=pk, type__exact="JokersChanged")),
+        (60, hub_link("rivals_event", "joker balance changes", None, player=pk, type__exact=JOKERS_CHANGED)),
     ]
     links += [item for fn in _LINKS for item in fn(pk)]
     links.sort(key=lambda item: item[0])

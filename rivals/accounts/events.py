@@ -13,6 +13,27 @@ from typing import Any, TypedDict
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+ACCOUNT_CLOSED = "AccountClosed"
+ACCOUNT_CREATED = "AccountCreated"
+ACCOUNT_DATA_EXPORTED = "AccountDataExported"
+ADMIN_SIGN_IN_FAILED = "AdminSignInFailed"
+ADMIN_SIGNED_IN = "AdminSignedIn"
+CREDENTIALS_ADDED = "CredentialsAdded"
+DISPLAY_NAME_CHANGED = "DisplayNameChanged"
+DISPLAY_NAME_RESET = "DisplayNameReset"
+EMAIL_VERIFIED = "EmailVerified"
+JOKERS_CHANGED = "JokersChanged"
+OPERATOR_CREATED = "OperatorCreated"
+OPERATOR_REMOVED = "OperatorRemoved"
+OPERATOR_ROLE_CHANGED = "OperatorRoleChanged"
+PASSWORD_CHANGED = "PasswordChanged"
+PASSWORD_RESET = "PasswordReset"
+PASSWORD_RESET_REQUESTED = "PasswordResetRequested"
+SIGN_IN_FAILED = "SignInFailed"
+SIGNED_IN = "SignedIn"
+SIGNED_OUT = "SignedOut"
+
 ACCOUNT_EVENTS = frozenset(
     {
         "AccountCreated",

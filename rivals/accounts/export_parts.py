@@ -9,6 +9,13 @@ from typing import Any
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from rest_framework import serializers
 
+from rivals.accounts.events import (
+    ACCOUNT_CLOSED,
+    ACCOUNT_CREATED,
+    DISPLAY_NAME_CHANGED,
+    DISPLAY_NAME_RESET,
+    JOKERS_CHANGED,
+)
 from rivals.accounts.export import Subject, chunked
 from rivals.api.times import event_data_view
 from rivals.models import AccessToken, Event
@@ -19,7 +26,7 @@ from rivals.personal import unseal
 SECRET_KEYS = frozenset({"token", "device_id"})
 OPERATOR_WORDS = frozenset({"note"})
 OPERATOR_REASON = frozenset(
-    {"AccountSuspended", "AccountSuspensionLifted", "DisplayNameReset", "AccountClosed", "FairPlayFlagReviewed"}
+    {"AccountSuspended", "AccountSuspensionLifted", DISPLAY_NAME_RESET, ACCOUNT_CLOSED, "FairPlayFlagReviewed"}
 )
 SEALED = {"display_name_sealed": "display_name", "previous_name_sealed": "previous_name"}
 
@@ -129,7 +136,7 @@ class ExportedDisplayName(serializers.Serializer):
 
 def display_names(subject: Subject):
     account_id = subject.account.pk
-    for event in _stream(subject, ("AccountCreated", "DisplayNameChanged", "DisplayNameReset")):
+    for event in _stream(subject, (ACCOUNT_CREATED, DISPLAY_NAME_CHANGED, DISPLAY_NAME_RESET)):
         shown = event_as_exported(event, account_id)
         yield {"display_name": shown["data"].get("display_name"), "at": event.recorded_at, "by": shown["by"]}
 
@@ -151,7 +158,7 @@ class ExportedJokerChange(serializers.Serializer):
 
 def jokers(subject: Subject):
     account_id = subject.account.pk
-    for event in _stream(subject, ("JokersChanged",)):
+    for event in _stream(subject, (JOKERS_CHANGED,)):
         shown = event_as_exported(event, account_id)
         data = {k: v for k, v in shown["data"].items() if k not in ("account_id",)}
         yield {**data, "at": shown["at"], "by": shown["by"]}

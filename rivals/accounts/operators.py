@@ -21,7 +21,13 @@ from datetime import datetime
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 
-from rivals.accounts.events import operator_created, operator_removed, operator_role_changed
+from rivals.accounts.events import (
+    ACCOUNT_CREATED,
+    OPERATOR_CREATED,
+    operator_created,
+    operator_removed,
+    operator_role_changed,
+)
 from rivals.accounts.roles import ADMINISTRATOR, ROLES, role_assign, role_label, role_of
 from rivals.accounts.services import account_event
 from rivals.errors import Conflict, Invalid, NotAllowed
@@ -30,7 +36,7 @@ from rivals.models import AccessToken, Account, Event
 from rivals.text import clean_text
 
 RESERVED_PREFIXES = ("guest-", "closed-")  # the usernames the services give players' accounts
-CREATED = ("AccountCreated", "OperatorCreated")
+CREATED = (ACCOUNT_CREATED, OPERATOR_CREATED)
 ROLES_LOCK = "operators:roles"  # serialises the changes that could leave no Administrator
 
 

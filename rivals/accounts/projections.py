@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rivals.accounts.events import (
+    ACCOUNT_CLOSED,
+    ACCOUNT_CREATED,
+    DISPLAY_NAME_CHANGED,
+    DISPLAY_NAME_RESET,
+    JOKERS_CHANGED,
+    OPERATOR_CREATED,
+)
 from rivals.models import Event
 from rivals.names import search_key
 from rivals.projections import Projection
@@ -19,14 +27,14 @@ class AccountProfileProjection(Projection):
     name = "account_profile"
     event_types = frozenset(
         {
-            "AccountCreated",
-            "OperatorCreated",
-            "DisplayNameChanged",
-            "DisplayNameReset",
-            "JokersChanged",
+            ACCOUNT_CREATED,
+            OPERATOR_CREATED,
+            DISPLAY_NAME_CHANGED,
+            DISPLAY_NAME_RESET,
+            JOKERS_CHANGED,
             "AccountSuspended",
             "AccountSuspensionLifted",
-            "AccountClosed",
+            ACCOUNT_CLOSED,
         }
     )
 
@@ -90,18 +98,18 @@ def effect(event: Event) -> dict[str, object]:
     from rivals import personal
 
     d = event.data
-    if event.type in ("DisplayNameReset", "OperatorCreated"):  # in the clear: a reset's neutral name, a username
+    if event.type in (DISPLAY_NAME_RESET, OPERATOR_CREATED):  # in the clear: a reset's neutral name, a username
         return _named(d["display_name"])
-    if event.type in ("AccountCreated", "DisplayNameChanged"):
+    if event.type in (ACCOUNT_CREATED, DISPLAY_NAME_CHANGED):
         name = personal.unseal(d, account_id=d["account_id"], field="display_name")
         return _named(name if name is not None else personal.ERASED_NAME)
-    if event.type == "JokersChanged":
+    if event.type == JOKERS_CHANGED:
         return {"jokers": Add(d["delta"])}
     if event.type == "AccountSuspended":
         return {"suspended_at": event.recorded_at, "suspension_reason": d["reason"]}
     if event.type == "AccountSuspensionLifted":
         return {"suspended_at": None, "suspension_reason": ""}
-    if event.type == "AccountClosed":
+    if event.type == ACCOUNT_CLOSED:
         erased = _named(personal.ERASED_NAME) if d.get("erased") else {}
         return {"closed_at": event.recorded_at, **erased}
     return {}

@@ -14,6 +14,9 @@ from django.utils import timezone
 
 from rivals import personal
 from rivals.accounts.events import (
+    ACCOUNT_CLOSED,
+    ACCOUNT_DATA_EXPORTED,
+    DISPLAY_NAME_RESET,
     account_closed,
     account_created,
     account_data_exported,
@@ -165,7 +168,7 @@ def _reset_name_held_until(account: Account, name: str, now: datetime) -> dateti
     as a reader sees it: case, width and look-alikes folded), the end of that hold."""
     key = name_skeleton(name)
     resets = Event.objects.filter(
-        stream_id=account.stream_id, type="DisplayNameReset", recorded_at__gt=now - NAME_RESET_HOLD
+        stream_id=account.stream_id, type=DISPLAY_NAME_RESET, recorded_at__gt=now - NAME_RESET_HOLD
     ).order_by("-version")
     for data, at in resets.values_list("data", "recorded_at"):
         previous = personal.unseal(data, account_id=account.pk, field="previous_name")
@@ -356,7 +359,7 @@ def account_export(*, account: Account, actor: str | None = None, now: datetime 
     stream = stream_filter(account.stream_id)
     if by == "player":
         last = (
-            Event.objects.filter(**stream, type="AccountDataExported", data__by="player")
+            Event.objects.filter(**stream, type=ACCOUNT_DATA_EXPORTED, data__by="player")
             .filter(recorded_at__gt=now - EXPORT_EVERY)
             .order_by("-recorded_at")
             .values_list("recorded_at", flat=True)
@@ -367,6 +370,6 @@ def account_export(*, account: Account, actor: str | None = None, now: datetime 
             raise Throttled("your data can be exported once an hour: ask again later", retry_after_s=max(1, wait))
     account_event(account, account_data_exported(account_id=account.pk, by=by), actor=actor, now=now)
     erased = account.closed_at is not None and bool(
-        Event.objects.filter(**stream, type="AccountClosed", data__erased=True).exists()
+        Event.objects.filter(**stream, type=ACCOUNT_CLOSED, data__erased=True).exists()
     )
     return Subject(account=account, now=now, erased=erased)

@@ -9,6 +9,14 @@ from uuid import UUID
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+CLUB_CLOSED = "ClubClosed"
+CLUB_FOUNDED = "ClubFounded"
+CLUB_JOINED = "ClubJoined"
+CLUB_LEFT = "ClubLeft"
+CLUB_OWNER_CHANGED = "ClubOwnerChanged"
+CLUB_RENAMED = "ClubRenamed"
+
 CLUB_EVENTS = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
 # issue 40: ClubRenamed version 2 tells the owner (``owner_id``) the ``reason_code`` and ``message``
 # of the rename, beside the operator's note (``reason``); version 1 had the note only

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rivals.clubs.events import CLUB_CLOSED, CLUB_FOUNDED, CLUB_JOINED, CLUB_LEFT, CLUB_OWNER_CHANGED, CLUB_RENAMED
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -23,7 +24,7 @@ def club_key(club_id, name: str) -> str:
 
 class ClubsProjection(Projection):
     name = "clubs"
-    event_types = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
+    event_types = frozenset({CLUB_FOUNDED, CLUB_JOINED, CLUB_LEFT, CLUB_OWNER_CHANGED, CLUB_CLOSED, CLUB_RENAMED})
 
     tables = (Table("clubs_club"), Table("clubs_member"))
 
@@ -40,7 +41,7 @@ class ClubsProjection(Projection):
 
         d = event.data
         club = Club.objects.filter(pk=d["club_id"])
-        if event.type == "ClubFounded":
+        if event.type == CLUB_FOUNDED:
             Club.objects.create(
                 id=d["club_id"],
                 name=d["name"],
@@ -52,17 +53,17 @@ class ClubsProjection(Projection):
             )
             ClubMember.objects.create(account_id=d["owner_id"], club_id=d["club_id"], joined_at=event.recorded_at)
             return
-        if event.type == "ClubJoined":
+        if event.type == CLUB_JOINED:
             ClubMember.objects.create(account_id=d["account_id"], club_id=d["club_id"], joined_at=event.recorded_at)
             club.update(members_count=F("members_count") + 1)
-        elif event.type == "ClubLeft":
+        elif event.type == CLUB_LEFT:
             ClubMember.objects.filter(account_id=d["account_id"], club_id=d["club_id"]).delete()
             club.update(members_count=F("members_count") - 1)
-        elif event.type == "ClubOwnerChanged":
+        elif event.type == CLUB_OWNER_CHANGED:
             club.update(owner_id=d["owner_id"])
-        elif event.type == "ClubRenamed":  # an operator's rename
+        elif event.type == CLUB_RENAMED:  # an operator's rename
             club.update(name=d["name"], name_key=club_key(d["club_id"], d["name"]))
-        elif event.type == "ClubClosed":
+        elif event.type == CLUB_CLOSED:
             club.update(status="closed", closed_at=event.recorded_at, owner_id=None)
         club.update(version=event.version)
 

@@ -10,6 +10,10 @@ from datetime import date, datetime
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+DAILY_BONUS_CLAIMED = "DailyBonusClaimed"
+DAILY_BONUS_DOUBLED = "DailyBonusDoubled"
+
 DAILY_BONUS_EVENTS = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
 
 

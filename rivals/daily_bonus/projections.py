@@ -6,6 +6,7 @@ from datetime import date
 
 from django.utils.dateparse import parse_date, parse_datetime
 
+from rivals.daily_bonus.events import DAILY_BONUS_CLAIMED, DAILY_BONUS_DOUBLED
 from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.models import Event
 from rivals.projections import Projection
@@ -16,7 +17,7 @@ class DailyBonusProjection(Projection):
     """``DailyBonusClaim`` rows: one per account and Romanian day."""
 
     name = "daily_bonus"
-    event_types = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
+    event_types = frozenset({DAILY_BONUS_CLAIMED, DAILY_BONUS_DOUBLED})
     tables = (Table(DailyBonusClaim._meta.db_table),)
 
     def rebuild(self, log) -> None:
@@ -26,7 +27,7 @@ class DailyBonusProjection(Projection):
         for event in log.events(self.event_types):
             d = event.data
             day = parse_date(d["day"])
-            if event.type == "DailyBonusClaimed":
+            if event.type == DAILY_BONUS_CLAIMED:
                 claims[(d["account_id"], day)] = self._claim(d)
             elif (d["account_id"], day) in claims:
                 claims[(d["account_id"], day)].doubled = True
@@ -50,7 +51,7 @@ class DailyBonusProjection(Projection):
     def apply(self, event: Event) -> None:
         d = event.data
         day = parse_date(d["day"])
-        if event.type == "DailyBonusClaimed":
+        if event.type == DAILY_BONUS_CLAIMED:
             self._claim(d).save(force_insert=True)
         else:
             DailyBonusClaim.objects.filter(account_id=d["account_id"], day=day).update(doubled=True)

@@ -13,6 +13,13 @@ from uuid import UUID
 from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+ACCOUNT_SUSPENDED = "AccountSuspended"
+ACCOUNT_SUSPENSION_LIFTED = "AccountSuspensionLifted"
+FAIR_PLAY_FLAG_REVIEWED = "FairPlayFlagReviewed"
+FAIR_PLAY_FLAGGED = "FairPlayFlagged"
+FAIR_PLAY_SIGNALS_SCORED = "FairPlaySignalsScored"
+
 FAIRPLAY_EVENTS = frozenset(
     {"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted", "FairPlaySignalsScored"}
 )

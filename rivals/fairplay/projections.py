@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rivals.fairplay.events import FAIR_PLAY_FLAG_REVIEWED, FAIR_PLAY_FLAGGED
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -9,7 +10,7 @@ from rivals.rebuild import Table
 
 class FairPlayFlagsProjection(Projection):
     name = "fairplay_flags"
-    event_types = frozenset({"FairPlayFlagged", "FairPlayFlagReviewed"})
+    event_types = frozenset({FAIR_PLAY_FLAGGED, FAIR_PLAY_FLAG_REVIEWED})
 
     tables = (Table("fairplay_flag"),)
 
@@ -22,7 +23,7 @@ class FairPlayFlagsProjection(Projection):
         from rivals.fairplay.models import FairPlayFlag
 
         d = event.data
-        if event.type == "FairPlayFlagged":
+        if event.type == FAIR_PLAY_FLAGGED:
             FairPlayFlag.objects.create(
                 id=d["flag_id"],
                 account_id=d["account_id"],

@@ -10,6 +10,7 @@ from django.db import connection
 from django.utils.dateparse import parse_datetime
 
 from rivals.fairplay import scoring
+from rivals.fairplay.events import FAIR_PLAY_FLAGGED, FAIR_PLAY_SIGNALS_SCORED
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -46,7 +47,7 @@ def pair_key(a: int, b: int) -> str:
 
 class FairPlaySignalsProjection(Projection):
     name = "fairplay_signals"
-    event_types = frozenset({"FairPlaySignalsScored", "FairPlayFlagged"})
+    event_types = frozenset({FAIR_PLAY_SIGNALS_SCORED, FAIR_PLAY_FLAGGED})
     tables = (Table("fairplay_window"), Table("fairplay_baseline"), Table("fairplay_board"), Table("fairplay_pair"))
 
     def reset(self) -> None:
@@ -59,7 +60,7 @@ class FairPlaySignalsProjection(Projection):
         from rivals.fairplay.models import FairPlayWindow
 
         d = event.data
-        if event.type == "FairPlayFlagged":
+        if event.type == FAIR_PLAY_FLAGGED:
             if d["kind"] in SIGNAL_KINDS:
                 window = FairPlayWindow.objects.filter(account_id=d["account_id"]).first()
                 if window is not None:

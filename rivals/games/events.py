@@ -16,7 +16,6 @@ from uuid import UUID
 
 from rivals.eventstore import NewEvent
 
-# the type names, imported where events are read (never retyped)
 GAME_STARTED = "GameStarted"
 PAIR_REMOVED = "PairRemoved"
 JOKER_USED = "JokerUsed"
@@ -33,19 +32,19 @@ GAME_ENDED = "GameEnded"
 
 GAME_EVENTS = frozenset(
     {
-        GAME_STARTED,
-        PAIR_REMOVED,
-        JOKER_USED,
-        BLOCKED_TILE_CLICKED,
-        HINT_GIVEN,
-        PAIR_RESTORED,
-        TILES_SHUFFLED,
-        GAME_PAUSED,
-        GAME_RESUMED,
-        GAME_RESTARTED,
-        GAME_STUCK,
-        GAME_WON,
-        GAME_ENDED,
+        "GameStarted",
+        "PairRemoved",
+        "JokerUsed",
+        "BlockedTileClicked",
+        "HintGiven",
+        "PairRestored",
+        "TilesShuffled",
+        "GamePaused",
+        "GameResumed",
+        "GameRestarted",
+        "GameStuck",
+        "GameWon",
+        "GameEnded",
     }
 )
 

@@ -16,7 +16,6 @@ from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
-# the type names, imported where events are read (never retyped)
 MATCH_CREATED = "MatchCreated"
 MATCH_FINISHED = "MatchFinished"
 ROUND_SCHEDULED = "RoundScheduled"
@@ -32,18 +31,18 @@ DUEL_EXPIRED = "DuelExpired"
 
 MATCH_EVENTS = frozenset(
     {
-        MATCH_CREATED,
-        MATCH_FINISHED,
-        ROUND_SCHEDULED,
-        ROUND_ENDED,
-        QUEUE_JOINED,
-        QUEUE_MATCHED,
-        QUEUE_LEFT,
-        QUEUE_EXPIRED,
-        DUEL_CHALLENGED,
-        DUEL_ACCEPTED,
-        DUEL_DECLINED,
-        DUEL_EXPIRED,
+        "MatchCreated",
+        "MatchFinished",
+        "RoundScheduled",
+        "RoundEnded",
+        "QueueJoined",
+        "QueueMatched",
+        "QueueLeft",
+        "QueueExpired",
+        "DuelChallenged",
+        "DuelAccepted",
+        "DuelDeclined",
+        "DuelExpired",
     }
 )
 

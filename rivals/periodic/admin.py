@@ -15,6 +15,7 @@ from rivals.admin_actions import ObjectActionsMixin, Row, confirm_then_apply, pe
 from rivals.admin_base import ReadOnlyAdmin
 from rivals.admin_display import actor_html, when
 from rivals.models import JobRun
+from rivals.periodic.events import JOB_PAUSED
 from rivals.periodic.services import job_pause, job_resume, job_state
 from rivals.system import jobs_status
 
@@ -186,7 +187,7 @@ class PeriodicTaskAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             health = getattr(obj, "health", None) or jobs_status()
             return format_html("<b>late</b>") if obj.name in health["late"] else "running"
         last = job_state(obj.name)
-        if last is not None and last.type == "JobPaused":
+        if last is not None and last.type == JOB_PAUSED:
             return format_html(
                 "<b>paused</b> by {} at {}: {}",
                 actor_html((last.metadata or {}).get("actor")),

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+JOB_PAUSED = "JobPaused"
+JOB_RESUMED = "JobResumed"
+
 JOB_EVENTS = frozenset({"JobPaused", "JobResumed"})
 
 

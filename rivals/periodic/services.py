@@ -10,7 +10,7 @@ from django_celery_beat.models import PeriodicTask
 from rivals.errors import NotAllowed
 from rivals.eventstore import ANY_VERSION, event_append
 from rivals.models import Event
-from rivals.periodic.events import job_paused, job_resumed
+from rivals.periodic.events import JOB_PAUSED, JOB_RESUMED, job_paused, job_resumed
 from rivals.text import clean_text
 
 STREAM_TYPE = "job"
@@ -23,7 +23,7 @@ def job_stream(name: str) -> str:
 def job_states() -> dict[str, Event]:
     """The last pause or resume of each job that has one (by job name)."""
     last = (
-        Event.objects.filter(stream_type=STREAM_TYPE, type__in=("JobPaused", "JobResumed"))
+        Event.objects.filter(stream_type=STREAM_TYPE, type__in=(JOB_PAUSED, JOB_RESUMED))
         .order_by("stream_id", "-version")
         .distinct("stream_id")
     )
@@ -33,14 +33,14 @@ def job_states() -> dict[str, Event]:
 def job_state(name: str) -> Event | None:
     """The last pause or resume of one job (None: never paused)."""
     return (
-        Event.objects.filter(stream_id=job_stream(name), type__in=("JobPaused", "JobResumed"))
+        Event.objects.filter(stream_id=job_stream(name), type__in=(JOB_PAUSED, JOB_RESUMED))
         .order_by("-version")
         .first()
     )
 
 
 def jobs_paused() -> set[str]:
-    return {name for name, e in job_states().items() if e.type == "JobPaused"}
+    return {name for name, e in job_states().items() if e.type == JOB_PAUSED}
 
 
 def _switch(*, name: str, reason: str, actor: str, pause: bool) -> PeriodicTask:

@@ -10,6 +10,9 @@ from typing import TypedDict
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+POINTS_AWARDED = "PointsAwarded"
+
 POINTS_EVENTS = frozenset({"PointsAwarded"})
 
 

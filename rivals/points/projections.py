@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rivals.models import Event
+from rivals.points.events import POINTS_AWARDED
 from rivals.projections import Projection
 from rivals.rebuild.copies import Table
 
@@ -11,7 +12,7 @@ class PointsLedgerProjection(Projection):
     """The points ledger: one row per ``PointsAwarded`` (R-33 sources, award instant)."""
 
     name = "points_ledger"
-    event_types = frozenset({"PointsAwarded"})
+    event_types = frozenset({POINTS_AWARDED})
     tables = (Table("rivals_points_ledger"),)
 
     def reset(self) -> None:

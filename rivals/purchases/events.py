@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+JOKER_PURCHASE_REFUNDED = "JokerPurchaseRefunded"
+JOKERS_PURCHASED = "JokersPurchased"
+
 PURCHASE_EVENTS = frozenset({"JokersPurchased", "JokerPurchaseRefunded"})
 
 

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from rivals.projections import Projection
+from rivals.purchases.events import JOKER_PURCHASE_REFUNDED, JOKERS_PURCHASED
 from rivals.rebuild.copies import Table
 
 
 class PurchasesProjection(Projection):
     name = "purchases"
-    event_types = frozenset({"JokersPurchased", "JokerPurchaseRefunded"})
+    event_types = frozenset({JOKERS_PURCHASED, JOKER_PURCHASE_REFUNDED})
     tables = (Table("purchases_purchase"),)
 
     def reset(self) -> None:
@@ -21,7 +22,7 @@ class PurchasesProjection(Projection):
         from rivals.purchases.models import Purchase
 
         d = event.data
-        refund = event.type == "JokerPurchaseRefunded"
+        refund = event.type == JOKER_PURCHASE_REFUNDED
         Purchase.objects.create(
             transaction_id=d["transaction_id"],
             account_id=d["account_id"],

@@ -14,6 +14,9 @@ from typing import TypedDict
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
+# the event types, one name each: code that reads events imports these, never retypes them
+RATINGS_UPDATED = "RatingsUpdated"
+
 RATING_EVENTS = frozenset({"RatingsUpdated"})
 
 

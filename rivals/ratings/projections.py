@@ -18,14 +18,17 @@ from collections import defaultdict
 from django.db import connection
 from django.utils.dateparse import parse_datetime
 
+from rivals.accounts.events import ACCOUNT_CLOSED
+from rivals.fairplay.events import ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED
 from rivals.projections import LiveRows, Projection
+from rivals.ratings.events import RATINGS_UPDATED
 from rivals.ratings.models import HISTOGRAM_BLOCK, Rating, RatingChange, RatingHistogram
 from rivals.ratings.skill import Skill, figure, provisional
 from rivals.rawsql import copy_insert, models_from_rows, select_list
 from rivals.rebuild import Table
 
-EXCLUSION_EVENTS = frozenset({"AccountSuspended", "AccountSuspensionLifted", "AccountClosed"})
-EVENT_TYPES = frozenset({"RatingsUpdated"}) | EXCLUSION_EVENTS
+EXCLUSION_EVENTS = frozenset({ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED, ACCOUNT_CLOSED})
+EVENT_TYPES = frozenset({RATINGS_UPDATED}) | EXCLUSION_EVENTS
 LOCK_SPACE = 0x52415445  # "RATE": the two-int advisory locks of one account's rating
 
 Deltas = dict[tuple[int, int], int]  # (level, value) → change of the count
@@ -33,7 +36,7 @@ Deltas = dict[tuple[int, int], int]  # (level, value) → change of the count
 
 def touched(event) -> list[int]:
     """The accounts an event changes, in lock order."""
-    if event.type == "RatingsUpdated":
+    if event.type == RATINGS_UPDATED:
         return sorted(p["account_id"] for p in event.data["players"])
     return [int(event.data["account_id"])]
 
@@ -53,12 +56,12 @@ def step(rows: dict[int, Rating], event, changes: list[RatingChange], deltas: De
     """The effect of one event on ``rows`` (every account it names present: new ones unsaved at
     their defaults); the history rows it adds go to ``changes``, the histogram's moves to ``deltas``."""
     d = event.data
-    if event.type != "RatingsUpdated":
+    if event.type != RATINGS_UPDATED:
         row = rows[int(d["account_id"])]
         _count(deltas, row, -1)
-        if event.type == "AccountSuspended":
+        if event.type == ACCOUNT_SUSPENDED:
             row.suspended = True
-        elif event.type == "AccountSuspensionLifted":
+        elif event.type == ACCOUNT_SUSPENSION_LIFTED:
             row.suspended = False
         else:
             row.closed = True

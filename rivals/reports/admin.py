@@ -17,6 +17,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 
 from rivals import personal
+from rivals.accounts.events import ACCOUNT_CREATED, DISPLAY_NAME_CHANGED, DISPLAY_NAME_RESET
 from rivals.accounts.services import neutral_name
 from rivals.admin_actions import (
     NoticeForm,
@@ -30,6 +31,7 @@ from rivals.admin_actions import (
 )
 from rivals.admin_base import PlayerSearchMixin
 from rivals.admin_display import actor_html, when
+from rivals.clubs.events import CLUB_FOUNDED, CLUB_RENAMED
 from rivals.models import Event
 from rivals.reports.models import Report
 from rivals.reports.selectors import reports_upheld_by_renaming
@@ -189,16 +191,14 @@ def _name_history(report: Report):
     if report.subject_player_id:
         account_id = report.subject_player_id
         events = Event.objects.filter(
-            stream_id=f"account-{account_id}", type__in=("AccountCreated", "DisplayNameChanged", "DisplayNameReset")
+            stream_id=f"account-{account_id}", type__in=(ACCOUNT_CREATED, DISPLAY_NAME_CHANGED, DISPLAY_NAME_RESET)
         )
     else:
-        events = Event.objects.filter(
-            stream_id=f"club-{report.subject_club_id}", type__in=("ClubFounded", "ClubRenamed")
-        )
+        events = Event.objects.filter(stream_id=f"club-{report.subject_club_id}", type__in=(CLUB_FOUNDED, CLUB_RENAMED))
     rows = []
     for e in events.order_by("-version")[:HISTORY_ROWS]:
         d = e.data
-        if e.type == "DisplayNameReset":
+        if e.type == DISPLAY_NAME_RESET:
             before = personal.unseal(d, account_id=d["account_id"], field="previous_name") or personal.ERASED_NAME
             name = d["display_name"]
             how = format_html(
@@ -208,14 +208,14 @@ def _name_history(report: Report):
                 d["reason"],
                 _told(d),
             )
-        elif e.type in ("AccountCreated", "DisplayNameChanged"):
+        elif e.type in (ACCOUNT_CREATED, DISPLAY_NAME_CHANGED):
             name = personal.unseal(d, account_id=d["account_id"], field="display_name") or personal.ERASED_NAME
-            how = "chosen by the player" if e.type == "DisplayNameChanged" else "at sign-up"
+            how = "chosen by the player" if e.type == DISPLAY_NAME_CHANGED else "at sign-up"
         else:
             name = d["name"]
             how = (
                 "founded"
-                if e.type == "ClubFounded"
+                if e.type == CLUB_FOUNDED
                 else format_html(
                     "renamed by {} — operator's note: {}; {}",
                     actor_html(e.metadata.get("actor")),

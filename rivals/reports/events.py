@@ -13,6 +13,10 @@ from uuid import UUID
 
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+REPORT_FILED = "ReportFiled"
+REPORT_REVIEWED = "ReportReviewed"
+
 REPORT_EVENTS = frozenset({"ReportFiled", "ReportReviewed"})
 
 

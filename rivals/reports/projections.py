@@ -4,13 +4,15 @@ their key reads them."""
 
 from __future__ import annotations
 
+from rivals.accounts.events import ACCOUNT_CLOSED
 from rivals.projections import Projection
 from rivals.rebuild.copies import Table
+from rivals.reports.events import REPORT_FILED, REPORT_REVIEWED
 
 
 class ReportsProjection(Projection):
     name = "reports"
-    event_types = frozenset({"ReportFiled", "ReportReviewed", "AccountClosed"})
+    event_types = frozenset({REPORT_FILED, REPORT_REVIEWED, ACCOUNT_CLOSED})
     tables = (Table("reports_report"),)
 
     def reset(self) -> None:
@@ -23,11 +25,11 @@ class ReportsProjection(Projection):
         from rivals.reports.models import Report
 
         d = event.data
-        if event.type == "AccountClosed":
+        if event.type == ACCOUNT_CLOSED:
             if d.get("erased"):
                 Report.objects.filter(reporter_id=d["account_id"]).update(note="")
             return
-        if event.type == "ReportFiled":
+        if event.type == REPORT_FILED:
             kind, _, ref = d["subject"].partition(":")
             note = personal.unseal(d, account_id=d["reporter_id"], field="note") if d.get("note_sealed") else ""
             Report.objects.create(

@@ -17,6 +17,26 @@ from uuid import UUID
 from rivals.event_types import constructor_name
 from rivals.eventstore import NewEvent
 
+# the event types, one name each: code that reads events imports these, never retypes them
+ADDED_KONG_DECLARED = "AddedKongDeclared"
+CLAIM_DECLARED = "ClaimDeclared"
+CLAIM_WINDOW_OPENED = "ClaimWindowOpened"
+DEAL_ENDED = "DealEnded"
+HAND_WON = "HandWon"
+KONG_ROBBED = "KongRobbed"
+KONGED = "Konged"
+MISSING_SUIT_DECLARED = "MissingSuitDeclared"
+MISSING_SUITS_REVEALED = "MissingSuitsRevealed"
+PASSED = "Passed"
+PONGED = "Ponged"
+SETTLED = "Settled"
+SICHUAN_INTENT_ACCEPTED = "SichuanIntentAccepted"
+SICHUAN_TABLE_OPENED = "SichuanTableOpened"
+TABLE_DEALT = "TableDealt"
+TILE_DISCARDED = "TileDiscarded"
+TILE_DRAWN = "TileDrawn"
+WALL_EXHAUSTED = "WallExhausted"
+
 SERVICE_EVENTS = frozenset({"SichuanTableOpened", "SichuanIntentAccepted"})
 ENGINE_EVENTS = frozenset(
     {

@@ -4,6 +4,7 @@ exact (a seed below 2^53)."""
 from __future__ import annotations
 
 from rivals.api.examples import answer_example, request_examples
+from rivals.sichuan.events import TILE_DISCARDED
 
 TABLE_CREATE = request_examples({"a table dealt from a seed (S-2)": {"seed": 20261205}, "a random deal": {}})
 INTENTS = request_examples(
@@ -21,7 +22,7 @@ EVENTS_ANSWER = [
         "a discard your seat saw",
         {  # (one item of the list)
             "index": 12,
-            "type": "TileDiscarded",
+            "type": TILE_DISCARDED,
             "data": {"seat": 2, "tile": 53},
             "recorded_at": "2026-12-05T19:02:11.504877Z",
         },

@@ -20,6 +20,7 @@ from rivals.eventstore import stream_filter
 from rivals.models import Event
 from rivals.romanian_time import iso_z
 from rivals.sichuan import engine
+from rivals.sichuan.events import CLAIM_DECLARED, CLAIM_WINDOW_OPENED, PASSED, TABLE_DEALT
 from rivals.sichuan.models import SichuanTable
 from rivals.sichuan.services import HUMAN_SEAT
 
@@ -111,7 +112,7 @@ def table_view(*, table: SichuanTable, state: engine.Table) -> dict[str, Any]:
 
 # --- events -------------------------------------------------------------------------------------
 
-_AI_DECISIONS = frozenset({"Passed", "ClaimDeclared"})
+_AI_DECISIONS = frozenset({PASSED, CLAIM_DECLARED})
 
 
 def visible_events(
@@ -130,12 +131,12 @@ def visible_events(
         kind = ev["type"]
         if kind in _AI_DECISIONS and ev["seat"] != seat:
             continue
-        if kind == "ClaimWindowOpened":
+        if kind == CLAIM_WINDOW_OPENED:
             mine = [c for c in ev["claims"] if c["seat"] == seat]
             if not mine:
                 continue
             ev = {**ev, "claims": mine}
-        elif kind == "TableDealt" and not over:
+        elif kind == TABLE_DEALT and not over:
             ev = {**ev, "seed": None}
         index += 1
         if event.version > after_version:

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from rivals.api.serializers import PageIn
 from rivals.sichuan import services as svc
+from rivals.sichuan.events import MISSING_SUIT_DECLARED, TABLE_DEALT, TILE_DRAWN
 
 TABLE_STATUSES = ["playing", "finished"]
 
@@ -145,12 +146,12 @@ class SichuanEventOut(serializers.Serializer):
 # revealed, the seed until the deal is over — those values may be null, and the dealt table says
 # the hands' sizes and the wall's count instead
 _SEEN_NULLABLE = {
-    "TableDealt": ("seed", "wall"),
-    "TileDrawn": ("tile",),
-    "MissingSuitDeclared": ("suit",),
+    TABLE_DEALT: ("seed", "wall"),
+    TILE_DRAWN: ("tile",),
+    MISSING_SUIT_DECLARED: ("suit",),
 }
 _SEEN_ADDED = {
-    "TableDealt": {
+    TABLE_DEALT: {
         "hand_sizes": {"type": "array", "items": {"type": "integer"}},
         "wall_count": {"type": "integer"},
     }
@@ -163,7 +164,7 @@ def seat_view_schema(type_name: str, data: dict) -> dict:
     props = data["properties"]
     for key in _SEEN_NULLABLE.get(type_name, ()):
         props[key] = {**props[key], "type": [props[key]["type"], "null"]}
-    if type_name == "TableDealt":
+    if type_name == TABLE_DEALT:
         props["hands"]["items"] = {"type": ["array", "null"], "items": props["hands"]["items"]["items"]}
     props.update(_SEEN_ADDED.get(type_name, {}))
     return data

@@ -35,7 +35,16 @@ from rivals.models import Account, Event
 from rivals.projections import LiveRows, Projection
 from rivals.rebuild import Table
 from rivals.sichuan import engine
-from rivals.sichuan.events import engine_event, sichuan_intent_accepted, sichuan_table_opened
+from rivals.sichuan.events import (
+    DEAL_ENDED,
+    SETTLED,
+    SICHUAN_INTENT_ACCEPTED,
+    SICHUAN_TABLE_OPENED,
+    TABLE_DEALT,
+    engine_event,
+    sichuan_intent_accepted,
+    sichuan_table_opened,
+)
 from rivals.sichuan.models import SichuanTable
 
 STREAM_TYPE = "sichuan"
@@ -45,8 +54,8 @@ INTENT_TYPES = ("declare_missing", "discard", "pong", "kong", "win", "pass")
 SUITS = ("C", "D", "B")
 N_TILES = 108  # S-1
 
-OPENED = "SichuanTableOpened"
-INTENT_ACCEPTED = "SichuanIntentAccepted"
+OPENED = SICHUAN_TABLE_OPENED
+INTENT_ACCEPTED = SICHUAN_INTENT_ACCEPTED
 SERVICE_EVENT_TYPES = frozenset({OPENED, INTENT_ACCEPTED})
 # every event type the engine folds (``Table._on_<Type>``)
 ENGINE_EVENT_TYPES = frozenset(n[len("_on_") :] for n in dir(engine.Table) if n.startswith("_on_"))
@@ -257,17 +266,17 @@ class SichuanTableProjection(Projection):
     def _change(table: SichuanTable, event: Event) -> None:
         d = event.data
         table.version, table.updated_at = event.version, event.recorded_at
-        if event.type == "TableDealt":
+        if event.type == TABLE_DEALT:
             table.seed, table.dealer = d["seed"], d["dealer"]
         elif event.type == INTENT_ACCEPTED:
             table.seq = d["seq"]
-        elif event.type == "Settled":  # S-13…S-16: each record moves points from payer to payee
+        elif event.type == SETTLED:  # S-13…S-16: each record moves points from payer to payee
             scores = list(table.scores)
             for p in d["payments"]:
                 scores[p["payer"]] -= p["amount"]
                 scores[p["payee"]] += p["amount"]
             table.scores = scores
-        elif event.type == "DealEnded":
+        elif event.type == DEAL_ENDED:
             table.status, table.scores = "finished", list(d["scores"])
             table.end_reason, table.finished_at = d["reason"], event.recorded_at
 

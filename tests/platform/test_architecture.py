@@ -2,7 +2,8 @@
 imports no room and names none of their admin pages or streams (the rooms register them), the
 engine imports nothing of Django, ``rivals`` never imports ``tournaments`` or ``rankings``, there
 is no import cycle at module level, no two rooms depend on each other (function-level imports
-included), a room reads another room's models only through its services and selectors, and no
+included), a room reads another room's models only through its services and selectors, code
+that reads events imports the event type names of the rooms' ``events.py`` (never retypes them), and no
 module grows past ~400 lines but the few named here with their reason."""
 
 from __future__ import annotations
@@ -353,3 +354,61 @@ def test_the_matches_services_import_one_another_one_way_function_level_imports_
     cycles = _cycles(nodes, lambda m: [t for t in GRAPH[m][1] if t in nodes])
     assert not cycles, cycles
     assert "rivals.matches.services.matches" in GRAPH["rivals.matches.services.rounds"][0]
+
+
+# --- event types are named where they are read (issue 33) ---------------------------------------
+# Each room's ``events.py`` names its event types once (``CLUB_RENAMED = "ClubRenamed"``, beside
+# its ``*_EVENTS`` frozenset); code that reads events imports those names and never retypes the
+# string. Tests keep the literals (they test the wire format); migrations are history.
+# Rooms whose events.py has no names yet: their own code, and everyone's reads of their types.
+EVENT_NAMES_NEXT = {
+    "rivals.games": "issue 33: next",
+    "rivals.matches": "issue 33: next",
+    "rivals.live": "issue 33: next",
+}
+# Code that writes its events as plain dicts and imports nothing of the platform.
+EVENT_NAMES_WRITERS = {"rivals.sichuan.engine": "the pure engine emits its events as dicts (no Django, no store)"}
+# (reader, owner) pairs where the import rules forbid importing the owner's names.
+EVENT_NAMES_UNREACHABLE = {
+    ("rivals", "tournaments"): "rivals never imports tournaments",
+    ("rivals.accounts", "rivals.fairplay"): "fair play's events are on the account stream; fairplay needs accounts",
+}
+
+
+def _event_type_owners() -> dict[str, str]:
+    """Every event type → the package of the ``events.py`` listing it in a ``*_EVENTS`` frozenset."""
+    owners = {}
+    for name, path in MODULES.items():
+        if path.name != "events.py":
+            continue
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").endswith("_EVENTS"):
+                for n in ast.walk(node.value):
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                        owners[n.value] = name.removesuffix(".events")
+    return owners
+
+
+def _event_type_literals() -> list[tuple[str, int, str, str]]:
+    """(module, line, type, owner) of every event type spelled as a string outside events.py."""
+    owners = _event_type_owners()
+    found = []
+    for name, path in MODULES.items():
+        if path.name == "events.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in owners:
+                found.append((name, node.lineno, node.value, owners[node.value]))
+    return found
+
+
+def test_event_types_are_imported_where_read_never_retyped():
+    assert len(_event_type_owners()) > 100  # the vocabulary was found
+    left = []
+    for module, line, type_name, owner in _event_type_literals():
+        if _in(module, EVENT_NAMES_NEXT) or _in(owner, EVENT_NAMES_NEXT) or _in(module, EVENT_NAMES_WRITERS):
+            continue
+        if any(_in(module, (reader,)) and _in(owner, (o,)) for reader, o in EVENT_NAMES_UNREACHABLE):
+            continue
+        left.append(f"{module}:{line} {type_name!r} (import it from {owner}.events)")
+    assert not left, left

@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from rivals.fairplay.events import FAIR_PLAY_SIGNALS_SCORED
+
 
 class Command(BaseCommand):
     help = "Score the fair-play signals of rated results not scored yet, or --verify the scored ones against the log."
@@ -32,7 +34,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"scored {scored} results")
             return
-        events = Event.objects.filter(type="FairPlaySignalsScored").order_by("position")
+        events = Event.objects.filter(type=FAIR_PLAY_SIGNALS_SCORED).order_by("position")
         if o["limit"]:
             events = events[: o["limit"]]
         checked, wrong = signals_verify(events.iterator())
