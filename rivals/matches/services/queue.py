@@ -142,9 +142,13 @@ def _pass(*, mode: str, now: datetime, actor: str) -> int:
     if not chosen:
         return 0
     ids = sorted(str(t.ticket) for group in chosen for t in group)
+    # locked in one order (ORDER BY pk): two passes over overlapping tickets wait for each other,
+    # they never deadlock — unordered, the rows were locked in whatever order the scan met them
     locked = {
         str(t.pk): t
-        for t in QueueTicket.objects.select_for_update().filter(pk__in=ids, status="waiting", expires_at__gt=now)
+        for t in QueueTicket.objects.select_for_update()
+        .filter(pk__in=ids, status="waiting", expires_at__gt=now)
+        .order_by("pk")
     }
     groups = [[locked[str(t.ticket)] for t in group] for group in chosen if all(str(t.ticket) in locked for t in group)]
     if not groups:
