@@ -12,7 +12,8 @@ from rivals import engine
 from rivals.engine.board import removable_pairs_py
 from rivals.engine.solver import _core, geometry
 from rivals.fairplay import analysis
-from rivals.fairplay.analysis import Move, _Position, _Removable, _swap_plan, analyse_board
+from rivals.fairplay.analysis import Move, _Position, _swap_plan, analyse_board
+from tests.fairplay.removable import walk_removable
 
 pytestmark = pytest.mark.skipif(_core is None, reason="the compiled core is not built")
 
@@ -96,20 +97,6 @@ def test_R_42_the_analysis_keeps_the_removable_pairs_removal_by_removal_without_
     """The Python fallback (``_Removable`` kept up to date removal by removal) lists the engine's
     pairs too."""
     monkeypatch.setattr(analysis, "_core", None)
-    rng = random.Random(9)
-    positions = 0
-    for k in range(10):
-        deal = engine.deal_from_code(engine.random_code(rng.randrange(1 << 30), f"L0{k % 10}"))
-        board = engine.Board(deal.layout, deal.faces, "rivals")
-        live = _Removable(board)
-        while True:
-            pairs = board.removable_pairs()
-            assert live.pairs() == pairs
-            positions += 1
-            if not pairs:
-                break
-            p = rng.choice(pairs)
-            board.remove(*p)
-            live.removed(*p)
+    positions, deal = walk_removable(9, 10)
     assert positions > 300
     assert _Position(engine.Board(deal.layout, deal.faces, "rivals"), None, 10).repair((0, 1)) == 0

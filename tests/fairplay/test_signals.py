@@ -306,25 +306,9 @@ def test_R_42_rebuild_projections_verifies_the_signals_tables_against_the_log():
 def test_R_42_the_analysis_keeps_the_removable_pairs_of_each_position_as_the_engine_lists_them():
     """T-6a's pairs, kept removal by removal (``analysis._Removable``), equal the engine's own
     listing at every position of random play on every layout."""
-    import random
+    from tests.fairplay.removable import walk_removable
 
-    from rivals.fairplay.analysis import _Removable
-
-    rng = random.Random(9)
-    positions = 0
-    for k in range(20):
-        deal = engine.deal_from_code(engine.random_code(rng.randrange(1 << 30), f"L0{k % 10}"))
-        board = engine.Board(deal.layout, deal.faces, "rivals")
-        live = _Removable(board)
-        while True:
-            pairs = board.removable_pairs()
-            assert live.pairs() == pairs
-            positions += 1
-            if not pairs:
-                break
-            p = rng.choice(pairs)
-            board.remove(*p)
-            live.removed(*p)
+    positions, _ = walk_removable(9, 20)
     assert positions > 500
 
 

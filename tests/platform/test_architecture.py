@@ -117,34 +117,7 @@ def test_the_engine_imports_nothing_of_django():
 
 
 def test_no_import_cycle_at_module_level():
-    index, low, stack, on, cycles = {}, {}, [], set(), []
-    counter = [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in GRAPH[v][0]:
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for v in GRAPH:
-        if v not in index:
-            visit(v)
+    cycles = _cycles(GRAPH, lambda v: GRAPH[v][0])
     assert not cycles, cycles
 
 
