@@ -14,26 +14,52 @@ from .prng import SplitMix64
 from .solver import SolveResult
 from .solver import solve as _solve
 
-_CACHE: OrderedDict[tuple, SolveResult] = OrderedDict()
-_CACHE_SIZE = 512
-_LOCK = threading.Lock()
+
+class _Lru:
+    """A small thread-safe LRU memo of this process (the engine's: no Django cache here)."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self.items: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+        return value
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            if len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+_SOLVED = _Lru()
+
+
+def clear_memos() -> None:
+    """Forget every position this process solved (a cold start: tests and benchmarks)."""
+    _SOLVED.clear()
+    _WINNING.clear()
 
 
 def solve(board: Board, node_budget: int | None = None) -> SolveResult:
     """The solver with a small LRU memo keyed by the exact position, so that e.g. the
     service's ``winning_plan`` followed by ``hint`` on an unsolvable position solves once."""
     key = (board.layout, board.ruleset, board.present, tuple(board.cls), node_budget)
-    with _LOCK:
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
+    hit = _SOLVED.get(key)
     if hit is not None:
         return SolveResult(hit.solvable, list(hit.plan), hit.nodes)
     res = _solve(board, node_budget)
-    with _LOCK:
-        _CACHE[key] = res
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    _SOLVED.put(key, res)
     return SolveResult(res.solvable, list(res.plan), res.nodes)
 
 
@@ -204,8 +230,7 @@ def _norm(pair: Sequence[int]) -> tuple[int, int]:
 # legal move), so the pair is not decisive — the answer the full check gives too, whatever its
 # node budget (that pair's probe is solvable or undecided, never unsolvable), without solving.
 # Only ever a shortcut to "not decisive"; every other case runs the full check.
-_WINNING: OrderedDict[tuple, list[tuple[int, int]]] = OrderedDict()
-_WINNING_SIZE = 512
+_WINNING = _Lru()
 
 
 def _position_key(board: Board) -> tuple:
@@ -213,19 +238,11 @@ def _position_key(board: Board) -> tuple:
 
 
 def _winning_plan_of(key: tuple) -> list[tuple[int, int]] | None:
-    with _LOCK:
-        plan = _WINNING.get(key)
-        if plan is not None:
-            _WINNING.move_to_end(key)
-    return plan
+    return _WINNING.get(key)
 
 
 def _remember_winning_plan(key: tuple, plan: list[tuple[int, int]]) -> None:
-    with _LOCK:
-        _WINNING[key] = plan
-        _WINNING.move_to_end(key)
-        if len(_WINNING) > _WINNING_SIZE:
-            _WINNING.popitem(last=False)
+    _WINNING.put(key, plan)
 
 
 def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:

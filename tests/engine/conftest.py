@@ -12,6 +12,6 @@ def impl(request, monkeypatch):
     """Every solver call of the test goes to one implementation (the memo is emptied so that
     no answer of the other one is reused)."""
     monkeypatch.setattr(solver, "implementation", request.param)
-    assist._CACHE.clear()
+    assist.clear_memos()
     yield request.param
-    assist._CACHE.clear()
+    assist.clear_memos()

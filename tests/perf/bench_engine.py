@@ -76,7 +76,7 @@ def bench_intents(seconds: float) -> float:
 def bench_positions(title: str, pos, budget: int) -> None:
     from rivals.engine import assist
 
-    assist._CACHE.clear()
+    assist.clear_memos()
     hint_ms, solve_ms, nodes, undecided, unsolvable = [], [], [], 0, 0
     for board, _plan in pos:
         t = time.perf_counter()
@@ -85,7 +85,7 @@ def bench_positions(title: str, pos, budget: int) -> None:
         nodes.append(res.nodes)
         undecided += res.solvable is None
         unsolvable += res.solvable is False
-        assist._CACHE.clear()
+        assist.clear_memos()
         t = time.perf_counter()
         hint(board)  # no stored plan: recomputed (the slow path)
         hint_ms.append((time.perf_counter() - t) * 1000)
@@ -99,7 +99,7 @@ def bench_positions(title: str, pos, budget: int) -> None:
         hint(board, plan)
         t_plan.append((time.perf_counter() - t) * 1000)
     print(f"[{title}] " + fmt("hint with stored plan", t_plan))
-    assist._CACHE.clear()  # cold memo for the decisive figures
+    assist.clear_memos()  # cold memo for the decisive figures
     dec_ms = []
     rng = SplitMix64(7)
     decisive = 0
@@ -108,7 +108,7 @@ def bench_positions(title: str, pos, budget: int) -> None:
         if not pairs:
             continue
         p = pairs[rng.below(len(pairs))]
-        assist._CACHE.clear()
+        assist.clear_memos()
         t = time.perf_counter()
         decisive += is_decisive(board, p)
         dec_ms.append((time.perf_counter() - t) * 1000)

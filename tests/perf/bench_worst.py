@@ -46,7 +46,7 @@ def _counting(board, node_budget=None):
 def measured(fn, *args):
     """(seconds, nodes) of one service question, the solver's memo emptied first (each question
     measured on its own, as a web worker that meets the position for the first time)."""
-    assist._CACHE.clear()
+    assist.clear_memos()
     _nodes[0] = 0
     t = time.perf_counter()
     fn(*args)

@@ -114,7 +114,7 @@ def database_costs(args, name: str) -> None:
     try:
         for result in results:
             analysed.append(0.0)
-            assist._CACHE.clear()  # the intents' solves of the same positions: not in a worker's process
+            assist.clear_memos()  # the intents' solves of the same positions: not in a worker's process
             c, w = time.process_time(), time.perf_counter()
             assert fairplay_result_score(result=result, now=T0 + timedelta(days=1))
             cpu.append(1000 * (time.process_time() - c))
