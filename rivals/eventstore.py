@@ -342,12 +342,20 @@ def stream_filter(stream_id: str) -> dict[str, Any]:
     return {"stream_id": stream_id} | ({"recorded_at__gte": first_at} if first_at is not None else {})
 
 
-# ``stream_filter``'s bound in SQL, for a raw read that takes it in the same round trip (the head's
-# ``first_at`` read by a subquery, so a prepared plan prunes the partitions at run time): its two
-# parameters are the stream's id, twice
-STREAM_BOUND_SQL = (
-    "stream_id = %s AND recorded_at >= coalesce((SELECT first_at FROM rivals_stream WHERE id = %s), '-infinity')"
-)
+def stream_bound_sql(stream: str = "%s", *, events: str = "") -> str:
+    """``stream_filter``'s bound in SQL, for a raw read that takes it in the same round trip (the
+    head's ``first_at`` read by a subquery, so a prepared plan prunes the partitions at run time).
+    ``stream``: the stream's id as SQL (a parameter, or an expression of the query's rows);
+    ``events``: the alias of ``rivals_event`` in the query, if it has one."""
+    col = f"{events}." if events else ""
+    return (
+        f"{col}stream_id = {stream} AND {col}recorded_at >= "
+        f"coalesce((SELECT first_at FROM rivals_stream WHERE id = {stream}), '-infinity')"
+    )
+
+
+# the bound with its two parameters: the stream's id, twice
+STREAM_BOUND_SQL = stream_bound_sql()
 
 
 def stream_events(stream_id: str) -> list[Event]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
+from rivals.eventstore import stream_bound_sql
 from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move
 from rivals.fairplay.signals_projection import baseline_keys
@@ -61,10 +62,7 @@ class ResultRead:
 
 
 def _bound(stream_sql: str) -> str:
-    return (
-        f"e.stream_id = {stream_sql} AND e.recorded_at >= "
-        f"coalesce((SELECT s.first_at FROM rivals_stream s WHERE s.id = {stream_sql}), '-infinity')"
-    )
+    return stream_bound_sql(stream_sql, events="e")
 
 
 READ_SQL = f"""
