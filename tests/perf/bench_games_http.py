@@ -166,12 +166,12 @@ def closed_loop(players, seconds):
     return len(lat) / wall, lat
 
 
-def open_loop(players, rate, seconds):
-    """Requests scheduled at a fixed rate; each player thread takes the next free slot."""
+def run_open_loop(players, rate: float, seconds: float, act) -> None:
+    """Requests scheduled at a fixed rate: slot ``i`` is due at ``t0 + i / rate``; each player's
+    thread takes the next free slot, sleeps until it is due and calls ``act(player, due)``."""
     total = int(rate * seconds)
     counter = iter(range(total))
     lock = threading.Lock()
-    lat_sched, lat_service = [], []
     t0 = time.perf_counter() + 0.5
 
     def run(p):
@@ -184,17 +184,28 @@ def open_loop(players, rate, seconds):
             delay = due - time.perf_counter()
             if delay > 0:
                 time.sleep(delay)
-            _, service = p.step()
-            done = time.perf_counter()
-            with lock:
-                lat_sched.append(done - due)
-                lat_service.append(service)
+            act(p, due)
 
     threads = [threading.Thread(target=run, args=(p,)) for p in players]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+
+
+def open_loop(players, rate, seconds):
+    """The open loop of solo intents: each slot's latency from its due time, and the service's."""
+    lock = threading.Lock()
+    lat_sched, lat_service = [], []
+
+    def act(p, due):
+        _, service = p.step()
+        done = time.perf_counter()
+        with lock:
+            lat_sched.append(done - due)
+            lat_service.append(service)
+
+    run_open_loop(players, rate, seconds, act)
     return lat_sched, lat_service
 
 

@@ -213,39 +213,23 @@ def four_rounds(args, errors: list, pids, url) -> list[float]:
 
 
 def round_open_loop(players, rate: float, seconds: float) -> list[float]:
-    total = int(rate * seconds)
-    slots = iter(range(total))
     lock = threading.Lock()
     lat: list[float] = []
-    t0 = time.perf_counter() + 0.5
 
-    def run(p):
-        while True:
-            with lock:
-                i = next(slots, None)
-            if i is None:
+    def act(p, due):
+        if not p.player.plan:
+            try:
+                p.player.next_round()  # the queue: not a round intent
+            except Exception as exc:  # counted by the caller
+                p.errors.append(f"join: {exc}"[:300])
                 return
-            due = t0 + i / rate
-            delay = due - time.perf_counter()
-            if delay > 0:
-                time.sleep(delay)
-            if not p.player.plan:
-                try:
-                    p.player.next_round()  # the queue: not a round intent
-                except Exception as exc:  # counted by the caller
-                    p.errors.append(f"join: {exc}"[:300])
-                    continue
-            ready = time.perf_counter()
-            ok, service = p.step()
-            if service:
-                with lock:
-                    lat.append(time.perf_counter() - max(due, ready))
+        ready = time.perf_counter()
+        ok, service = p.step()
+        if service:
+            with lock:
+                lat.append(time.perf_counter() - max(due, ready))
 
-    threads = [threading.Thread(target=run, args=(p,)) for p in players]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    solo.run_open_loop(players, rate, seconds, act)
     return lat
 
 
