@@ -105,7 +105,7 @@ PERIODIC_TASKS: list[dict] = [
     {
         "name": "live-tournament-reminders",
         "description": "Tells the players registered for a tournament that it starts within 5 minutes (the tournament_starting notification), once per tournament. Every 30 seconds.",
-        "task": "live.tournament_reminders",
+        "task": "tournaments.reminders",
         "interval_seconds": 30,
     },
     # P-5: pot competitions are ranked and paid once their end time passed.

@@ -26,6 +26,7 @@ from demo.world import Persona, Tally
 from rivals import engine
 from rivals.errors import DomainError
 from rivals.fairplay.services import fairplay_intent_accepted, fairplay_intent_refused
+from rivals.games.events import JOKER_USED, PAIR_REMOVED
 from rivals.games.services import MAX_JOKERS_PER_GAME, game_board, game_create, game_intent_apply
 from rivals.intents import rejected_intent_record
 from rivals.matches.models import Match, Round
@@ -143,7 +144,7 @@ def send(account: Account, target: str, intent: dict, apply, *, now: datetime, t
 def _moved(mind: Mind, intent: dict, events) -> None:
     """Mirror an accepted intent on the bot's own board."""
     for e in events:
-        if e.type in ("PairRemoved", "JokerUsed"):
+        if e.type in (PAIR_REMOVED, JOKER_USED):
             mind.removed(e.data["tiles"])
 
 

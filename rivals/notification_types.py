@@ -1,6 +1,6 @@
 """The notification vocabulary (API.md "Notifications"): every notification type with the typed
 shape of its ``data`` — a serializer declared beside where the room makes those notifications and
-registered from its app's ``ready()`` (the live room's today: ``rivals.live.notice_shapes``).
+registered from its app's ``ready()`` (each room's ``notices`` module, beside who hears of what).
 Adding a type anywhere is one registration; the schema's ``Notification`` union on ``type``
 (``rivals.api.unions``) and the one time spelling of notification data (``data_view``, used by
 REST and the socket alike) are read from here. The platform imports no room.

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rest_framework import serializers
+
 from rivals.errors import Invalid
 from rivals.text import clean_text
 
@@ -49,3 +51,12 @@ def notice_data(data: dict[str, Any], *, default_code: str = "other") -> dict[st
     if data.get("message"):
         out["message"] = data["message"]
     return out
+
+
+class OperatorNoticeData(serializers.Serializer):
+    """What a player is told of an operator's act on their account (issue 40): a reason code and,
+    only where the operator wrote one for the player, a message — never the operator's own note.
+    The rooms' notification shapes of such acts subclass it."""
+
+    reason_code = serializers.ChoiceField(choices=list(REASON_CODES))
+    message = serializers.CharField(required=False, help_text="written by the operator for the player")

@@ -93,6 +93,15 @@ def register(projection: Projection) -> Projection:
     return projection
 
 
+def reindex() -> None:
+    """Index the projections by event type again: a projection whose types grow as rooms register
+    (the notifications', ``rivals.notices``) is found for them."""
+    _BY_TYPE.clear()
+    for projection in _REGISTRY:
+        for t in projection.event_types:
+            _BY_TYPE[t].append(projection)
+
+
 def registered() -> list[Projection]:
     return list(_REGISTRY)
 

@@ -72,3 +72,17 @@ class TournamentsConfig(AppConfig):
         from tournaments import export
 
         export.register()  # its part of a player's export (rivals.accounts.export)
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from tournaments import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(
+            feature=self.label, told=notices.TOLD, facts=notices.FACTS
+        )  # who hears of its events (rivals.notices)
+
+        from rivals.live import topics
+        from tournaments.topics import tournament_view
+
+        topics.register_view("tournament", tournament_view)  # what its live topic shows

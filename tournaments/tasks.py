@@ -44,3 +44,11 @@ def pots_sweep(now: str | None = None) -> int:
     from tournaments.services.pots import pots_sweep as sweep_pots
 
     return sweep_pots(now=job_now(now))
+
+
+@shared_task(name="tournaments.reminders", acks_late=True)
+def reminders(now: str | None = None) -> int:
+    """``tournament_starting`` notifications, 5 minutes before each tournament (idempotent)."""
+    from tournaments.reminders import tournament_reminders_append
+
+    return tournament_reminders_append(now=job_now(now))

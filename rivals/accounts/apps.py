@@ -44,3 +44,10 @@ class AccountsConfig(AppConfig):
         from rivals.accounts import export_parts
 
         export_parts.register()  # its parts of a player's export (rivals.accounts.export)
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from rivals.accounts import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(feature=self.label, told=notices.TOLD)  # who hears of its events (rivals.notices)

@@ -59,3 +59,10 @@ class ClubsConfig(AppConfig):
         from rivals.clubs import export
 
         export.register()  # its part of a player's export (rivals.accounts.export)
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from rivals.clubs import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(feature=self.label, told=notices.TOLD)  # who hears of its events (rivals.notices)

@@ -52,3 +52,10 @@ class FairPlayConfig(AppConfig):
         projections.register(signals_projection)  # R-42's windows, baselines, boards and pairs
         intent_accepted.connect(_on_intent_accepted, dispatch_uid="fairplay.intent_accepted")
         intent_refused.connect(_on_intent_refused, dispatch_uid="fairplay.intent_refused")
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from rivals.fairplay import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(feature=self.label, told=notices.TOLD)  # who hears of its events (rivals.notices)

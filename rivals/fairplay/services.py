@@ -32,6 +32,7 @@ from rivals.fairplay.events import (
     fair_play_flagged,
 )
 from rivals.fairplay.models import FairPlayFlag
+from rivals.games.events import PAIR_REMOVED
 from rivals.games.models import RejectedIntent
 from rivals.models import Account
 from rivals.player_notice import notice_clean
@@ -131,7 +132,7 @@ def fairplay_intent_accepted(*, account: Account, events) -> None:
     if not threshold:
         return
     for event in events:
-        if event.type != "PairRemoved":
+        if event.type != PAIR_REMOVED:
             continue
         interval = event.data.get("interval_ms")
         if interval is None or interval >= threshold:

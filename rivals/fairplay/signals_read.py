@@ -18,12 +18,13 @@ from rivals.eventstore import stream_bound_sql
 from rivals.fairplay import scoring
 from rivals.fairplay.analysis import Move
 from rivals.fairplay.signals_projection import baseline_keys
+from rivals.games.events import JOKER_USED, PAIR_REMOVED, PAIR_RESTORED, TILES_SHUFFLED
 from rivals.rawsql import execute_prepared
 
 COMPARE_MAX = 200  # earlier boards of one deal a board is compared with (the most recent)
 CELL_FIELDS = tuple(scoring.Cell.__dataclass_fields__)
-BOARD_EVENTS = ("PairRemoved", "JokerUsed", "PairRestored", "TilesShuffled")
-UNSCORED = ("PairRestored", "TilesShuffled")
+BOARD_EVENTS = (PAIR_REMOVED, JOKER_USED, PAIR_RESTORED, TILES_SHUFFLED)
+UNSCORED = (PAIR_RESTORED, TILES_SHUFFLED)
 
 
 @dataclass
@@ -98,7 +99,7 @@ def _moves(events: list) -> list[Move] | None:
     for event_type, data in events:
         if event_type in UNSCORED:
             return None
-        moves.append(Move(tuple(data["tiles"]), int(data.get("interval_ms") or 0), event_type == "JokerUsed"))
+        moves.append(Move(tuple(data["tiles"]), int(data.get("interval_ms") or 0), event_type == JOKER_USED))
     return moves
 
 

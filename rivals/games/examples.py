@@ -4,6 +4,7 @@ intent type, and a realistic answer of a move (one event, not the union)."""
 from __future__ import annotations
 
 from rivals.api.examples import answer_example, request_examples
+from rivals.games.events import GAME_STARTED, PAIR_REMOVED
 
 GAME_CREATE = request_examples(
     {
@@ -31,7 +32,7 @@ GAME_INTENTS = request_examples(INTENTS)
 _ID = "6f1d2c3b-8a4e-4f5a-9b7c-1d2e3f4a5b6c"
 PAIR = {
     "version": 18,
-    "type": "PairRemoved",
+    "type": PAIR_REMOVED,
     "data": {
         "tiles": [3, 9],
         "faces": ["2B", "2B"],
@@ -102,7 +103,7 @@ GAME_EVENTS_ANSWER = [
         "a game's first event: its deal",
         {
             "version": 1,
-            "type": "GameStarted",
+            "type": GAME_STARTED,
             "data": {
                 "game_id": _ID,
                 "account_id": 42,

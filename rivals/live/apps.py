@@ -8,9 +8,6 @@ class LiveConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from rivals import admin_display
-
-        admin_display.register_pages(streams=("reminder-",))  # what the admin links (rivals.admin_display)
 
         from rivals import event_types, projections
         from rivals.live import events
@@ -19,11 +16,6 @@ class LiveConfig(AppConfig):
         event_types.register(feature=self.label, types=events.LIVE_EVENTS, module=events)
         # applied live in the append's transaction; reset and replayed by rebuild_projections
         projections.register(notifications_projection)
-
-        from rivals import notification_types
-        from rivals.live.notice_shapes import SHAPES
-
-        notification_types.register(feature=self.label, shapes=SHAPES)  # the data of each notification type
 
         from rivals.live import export
 

@@ -8,13 +8,15 @@ from datetime import datetime
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
-LIVE_EVENTS = frozenset({"TournamentStartingSoon"})
+TOURNAMENT_STARTING_SOON = "TournamentStartingSoon"
+
+LIVE_EVENTS = frozenset({TOURNAMENT_STARTING_SOON})
 
 
 def tournament_starting_soon(
     *, tournament_id: str, starts_at: datetime, title: str, account_ids: list[int]
 ) -> NewEvent:
     return NewEvent(
-        "TournamentStartingSoon",
+        TOURNAMENT_STARTING_SOON,
         {"tournament_id": tournament_id, "starts_at": iso(starts_at), "title": title, "account_ids": account_ids},
     )

@@ -190,7 +190,7 @@ class Hub:
                 return
             sub.buffer.append((entry, notes))
             return
-        message = topics.message(sub.topic, entry, topics.seated_mine(notes, sub.topic.account_id, entry["p"]))
+        message = topics.message(sub.topic, entry, topics.own_notes(notes, sub.topic.account_id, entry["p"]))
         if message is not None:
             sub.socket.push(message)
 
@@ -233,12 +233,12 @@ class Hub:
             events, notes = await read_topic(self.conn, topic, since, start)
             entries = sorted([*events, *notes] if topic.kind == "account" else events, key=lambda e: e["p"])
             for entry in entries:
-                mine = topics.seated_mine(notes, topic.account_id, entry["p"])
+                mine = topics.own_notes(notes, topic.account_id, entry["p"])
                 message = topics.message(topic, entry, mine)
                 if message is not None and not socket.ended:
                     await socket.push_wait(message)
         for entry, notes in sub.buffer:
-            message = topics.message(topic, entry, topics.seated_mine(notes, topic.account_id, entry["p"]))
+            message = topics.message(topic, entry, topics.own_notes(notes, topic.account_id, entry["p"]))
             if message is not None:
                 socket.push(message)
         sub.buffer, sub.replaying = [], False

@@ -1,22 +1,25 @@
-"""The notifications projection: ``Notification`` rows from the events that notify (``notices``),
-written in the append's transaction (so a reader of the log by position finds an event's
+"""The notifications projection: ``Notification`` rows from the events that notify (the rooms'
+notices, registered in ``rivals.notices``), written in the append's transaction (so a reader of the log by position finds an event's
 notifications committed with it) and rebuilt from the log by ``rebuild_projections``."""
 
 from __future__ import annotations
 
-from rivals.live.notices import FACT_TYPES, NOTIFYING, FoldedFacts, LogFacts, notices
+from rivals.notices import fact_types, folded_facts, log_facts, notices, notifying
 from rivals.projections import Projection
 from rivals.rebuild import Table
 
 
 class NotificationsProjection(Projection):
     name = "live_notifications"
-    event_types = NOTIFYING
     tables = (Table("live_notification"),)
 
     @property
+    def event_types(self) -> frozenset[str]:  # type: ignore[override]  # the rooms register them
+        return notifying()
+
+    @property
     def rebuild_types(self) -> frozenset[str]:
-        return NOTIFYING | FACT_TYPES
+        return notifying() | fact_types()
 
     def reset(self) -> None:
         from rivals.live.models import Notification
@@ -35,14 +38,14 @@ class NotificationsProjection(Projection):
     def apply(self, event) -> None:
         from rivals.live.models import Notification
 
-        rows = self._rows(event, LogFacts())
+        rows = self._rows(event, log_facts())
         if rows:
             Notification.objects.bulk_create(rows, ignore_conflicts=True)
 
     def apply_many(self, events) -> None:
         from rivals.live.models import Notification
 
-        facts = LogFacts()
+        facts = log_facts()
         rows = [row for event in events for row in self._rows(event, facts)]
         if rows:
             Notification.objects.bulk_create(rows, ignore_conflicts=True)
@@ -51,10 +54,10 @@ class NotificationsProjection(Projection):
         from rivals.live.models import Notification
         from rivals.rawsql import copy_insert
 
-        facts, rows = FoldedFacts(), {}
-        for page in log.pages(NOTIFYING | FACT_TYPES):
+        facts, rows, told = folded_facts(), {}, notifying()
+        for page in log.pages(self.rebuild_types):
             for event in page:
-                if event.type in NOTIFYING:
+                if event.type in told:
                     for row in self._rows(event, facts):
                         rows.setdefault((row.account_id, row.position, row.type), row)
                 facts.learn(event)

@@ -4,22 +4,35 @@ relay reads from the log (``rivals.live.logread``):
 - an event entry: ``{"p": position, "s": stream, "t": type, "at", "d": data}``, and for a round's
   board ``"r"`` (the round), ``"o"`` (the board's owner) and ``"sum"`` (the board after the event:
   score, pairs left, finished, stuck — folded from the log, never read from a later state);
-- a notification entry: ``{"p", "a": account, "t", "at", "d"}`` (``rivals.live.notices``).
+- a notification entry: ``{"p", "a": account, "t", "at", "d"}`` (``rivals.notices``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-ROUND_RESULT_TYPES = ("RoundScheduled", "RoundEnded")  # a round's events its match page shows too
-RESTRICTING = ("AccountSuspended", "AccountClosed")  # the account's sockets close (R-38)
+from rivals.accounts.events import ACCOUNT_CLOSED
+from rivals.fairplay.events import ACCOUNT_SUSPENDED
+from rivals.matches.events import ROUND_ENDED, ROUND_SCHEDULED
+
+ROUND_RESULT_TYPES = (ROUND_SCHEDULED, ROUND_ENDED)  # a round's events its match page shows too
+RESTRICTING = (ACCOUNT_SUSPENDED, ACCOUNT_CLOSED)  # the account's sockets close (R-38)
 # R-40: a competition's deal (its code and the salt of its commitment) is never pushed: when a
 # round, match or wave is created it is secret by definition, and a replay (``since``) of an event
 # made then shows it as it was; the REST reads show ``code`` and ``salt`` once the deal is over
 DEAL_SECRET = ("code", "salt")
-# what a tournament's page shows of its events: never the seed of its seating nor a wave's deal,
-# nor an operator's note of a cancellation (issue 40: the note stays with the operators)
-TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence", "note", *DEAL_SECRET})
+
+# A topic kind's own view of its events (``register_view``): ``view(topic, entry, data, mine)``
+# returns what the subscriber sees (``data``: the event's data with the deal hidden; ``mine``: the
+# subscriber's own notifications at the same position) — a tournament's page (``tournaments.topics``)
+TopicView = Callable[[Any, dict[str, Any], dict[str, Any], list[dict[str, Any]]], dict[str, Any] | None]
+_VIEWS: dict[str, TopicView] = {}
+
+
+def register_view(kind: str, view: TopicView) -> None:
+    """What subscribers of topics of ``kind`` see of its events (a room above live registers it)."""
+    _VIEWS[kind] = view
 
 
 def keys_of(entry: dict[str, Any]) -> list[str]:
@@ -51,30 +64,20 @@ def _deal_hidden(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def view(topic, entry: dict[str, Any], mine: dict | None = None) -> dict[str, Any] | None:
+def view(topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The ``data`` of ``entry`` for the subscriber of ``topic`` (``rivals.live.selectors.Topic``),
-    or ``None`` when it shows nothing of it. ``mine``: the subscriber's own notification at the
-    same position (a tournament table it was seated at)."""
+    or ``None`` when it shows nothing of it. ``mine``: the subscriber's own notifications at the
+    same position (``own_notes``: a tournament table it was seated at)."""
     d = _deal_hidden(entry["d"])
     if topic.kind == "round" and "o" in entry:
         return d if entry["o"] == topic.account_id else summary(entry, topic.players)
     if topic.kind == "match" and entry["s"].startswith("round-") and entry["t"] not in ROUND_RESULT_TYPES:
         return None
-    if topic.kind == "tournament":
-        out = {k: v for k, v in d.items() if k not in TOURNAMENT_HIDDEN}
-        if entry["t"] == "WaveSeated":
-            out["tables"] = len(d.get("tables", []))
-            out["waiting"] = len(d.get("waiting", []))
-            table = next((row for row in d.get("tables", []) if topic.account_id in row["account_ids"]), None)
-            out["mine"] = {"table": table["table"], "players": table["account_ids"]} if table else None
-        elif entry["t"] == "TablesOpened":
-            out["tables"] = len(d.get("tables", []))
-            out["mine"] = mine
-        return out
-    return d
+    own = _VIEWS.get(topic.kind)
+    return own(topic, entry, d, mine or []) if own else d
 
 
-def message(topic, entry: dict[str, Any], mine: dict | None = None) -> dict[str, Any] | None:
+def message(topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     data = view(topic, entry, mine)
     if data is None:
         return None
@@ -88,9 +91,6 @@ def message(topic, entry: dict[str, Any], mine: dict | None = None) -> dict[str,
     }
 
 
-def seated_mine(notes: list[dict[str, Any]], account_id: int, position: int) -> dict | None:
-    """The subscriber's ``tournament_seated`` notification at ``position`` (its own table)."""
-    for note in notes:
-        if note["p"] == position and note["a"] == account_id and note["t"] == "tournament_seated":
-            return {k: note["d"].get(k) for k in ("table", "round_id", "match_id")}
-    return None
+def own_notes(notes: list[dict[str, Any]], account_id: int, position: int) -> list[dict[str, Any]]:
+    """The subscriber's own notifications at ``position``."""
+    return [note for note in notes if note["p"] == position and note["a"] == account_id]

@@ -75,3 +75,12 @@ class MatchesConfig(AppConfig):
         from rivals.matches import export
 
         export.register()  # its part of a player's export (rivals.accounts.export)
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from rivals.matches import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(
+            feature=self.label, told=notices.TOLD, facts=notices.FACTS
+        )  # who hears of its events (rivals.notices)

@@ -35,3 +35,10 @@ class PointsConfig(AppConfig):
         from rivals.points import export
 
         export.register()  # its part of a player's export (rivals.accounts.export)
+
+        from rivals import notices as registry
+        from rivals import notification_types
+        from rivals.points import notices
+
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
+        registry.register(feature=self.label, told=notices.TOLD)  # who hears of its events (rivals.notices)

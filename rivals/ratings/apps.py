@@ -36,9 +36,11 @@ class RatingsConfig(AppConfig):
 
         register_public_profile_field("rating", RatingOut(help_text="R-41: the skill rating (an addition)"))
         register_player_streams(rating_streams)  # the admin's events of a player: its rated results
+        from rivals import notices as registry
         from rivals import notification_types
-        from rivals.ratings import export
+        from rivals.ratings import export, notices
         from rivals.ratings.serializers import RatingChangedData
 
         notification_types.register(feature=self.label, shapes={"rating_changed": RatingChangedData})
+        registry.register(feature=self.label, told=notices.TOLD)  # who hears of a rated result (rivals.notices)
         export.register()  # its part of a player's export (rivals.accounts.export)

@@ -31,16 +31,21 @@ from datetime import datetime
 
 from django.db import connection
 
+from rivals.games.events import GAME_STARTED, GAME_WON, HINT_GIVEN, JOKER_USED, PAIR_REMOVED
+from rivals.matches.events import ROUND_ENDED
 from rivals.matches.services.round_open import pairs_removed
 from rivals.projections import LiveRows, Projection, defer_write
 from rivals.rebuild.copies import Table
 from rivals.statistics.models import COUNTERS_SHOWN as COUNTERS
 
-PAIRS = frozenset({"PairRemoved", "JokerUsed"})  # R-37: a pair removed by hand or with a joker
-EVENT_TYPES = PAIRS | {"HintGiven", "GameWon", "RoundEnded", "TableScored"}
+PAIRS = frozenset({PAIR_REMOVED, JOKER_USED})  # R-37: a pair removed by hand or with a joker
+# a tournament's scored table: its type spelled here, since rivals never imports tournaments
+TABLE_SCORED = "TableScored"
+EVENT_TYPES = PAIRS | {HINT_GIVEN, GAME_WON, ROUND_ENDED, TABLE_SCORED}
 # the rebuild also learns the solo games from their starts; a round's boards' events are skipped
-REBUILD_TYPES = EVENT_TYPES | {"GameStarted"}
-_SOLO_ONLY = "NOT (type IN ('GameStarted', 'PairRemoved', 'JokerUsed', 'HintGiven') AND data ? 'round_id')"
+REBUILD_TYPES = EVENT_TYPES | {GAME_STARTED}
+_BOARD_TYPES = ", ".join(f"'{t}'" for t in (GAME_STARTED, PAIR_REMOVED, JOKER_USED, HINT_GIVEN))
+_SOLO_ONLY = f"NOT (type IN ({_BOARD_TYPES}) AND data ? 'round_id')"
 
 SoloGame = tuple[int, str]  # (account id, layout) of a solo game
 GameOf = Callable[[str], "SoloGame | None"]
@@ -61,31 +66,31 @@ class Effect:
 def effect(event, game_of: GameOf) -> Effect:
     """What one event adds (``game_of``: a solo game's account and layout, None for a round's board)."""
     d, out = event.data, Effect()
-    if event.type in PAIRS or event.type == "HintGiven":
+    if event.type in PAIRS or event.type == HINT_GIVEN:
         if "round_id" in d:  # a round's board: counted with the round (RoundEnded)
             return out
         game_id = event.stream_id.removeprefix("game-")
         solo = game_of(game_id)
         if solo is None:
             pass
-        elif event.type != "HintGiven":
+        elif event.type != HINT_GIVEN:
             out.games.append((solo[0], game_id))
         elif d.get("counted", True):  # as the board counts it (rivals.games.state)
             out.add(solo[0], "hints_used")
-    elif event.type == "GameWon":
+    elif event.type == GAME_WON:
         game_id = event.stream_id.removeprefix("game-")
         solo = game_of(game_id)
         if solo is not None:
             out.add(solo[0], "games_won")
             out.best.append((solo[0], solo[1], d["play_ms"], game_id, event.recorded_at))
-    elif event.type == "RoundEnded":
+    elif event.type == ROUND_ENDED:
         played = [r for r in d["results"] if pairs_removed(r) > 0]
         for r in played:
             out.add(r["account_id"], "rounds_played")
         first = [r["account_id"] for r in d["results"] if r["place"] == 1]
         if len(first) == 1 and any(r["account_id"] == first[0] for r in played):  # R-18: a shared first is nobody's
             out.add(first[0], "rounds_won")
-    elif event.type == "TableScored" and d.get("round_id") is not None:  # no round: closed unplayed
+    elif event.type == TABLE_SCORED and d.get("round_id") is not None:  # no round: closed unplayed
         tournament = event.stream_id.removeprefix("tournament-")
         out.tournaments += [(r["account_id"], tournament) for r in d["results"] if pairs_removed(r) > 0]
     return out
@@ -178,7 +183,7 @@ class FoldStore:
         self.games: set[tuple[int, str]] = set()
 
     def step(self, event) -> None:
-        if event.type == "GameStarted" and event.data.get("round_id") is None:
+        if event.type == GAME_STARTED and event.data.get("round_id") is None:
             self.solo[event.data["game_id"]] = (event.data["account_id"], event.data["layout"])
         out = effect(event, self.solo.get)
         for pair in out.tournaments:

@@ -86,7 +86,7 @@ def test_rebuild_projections_verify_covers_notifications(capsys):
 
 
 def test_tournament_starting_is_sent_once_five_minutes_before_to_the_registered():
-    from rivals.live.reminders import tournament_reminders_append
+    from tournaments.reminders import tournament_reminders_append
     from tournaments.services.lifecycle import tournament_create
     from tournaments.services.registration import tournament_register, tournament_unregister
 
@@ -153,20 +153,23 @@ def test_a_match_is_announced_before_its_first_round(guest):
 
 
 def test_every_notification_type_made_here_has_its_typed_shape_registered():
-    """The ``Notification`` union is the registry's (``rivals.notification_types``): each type the
-    live room makes (``rivals.live.notices``) is registered with its data's shape, and a REST page
-    of one is read through it (the suite's contract check refuses a type or key not declared)."""
+    """The ``Notification`` union is the registry's (``rivals.notification_types``): each type a
+    room makes (its ``notices`` module, registered in ``rivals.notices``) is registered with its
+    data's shape, and a REST page of one is read through it (the suite's contract check refuses a
+    type or key not declared)."""
+    import importlib
     import inspect
     import re
 
     from rivals import notification_types
-    from rivals.live import notices
-    from rivals.live.notice_shapes import SHAPES
 
-    # the module's source: notices() dispatches to one small function per event type (issue 33)
-    source = inspect.getsource(notices)
+    # the rooms' notices modules: one small function per event type (issue 33); their shapes beside
+    rooms = ("rivals.accounts", "rivals.clubs", "rivals.fairplay", "rivals.matches", "rivals.points", "tournaments")
+    modules = [importlib.import_module(f"{room}.notices") for room in rooms]
+    SHAPES = {name: shape for module in modules for name, shape in module.SHAPES.items()}
+    source = "\n".join(inspect.getsource(module) for module in modules)
     made = set(re.findall(r'"([a-z]+(?:_[a-z]+)+)",\s*(?:data|\{|dict\()', source))
     made |= set(re.findall(r'\(\w+, "([a-z_]+)", ', source))
-    made |= set(re.findall(r'_to_account\(\s*"([a-z_]+)"', source))
+    made |= set(re.findall(r'to_account\(\s*"([a-z_]+)"', source))
     assert made == set(SHAPES), made ^ set(SHAPES)
     assert set(SHAPES) <= set(notification_types.names())

@@ -14,7 +14,7 @@ BATCH = 2000
 
 
 def notes_removed(apps, schema_editor):
-    from rivals.live.notices import notices
+    from rivals.notices import notices
 
     Notification = apps.get_model("live", "Notification")
     rows = Notification.objects.filter(type__in=TYPES).order_by("position")

@@ -2,8 +2,7 @@
 that start within ``LEAD`` and are neither started nor cancelled, and appends one
 ``TournamentStartingSoon`` per tournament (stream ``reminder-tournament-<id>`` at version 0: a
 second run, or two at once, find it there) naming the accounts registered at that moment — the
-notifications projection turns it into their notifications. Read from the log by type name: the
-live room does not import tournaments."""
+notifications projection turns it into their notifications (``tournaments.notices``)."""
 
 from __future__ import annotations
 
@@ -14,7 +13,8 @@ from django.utils.dateparse import parse_datetime
 
 from rivals.eventstore import StreamConflict, event_append
 from rivals.live.events import tournament_starting_soon
-from rivals.live.notices import LogFacts
+from tournaments.events import TOURNAMENT_CANCELLED, TOURNAMENT_CREATED, TOURNAMENT_EDITED, TOURNAMENT_STARTED
+from tournaments.notices import LogTournamentFacts
 
 LEAD = timedelta(minutes=5)
 
@@ -23,14 +23,14 @@ WITH latest AS (
   SELECT DISTINCT ON (stream_id) stream_id, COALESCE(data->'changes'->>'starts_at', data->>'starts_at') AS starts_at,
          COALESCE(data->'changes'->>'title', data->>'title') AS title
   FROM rivals_event
-  WHERE type IN ('TournamentCreated', 'TournamentEdited') AND stream_type = 'tournament'
+  WHERE type IN (%(created)s, %(edited)s) AND stream_type = 'tournament'
     AND COALESCE(data->'changes'->>'starts_at', data->>'starts_at') IS NOT NULL
   ORDER BY stream_id, position DESC
 )
 SELECT l.stream_id, l.starts_at, l.title FROM latest l
 WHERE l.starts_at::timestamptz > %(now)s AND l.starts_at::timestamptz <= %(until)s
   AND NOT EXISTS (SELECT 1 FROM rivals_event e WHERE e.stream_id = l.stream_id
-                  AND e.type IN ('TournamentStarted', 'TournamentCancelled'))
+                  AND e.type IN (%(started)s, %(cancelled)s))
   AND NOT EXISTS (SELECT 1 FROM rivals_stream s WHERE s.id = 'reminder-' || l.stream_id)
 """
 
@@ -38,7 +38,13 @@ WHERE l.starts_at::timestamptz > %(now)s AND l.starts_at::timestamptz <= %(until
 def tournament_reminders_append(*, now: datetime) -> int:
     """Append the reminders that are due; returns how many."""
     with connection.cursor() as cur:
-        cur.execute(DUE_SQL, {"now": now, "until": now + LEAD})
+        types = {
+            "created": TOURNAMENT_CREATED,
+            "edited": TOURNAMENT_EDITED,
+            "started": TOURNAMENT_STARTED,
+            "cancelled": TOURNAMENT_CANCELLED,
+        }
+        cur.execute(DUE_SQL, {"now": now, "until": now + LEAD, **types})
         due = cur.fetchall()
     sent = 0
     for stream_id, starts_at, title in due:
@@ -56,7 +62,7 @@ def tournament_reminders_append(*, now: datetime) -> int:
                             tournament_id=tournament_id,
                             starts_at=parse_datetime(starts_at),
                             title=title or "",
-                            account_ids=LogFacts().registered(tournament_id),
+                            account_ids=LogTournamentFacts().registered(tournament_id),
                         )
                     ],
                 )

@@ -1,0 +1,229 @@
+"""Who hears of a tournament's events, and what they read (API.md "Notifications"; registered in
+``rivals.notices`` from the app's ``ready()``), with the facts these notices need of earlier
+events: a wave's seating (``WaveSeated``), the registered accounts (``PlayerRegistered`` /
+``PlayerUnregistered``)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any, Protocol
+
+from rest_framework import serializers
+
+from rivals.live.events import TOURNAMENT_STARTING_SOON
+from rivals.notices import Facts, FactSource, Notices, stream_suffix
+from tournaments.events import (
+    PLAYER_REGISTERED,
+    PLAYER_UNREGISTERED,
+    TABLES_OPENED,
+    TOURNAMENT_CANCELLED,
+    TOURNAMENT_FINALIZED,
+    WAVE_SEATED,
+)
+
+# --- the data of each notification (rivals.notification_types) ---------------------------------------
+
+
+class TournamentRegisteredData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    registered_at = serializers.DateTimeField(allow_null=True)
+
+
+class TournamentRegistrationEndedData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    reason = serializers.CharField(help_text="rescheduled: an operator moved a Champions start to another week (R-28)")
+    starts_at = serializers.DateTimeField(allow_null=True, help_text="the new start")
+
+
+class TournamentStartingData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    starts_at = serializers.DateTimeField()
+    title = serializers.CharField(allow_null=True)
+
+
+class TournamentSeatedData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    wave = serializers.IntegerField()
+    table = serializers.IntegerField()
+    round_id = serializers.UUIDField(allow_null=True, help_text="play it at /api/v1/rounds/{round_id}")
+    match_id = serializers.UUIDField(allow_null=True)
+
+
+class TournamentFinishedData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    place = serializers.IntegerField()
+    tp = serializers.IntegerField()
+    prize = serializers.IntegerField(allow_null=True, help_text="0 with no TP or while restricted (R-26, R-38)")
+
+
+class TrophyAwardedData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    account_id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["cup", "champions"], help_text="R-27, R-29")
+    title = serializers.CharField()
+
+
+class TournamentCancelledData(serializers.Serializer):
+    tournament_id = serializers.UUIDField()
+    reason = serializers.CharField(
+        allow_null=True, help_text="operator, too_few_players, champions_too_few or not_started_before_end"
+    )
+
+
+SHAPES = {
+    "tournament_registered": TournamentRegisteredData,
+    "tournament_registration_ended": TournamentRegistrationEndedData,
+    "tournament_starting": TournamentStartingData,
+    "tournament_seated": TournamentSeatedData,
+    "tournament_finished": TournamentFinishedData,
+    "tournament_cancelled": TournamentCancelledData,
+    "trophy_awarded": TrophyAwardedData,
+}
+
+# --- the facts: a wave's seating, the registered accounts ----------------------------------------------
+
+
+class TournamentFacts(Protocol):
+    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]: ...
+    def registered(self, tournament_id: str) -> list[int]: ...
+
+
+class FoldedTournamentFacts:
+    """Folded from the log in position order (the rebuild)."""
+
+    def __init__(self) -> None:
+        self.seats: dict[tuple[str, int], dict[int, list[int]]] = {}
+        self.registrations: dict[str, dict[int, None]] = defaultdict(dict)
+
+    def learn(self, event: Any) -> None:
+        tournament_id, d = stream_suffix(event.stream_id, "tournament-"), event.data
+        if event.type == WAVE_SEATED:
+            self.seats[(tournament_id, d["wave"])] = {row["table"]: list(row["account_ids"]) for row in d["tables"]}
+        elif event.type == PLAYER_REGISTERED:
+            self.registrations[tournament_id][d["account_id"]] = None
+        elif event.type == PLAYER_UNREGISTERED:
+            self.registrations[tournament_id].pop(d["account_id"], None)
+
+    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]:
+        return self.seats.get((tournament_id, wave), {})
+
+    def registered(self, tournament_id: str) -> list[int]:
+        return list(self.registrations.get(tournament_id, {}))
+
+
+class LogTournamentFacts:
+    """Read from the tournament's stream, inside the append's transaction (live)."""
+
+    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]:
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT data FROM rivals_event WHERE stream_id = %s AND type = %s AND data->'wave' = %s::jsonb "
+                "ORDER BY version DESC LIMIT 1",
+                [f"tournament-{tournament_id}", WAVE_SEATED, str(int(wave))],
+            )
+            row = cur.fetchone()
+        if row is None:
+            return {}
+        data = row[0] if isinstance(row[0], dict) else json.loads(row[0])
+        return {table["table"]: list(table["account_ids"]) for table in data["tables"]}
+
+    def registered(self, tournament_id: str) -> list[int]:
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT type, (data->>'account_id')::bigint FROM rivals_event WHERE stream_id = %s "
+                "AND type IN (%s, %s) ORDER BY version",
+                [f"tournament-{tournament_id}", PLAYER_REGISTERED, PLAYER_UNREGISTERED],
+            )
+            folded: dict[int, None] = {}
+            for t, account in cur.fetchall():
+                if t == PLAYER_REGISTERED:
+                    folded[account] = None
+                else:
+                    folded.pop(account, None)
+        return list(folded)
+
+
+FACTS = FactSource(
+    kind=TournamentFacts,
+    live=LogTournamentFacts,
+    folded=FoldedTournamentFacts,
+    learns=frozenset({WAVE_SEATED, PLAYER_REGISTERED, PLAYER_UNREGISTERED}),
+)
+
+# --- who hears of what ---------------------------------------------------------------------------------
+
+
+def _registered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    tournament_id = stream_suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
+    return [(d["account_id"], "tournament_registered", data)]
+
+
+def _unregistered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    tournament_id = stream_suffix(event.stream_id, "tournament-")
+    if not tournament_id or not d.get("reason"):  # ended for the player (R-28), not withdrawn
+        return []
+    data = {"tournament_id": tournament_id, "reason": d["reason"], "starts_at": d.get("starts_at")}
+    return [(d["account_id"], "tournament_registration_ended", data)]
+
+
+def _starting_soon(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
+    return [(a, "tournament_starting", data) for a in d["account_ids"]]
+
+
+def _tables_opened(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    tournament_id = stream_suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    seats = facts.of(TournamentFacts).seating(tournament_id, d["wave"])
+    out = []
+    for table in d["tables"]:
+        data = {
+            "tournament_id": tournament_id,
+            "wave": d["wave"],
+            "table": table["table"],
+            "round_id": table.get("round_id"),
+            "match_id": table.get("match_id"),
+        }
+        out += [(a, "tournament_seated", data) for a in seats.get(table["table"], [])]
+    return out
+
+
+def _finalized(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    tournament_id = stream_suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    out: Notices = [
+        (a, "tournament_finished", {"tournament_id": tournament_id, "place": place, "tp": tp, "prize": prize})
+        for a, place, tp, prize in d["places"]
+    ]
+    trophy = d.get("trophy")
+    if trophy:
+        out.append((trophy["account_id"], "trophy_awarded", {"tournament_id": tournament_id, **trophy}))
+    return out
+
+
+def _cancelled(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+    tournament_id = stream_suffix(event.stream_id, "tournament-")
+    if not tournament_id:
+        return []
+    data = {"tournament_id": tournament_id, "reason": d.get("reason")}
+    return [(a, "tournament_cancelled", data) for a in facts.of(TournamentFacts).registered(tournament_id)]
+
+
+TOLD = {
+    PLAYER_REGISTERED: _registered,
+    PLAYER_UNREGISTERED: _unregistered,
+    TOURNAMENT_STARTING_SOON: _starting_soon,
+    TABLES_OPENED: _tables_opened,
+    TOURNAMENT_FINALIZED: _finalized,
+    TOURNAMENT_CANCELLED: _cancelled,
+}
