@@ -34,7 +34,8 @@ class Facts:
         self._by_kind = by_kind
 
     def of(self, kind: type[T]) -> T:
-        return self._by_kind[kind]  # type: ignore[no-any-return]
+        facts: T = self._by_kind[kind]
+        return facts
 
     def learn(self, event: Any) -> None:
         """Fold ``event`` into the facts that learn from its type (the rebuild's pass)."""
@@ -49,9 +50,9 @@ class Told(Protocol):
 
 @dataclass(frozen=True)
 class FactSource:
-    """A room's facts: ``kind`` (the protocol its notices ask for), the class that reads them from the
-    log (``live``) and the one that folds them (``folded``, with ``learn(event)``) from the event
-    types ``learns``."""
+    """A room's facts: ``kind`` (the base class its notices ask for), the subclass that reads them
+    from the log (``live``) and the one that folds them (``folded``, with ``learn(event)``) from the
+    event types ``learns``."""
 
     kind: type
     live: Callable[[], Any]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Any, Protocol
+from typing import Any
 
 from rest_framework import serializers
 
@@ -84,12 +84,17 @@ SHAPES = {
 # --- the facts: a wave's seating, the registered accounts ----------------------------------------------
 
 
-class TournamentFacts(Protocol):
-    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]: ...
-    def registered(self, tournament_id: str) -> list[int]: ...
+class TournamentFacts:
+    """A wave's seating (table → accounts), a tournament's registered accounts."""
+
+    def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]:
+        raise NotImplementedError
+
+    def registered(self, tournament_id: str) -> list[int]:
+        raise NotImplementedError
 
 
-class FoldedTournamentFacts:
+class FoldedTournamentFacts(TournamentFacts):
     """Folded from the log in position order (the rebuild)."""
 
     def __init__(self) -> None:
@@ -112,7 +117,7 @@ class FoldedTournamentFacts:
         return list(self.registrations.get(tournament_id, {}))
 
 
-class LogTournamentFacts:
+class LogTournamentFacts(TournamentFacts):
     """Read from the tournament's stream, inside the append's transaction (live)."""
 
     def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]:

@@ -5,10 +5,13 @@ as counts, with the subscriber's own table."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rivals.live.topics import DEAL_SECRET
 from tournaments.events import TABLES_OPENED, WAVE_SEATED
+
+if TYPE_CHECKING:
+    from rivals.live.selectors import Topic
 
 TOURNAMENT_HIDDEN = frozenset({"seed", "schedule_id", "occurrence", "note", *DEAL_SECRET})
 
@@ -19,7 +22,9 @@ def _seated(mine: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {k: note["d"].get(k) for k in ("table", "round_id", "match_id")} if note else None
 
 
-def tournament_view(topic: Any, entry: dict[str, Any], d: dict[str, Any], mine: list[dict[str, Any]]) -> dict[str, Any]:
+def tournament_view(
+    topic: Topic, entry: dict[str, Any], d: dict[str, Any], mine: list[dict[str, Any]]
+) -> dict[str, Any]:
     out = {k: v for k, v in d.items() if k not in TOURNAMENT_HIDDEN}
     if entry["t"] == WAVE_SEATED:
         out["tables"] = len(d.get("tables", []))

@@ -10,11 +10,14 @@ relay reads from the log (``rivals.live.logread``):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rivals.accounts.events import ACCOUNT_CLOSED
 from rivals.fairplay.events import ACCOUNT_SUSPENDED
 from rivals.matches.events import ROUND_ENDED, ROUND_SCHEDULED
+
+if TYPE_CHECKING:
+    from rivals.live.selectors import Topic
 
 ROUND_RESULT_TYPES = (ROUND_SCHEDULED, ROUND_ENDED)  # a round's events its match page shows too
 RESTRICTING = (ACCOUNT_SUSPENDED, ACCOUNT_CLOSED)  # the account's sockets close (R-38)
@@ -26,7 +29,7 @@ DEAL_SECRET = ("code", "salt")
 # A topic kind's own view of its events (``register_view``): ``view(topic, entry, data, mine)``
 # returns what the subscriber sees (``data``: the event's data with the deal hidden; ``mine``: the
 # subscriber's own notifications at the same position) — a tournament's page (``tournaments.topics``)
-TopicView = Callable[[Any, dict[str, Any], dict[str, Any], list[dict[str, Any]]], dict[str, Any] | None]
+TopicView = Callable[["Topic", dict[str, Any], dict[str, Any], list[dict[str, Any]]], dict[str, Any] | None]
 _VIEWS: dict[str, TopicView] = {}
 
 
@@ -64,7 +67,7 @@ def _deal_hidden(d: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
-def view(topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+def view(topic: Topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     """The ``data`` of ``entry`` for the subscriber of ``topic`` (``rivals.live.selectors.Topic``),
     or ``None`` when it shows nothing of it. ``mine``: the subscriber's own notifications at the
     same position (``own_notes``: a tournament table it was seated at)."""
@@ -77,7 +80,7 @@ def view(topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None)
     return own(topic, entry, d, mine or []) if own else d
 
 
-def message(topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+def message(topic: Topic, entry: dict[str, Any], mine: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
     data = view(topic, entry, mine)
     if data is None:
         return None

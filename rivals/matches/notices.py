@@ -5,7 +5,7 @@ these notices need of earlier events: a duel's two accounts, a ticket's owner.""
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any
 
 from rest_framework import serializers
 
@@ -66,12 +66,17 @@ SHAPES = {
 # --- the facts: a duel's accounts, a ticket's owner --------------------------------------------------
 
 
-class MatchFacts(Protocol):
-    def duel(self, duel_id: str) -> tuple[int, int] | None: ...
-    def ticket_owner(self, ticket_id: str) -> int | None: ...
+class MatchFacts:
+    """A duel's two accounts, a ticket's owner."""
+
+    def duel(self, duel_id: str) -> tuple[int, int] | None:
+        raise NotImplementedError
+
+    def ticket_owner(self, ticket_id: str) -> int | None:
+        raise NotImplementedError
 
 
-class FoldedMatchFacts:
+class FoldedMatchFacts(MatchFacts):
     """Folded from the log in position order (the rebuild)."""
 
     def __init__(self) -> None:
@@ -92,7 +97,7 @@ class FoldedMatchFacts:
         return self.tickets.get(ticket_id)
 
 
-class LogMatchFacts:
+class LogMatchFacts(MatchFacts):
     """Read from the log (the first event of the duel's or the ticket's stream), inside the
     append's transaction (live)."""
 
