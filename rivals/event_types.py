@@ -26,6 +26,9 @@ INSTANT_MARK = "instant"
 # schema says ``date-time`` and the API answers it in one spelling (``rivals.api.times``).
 # A constructor's own ``datetime`` arguments say it by their type.
 Instant = typing.Annotated[str, INSTANT_MARK]
+DAY_MARK = "day"
+# a calendar day stored as an ISO 8601 date string (``2026-01-02``): the schema says ``date``
+Day = typing.Annotated[str, DAY_MARK]
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import NotRequired, TypedDict, TypeVar, cast
 from uuid import UUID
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
 GAME_STARTED = "GameStarted"
@@ -53,11 +54,39 @@ GAME_EVENTS = frozenset(
 SCHEMA_VERSIONS = {"GameStarted": 2}
 
 
-def _of_intent(data: dict[str, Any], seq: int, round_id: UUID | str | None) -> dict[str, Any]:
-    data["seq"] = seq
+class _OfIntent(TypedDict):
+    """The keys every event of an accepted intent has: its ``seq`` and, on a round's board, the
+    round's id."""
+
+    seq: int
+    round_id: NotRequired[str]
+
+
+_Data = TypeVar("_Data", bound=_OfIntent)
+
+
+def _of_intent(data: _Data, round_id: UUID | str | None) -> _Data:
     if round_id is not None:
         data["round_id"] = str(round_id)
     return data
+
+
+class GameStartedData(TypedDict):
+    """GameStarted's data (schema version 2)."""
+
+    game_id: str
+    account_id: int
+    mode: str
+    ruleset: str
+    level: int | None
+    code: str | None
+    layout: str
+    faces: list[str]
+    time_limit_ms: int | None
+    salt: str | None
+    commitment: str | None
+    round_id: NotRequired[str]
+    starts_at: NotRequired[Instant]
 
 
 def game_started(
@@ -80,7 +109,7 @@ def game_started(
     the board's clock runs. A competition's board (a round's, a pot's) records its deal's ``salt``
     and ``commitment`` (R-40; ``None`` on a practice board): reads show ``code`` and ``salt`` only
     once the competition is over (``null`` before: hence the optional type)."""
-    data = {
+    data: GameStartedData = {
         "game_id": str(game_id),
         "account_id": account_id,
         "mode": mode,
@@ -94,8 +123,24 @@ def game_started(
         "commitment": commitment,
     }
     if round_id is not None:
-        data.update(round_id=str(round_id), starts_at=cast(datetime, starts_at).isoformat())
-    return NewEvent("GameStarted", data, SCHEMA_VERSIONS["GameStarted"])
+        data["round_id"], data["starts_at"] = str(round_id), cast(datetime, starts_at).isoformat()
+    return NewEvent(GAME_STARTED, data, SCHEMA_VERSIONS[GAME_STARTED])
+
+
+class PairRemovedData(TypedDict):
+    """PairRemoved's data (schema version 1)."""
+
+    tiles: list[int]
+    faces: list[str]
+    play_ms: int
+    interval_ms: int
+    points: int
+    record_ms: int | None
+    record: NotRequired[bool]
+    decisive: NotRequired[bool]
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def pair_removed(
@@ -113,20 +158,33 @@ def pair_removed(
     decisive: bool | None = None,
 ) -> NewEvent:
     """R-13…R-15; ``record`` and ``decisive`` only in the rivals ruleset."""
-    data: dict[str, Any] = {
+    data: PairRemovedData = {
         "tiles": tiles,
         "faces": faces,
         "play_ms": play_ms,
         "interval_ms": interval_ms,
         "points": points,
         "record_ms": record_ms,
+        "status": status,
+        "seq": seq,
     }
     if record is not None:
         data["record"] = record
     if decisive is not None:
         data["decisive"] = decisive
-    data["status"] = status
-    return NewEvent("PairRemoved", _of_intent(data, seq, round_id))
+    return NewEvent(PAIR_REMOVED, _of_intent(data, round_id))
+
+
+class JokerUsedData(TypedDict):
+    """JokerUsed's data (schema version 1)."""
+
+    tiles: list[int]
+    faces: list[str]
+    points: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def joker_used(
@@ -140,17 +198,45 @@ def joker_used(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """R-8…R-10: the lifted tile and the partner the server chose."""
-    data = {"tiles": tiles, "faces": faces, "points": points, "play_ms": play_ms, "status": status}
-    return NewEvent("JokerUsed", _of_intent(data, seq, round_id))
+    data: JokerUsedData = {
+        "tiles": tiles,
+        "faces": faces,
+        "points": points,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(JOKER_USED, _of_intent(data, round_id))
+
+
+class BlockedTileClickedData(TypedDict):
+    """BlockedTileClicked's data (schema version 1)."""
+
+    tile: int
+    points: int
+    play_ms: int
+    seq: int
+    round_id: NotRequired[str]
 
 
 def blocked_tile_clicked(
     *, tile: int, points: int, play_ms: int, seq: int, round_id: UUID | str | None = None
 ) -> NewEvent:
     """R-16."""
-    return NewEvent(
-        "BlockedTileClicked", _of_intent({"tile": tile, "points": points, "play_ms": play_ms}, seq, round_id)
-    )
+    data: BlockedTileClickedData = {"tile": tile, "points": points, "play_ms": play_ms, "seq": seq}
+    return NewEvent(BLOCKED_TILE_CLICKED, _of_intent(data, round_id))
+
+
+class HintGivenData(TypedDict):
+    """HintGiven's data (schema version 1)."""
+
+    tiles: list[int] | None
+    message: NotRequired[str]
+    cost: int
+    counted: NotRequired[bool]
+    play_ms: int
+    seq: int
+    round_id: NotRequired[str]
 
 
 def hint_given(
@@ -165,14 +251,24 @@ def hint_given(
 ) -> NewEvent:
     """T-10, P-3: ``tiles`` null with a ``message`` when there is no pair to show (``counted``:
     false when a pool hint found no free pair)."""
-    data: dict[str, Any] = {"tiles": tiles}
+    data: HintGivenData = {"tiles": tiles, "cost": cost, "play_ms": play_ms, "seq": seq}
     if message is not None:
         data["message"] = message
-    data["cost"] = cost
     if counted is not None:
         data["counted"] = counted
-    data["play_ms"] = play_ms
-    return NewEvent("HintGiven", _of_intent(data, seq, round_id))
+    return NewEvent(HINT_GIVEN, _of_intent(data, round_id))
+
+
+class PairRestoredData(TypedDict):
+    """PairRestored's data (schema version 1)."""
+
+    tiles: list[int]
+    points_reverted: int
+    cost: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def pair_restored(
@@ -186,8 +282,27 @@ def pair_restored(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """T-11: an undo."""
-    data = {"tiles": tiles, "points_reverted": points_reverted, "cost": cost, "play_ms": play_ms, "status": status}
-    return NewEvent("PairRestored", _of_intent(data, seq, round_id))
+    data: PairRestoredData = {
+        "tiles": tiles,
+        "points_reverted": points_reverted,
+        "cost": cost,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(PAIR_RESTORED, _of_intent(data, round_id))
+
+
+class TilesShuffledData(TypedDict):
+    """TilesShuffled's data (schema version 1)."""
+
+    faces: list[str]
+    solvable: bool
+    cost: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def tiles_shuffled(
@@ -201,35 +316,100 @@ def tiles_shuffled(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """T-14: every face of the board after the shuffle (removed tiles keep theirs)."""
-    data = {"faces": faces, "solvable": solvable, "cost": cost, "play_ms": play_ms, "status": status}
-    return NewEvent("TilesShuffled", _of_intent(data, seq, round_id))
+    data: TilesShuffledData = {
+        "faces": faces,
+        "solvable": solvable,
+        "cost": cost,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(TILES_SHUFFLED, _of_intent(data, round_id))
+
+
+class GamePausedData(TypedDict):
+    """GamePaused's data (schema version 1)."""
+
+    play_ms: int
+    status: str
+    resume_status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_paused(*, play_ms: int, resume_status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
     """T-12; ``resume_status``: the status before the pause."""
-    data = {"play_ms": play_ms, "status": "paused", "resume_status": resume_status}
-    return NewEvent("GamePaused", _of_intent(data, seq, round_id))
+    data: GamePausedData = {"play_ms": play_ms, "status": "paused", "resume_status": resume_status, "seq": seq}
+    return NewEvent(GAME_PAUSED, _of_intent(data, round_id))
+
+
+class GameResumedData(TypedDict):
+    """GameResumed's data (schema version 1)."""
+
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_resumed(*, play_ms: int, status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
-    return NewEvent("GameResumed", _of_intent({"play_ms": play_ms, "status": status}, seq, round_id))
+    data: GameResumedData = {"play_ms": play_ms, "status": status, "seq": seq}
+    return NewEvent(GAME_RESUMED, _of_intent(data, round_id))
+
+
+class GameRestartedData(TypedDict):
+    """GameRestarted's data (schema version 1)."""
+
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_restarted(*, play_ms: int, seq: int, round_id: UUID | str | None = None) -> NewEvent:
     """R-10, P-4."""
-    return NewEvent("GameRestarted", _of_intent({"play_ms": play_ms, "status": "playing"}, seq, round_id))
+    data: GameRestartedData = {"play_ms": play_ms, "status": "playing", "seq": seq}
+    return NewEvent(GAME_RESTARTED, _of_intent(data, round_id))
+
+
+class GameStuckData(TypedDict):
+    """GameStuck's data (schema version 1)."""
+
+    play_ms: int
+    status: str
 
 
 def game_stuck(*, play_ms: int) -> NewEvent:
     """T-8: no removable pair is left."""
-    return NewEvent("GameStuck", {"play_ms": play_ms, "status": "stuck"})
+    data: GameStuckData = {"play_ms": play_ms, "status": "stuck"}
+    return NewEvent(GAME_STUCK, data)
+
+
+class GameWonData(TypedDict):
+    """GameWon's data (schema version 1)."""
+
+    play_ms: int
+    score: int
+    account_id: int
+    level: int | None
+    status: str
 
 
 def game_won(*, play_ms: int, score: int, account_id: int, level: int | None) -> NewEvent:
     """T-8: the board is empty; ``level`` for a single player game."""
-    return NewEvent(
-        "GameWon", {"play_ms": play_ms, "score": score, "account_id": account_id, "level": level, "status": "won"}
-    )
+    data: GameWonData = {"play_ms": play_ms, "score": score, "account_id": account_id, "level": level, "status": "won"}
+    return NewEvent(GAME_WON, data)
+
+
+class GameEndedData(TypedDict):
+    """GameEnded's data (schema version 1)."""
+
+    reason: str
+    play_ms: int
+    score: int
+    status: str
+    seq: NotRequired[int]
+    round_id: NotRequired[str]
 
 
 def game_ended(
@@ -237,9 +417,9 @@ def game_ended(
 ) -> NewEvent:
     """``reason``: ``player`` (an intent: its ``seq``), ``time_up`` (P-4) or ``round_over`` (the
     round's end: its ``round_id``)."""
-    data: dict[str, Any] = {"reason": reason, "play_ms": play_ms, "score": score, "status": "ended"}
+    data: GameEndedData = {"reason": reason, "play_ms": play_ms, "score": score, "status": "ended"}
     if seq is not None:
         data["seq"] = seq
     if round_id is not None:
         data["round_id"] = str(round_id)
-    return NewEvent("GameEnded", data)
+    return NewEvent(GAME_ENDED, data)

@@ -8,6 +8,8 @@ is personal data: the store's transaction id, the product, the numbers.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from rivals.eventstore import NewEvent
 
 # the event types, one name each: code that reads events imports these, never retypes them
@@ -17,18 +19,38 @@ JOKERS_PURCHASED = "JokersPurchased"
 PURCHASE_EVENTS = frozenset({"JokersPurchased", "JokerPurchaseRefunded"})
 
 
+class JokersPurchasedData(TypedDict):
+    """JokersPurchased's data (schema version 1)."""
+
+    account_id: int
+    transaction_id: str
+    product: str
+    jokers: int
+    balance: int
+
+
 def jokers_purchased(*, account_id: int, transaction_id: str, product: str, jokers: int, balance: int) -> NewEvent:
     """The store verified a purchase of ``jokers``; ``balance``: the account's jokers after it."""
-    return NewEvent(
-        "JokersPurchased",
-        {
-            "account_id": account_id,
-            "transaction_id": transaction_id,
-            "product": product,
-            "jokers": jokers,
-            "balance": balance,
-        },
-    )
+    data: JokersPurchasedData = {
+        "account_id": account_id,
+        "transaction_id": transaction_id,
+        "product": product,
+        "jokers": jokers,
+        "balance": balance,
+    }
+    return NewEvent(JOKERS_PURCHASED, data)
+
+
+class JokerPurchaseRefundedData(TypedDict):
+    """JokerPurchaseRefunded's data (schema version 1)."""
+
+    account_id: int
+    transaction_id: str
+    product: str
+    jokers: int
+    taken: int
+    shortfall: int
+    balance: int
 
 
 def joker_purchase_refunded(
@@ -36,15 +58,13 @@ def joker_purchase_refunded(
 ) -> NewEvent:
     """A refund of ``jokers``: ``taken`` back from the balance (never below 0), ``shortfall`` the
     jokers already spent that could not be taken back (for operators)."""
-    return NewEvent(
-        "JokerPurchaseRefunded",
-        {
-            "account_id": account_id,
-            "transaction_id": transaction_id,
-            "product": product,
-            "jokers": jokers,
-            "taken": taken,
-            "shortfall": shortfall,
-            "balance": balance,
-        },
-    )
+    data: JokerPurchaseRefundedData = {
+        "account_id": account_id,
+        "transaction_id": transaction_id,
+        "product": product,
+        "jokers": jokers,
+        "taken": taken,
+        "shortfall": shortfall,
+        "balance": balance,
+    }
+    return NewEvent(JOKER_PURCHASE_REFUNDED, data)
