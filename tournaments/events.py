@@ -41,27 +41,27 @@ WAVE_SEATED = "WaveSeated"
 
 TOURNAMENT_EVENTS = frozenset(
     {
-        "TournamentCreated",
-        "TournamentEdited",
-        "TournamentCancelled",
-        "PlayerRegistered",
-        "PlayerUnregistered",
-        "TournamentStarted",
-        "WaveSeated",
-        "TablesOpened",
-        "TableScored",
-        "TournamentFinalized",
+        TOURNAMENT_CREATED,
+        TOURNAMENT_EDITED,
+        TOURNAMENT_CANCELLED,
+        PLAYER_REGISTERED,
+        PLAYER_UNREGISTERED,
+        TOURNAMENT_STARTED,
+        WAVE_SEATED,
+        TABLES_OPENED,
+        TABLE_SCORED,
+        TOURNAMENT_FINALIZED,
     }
 )
-POT_EVENTS = frozenset({"PotCreated", "PotEntrantListed", "PotEntered", "PotFinalized"})
+POT_EVENTS = frozenset({POT_CREATED, POT_ENTRANT_LISTED, POT_ENTERED, POT_FINALIZED})
 # stream schedule-<id> (stream type schedule): an operator's recurring schedule, its life (issue 22)
 SCHEDULE_EVENTS = frozenset(
-    {"ScheduleCreated", "ScheduleEdited", "ScheduleDeactivated", "ScheduleReactivated", "ScheduleRetired"}
+    {SCHEDULE_CREATED, SCHEDULE_EDITED, SCHEDULE_DEACTIVATED, SCHEDULE_REACTIVATED, SCHEDULE_RETIRED}
 )
 # version 2 of TournamentCancelled: the operator's own words (``note``; version 1 had none);
 # version 2 of WaveSeated and PotCreated: the deal's code, salt and commitment (R-40);
 # version 2 of TableScored: each row's ``pairs_removed`` (R-37; version 1 rows had none)
-SCHEMA_VERSIONS = {"TournamentCancelled": 2, "WaveSeated": 2, "PotCreated": 2, "TableScored": 2}
+SCHEMA_VERSIONS = {TOURNAMENT_CANCELLED: 2, WAVE_SEATED: 2, POT_CREATED: 2, TABLE_SCORED: 2}
 
 # the settings an operator sets (R-21), in the order of TournamentCreated's data
 SETTINGS = (
@@ -161,7 +161,8 @@ class ScheduleSettings(TypedDict, total=False):
 
 
 class TournamentSettingsData(TypedDict, total=False):
-    """``TournamentSettings`` as events store them (instants as ISO 8601 strings)."""
+    """What an operator sets (R-21) as events store it (instants as ISO 8601 strings): all of it
+    when created, the changed settings when edited."""
 
     kind: str
     title: str
@@ -192,8 +193,6 @@ def _jsonable(settings: Mapping[str, object]) -> dict[str, Any]:
 
 
 class TournamentCreatedData(TypedDict):
-    """TournamentCreated's data (schema version 1)."""
-
     tournament_id: str
     kind: NotRequired[str]
     title: NotRequired[str]
@@ -230,8 +229,6 @@ def tournament_created(
 
 
 class TournamentEditedData(TypedDict):
-    """TournamentEdited's data (schema version 1)."""
-
     changes: TournamentSettingsData
 
 
@@ -241,8 +238,6 @@ def tournament_edited(*, changes: TournamentSettings) -> NewEvent:
 
 
 class TournamentCancelledData(TypedDict):
-    """TournamentCancelled's data (schema version 2)."""
-
     reason: str
     registered: int
     minimum: int
@@ -264,8 +259,6 @@ def tournament_cancelled(*, reason: str, registered: int, minimum: int, at: date
 
 
 class PlayerRegisteredData(TypedDict):
-    """PlayerRegistered's data (schema version 1)."""
-
     account_id: int
     registered_at: Instant
 
@@ -276,8 +269,6 @@ def player_registered(*, account_id: int, at: datetime) -> NewEvent:
 
 
 class PlayerUnregisteredData(TypedDict):
-    """PlayerUnregistered's data (schema version 1)."""
-
     account_id: int
     reason: NotRequired[str]
     starts_at: NotRequired[Instant]
@@ -296,8 +287,6 @@ def player_unregistered(*, account_id: int, reason: str | None = None, starts_at
 
 
 class TournamentStartedData(TypedDict):
-    """TournamentStarted's data (schema version 1)."""
-
     registered: int
     started_at: Instant
 
@@ -308,8 +297,6 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
 
 
 class WaveSeatedData(TypedDict):
-    """WaveSeated's data (schema version 2)."""
-
     wave: int
     multiplier: int
     tables: list[SeatedTable]
@@ -348,8 +335,6 @@ def wave_seated(
 
 
 class TablesOpenedData(TypedDict):
-    """TablesOpened's data (schema version 1)."""
-
     wave: int
     tables: list[OpenedTable]
     opened_at: Instant
@@ -362,8 +347,6 @@ def tables_opened(*, wave: int, tables: list[OpenedTable], at: datetime) -> NewE
 
 
 class TableScoredData(TypedDict):
-    """TableScored's data (schema version 2)."""
-
     wave: int
     table: int
     round_id: str | None
@@ -399,8 +382,6 @@ def table_scored(
 
 
 class TournamentFinalizedData(TypedDict):
-    """TournamentFinalized's data (schema version 1)."""
-
     places: list[list[int]]
     trophy: Trophy | None
     finalized_at: Instant
@@ -413,8 +394,6 @@ def tournament_finalized(*, places: list[list[int]], trophy: Trophy | None, at: 
 
 
 class PotCreatedData(TypedDict):
-    """PotCreated's data (schema version 2)."""
-
     pot_id: str
     title: NotRequired[str]
     code: NotRequired[str | None]
@@ -445,8 +424,6 @@ def pot_created(
 
 
 class PotEntrantListedData(TypedDict):
-    """PotEntrantListed's data (schema version 1)."""
-
     account_ids: list[int]
 
 
@@ -456,8 +433,6 @@ def pot_entrant_listed(*, account_ids: list[int]) -> NewEvent:
 
 
 class PotEnteredData(TypedDict):
-    """PotEntered's data (schema version 1)."""
-
     account_id: int
     game_id: str
     entered_at: Instant
@@ -469,8 +444,6 @@ def pot_entered(*, account_id: int, game_id: uuid.UUID | str, at: datetime) -> N
 
 
 class PotFinalizedData(TypedDict):
-    """PotFinalized's data (schema version 1)."""
-
     results: list[PotResultRow]
     finalized_at: Instant
 
@@ -482,8 +455,6 @@ def pot_finalized(*, results: list[PotResultRow], at: datetime) -> NewEvent:
 
 
 class ScheduleCreatedData(TypedDict):
-    """ScheduleCreated's data (schema version 1)."""
-
     schedule_id: int
     title: NotRequired[str]
     kind: NotRequired[str]
@@ -504,8 +475,6 @@ def schedule_created(*, schedule_id: int, settings: ScheduleSettings) -> NewEven
 
 
 class ScheduleEditedData(TypedDict):
-    """ScheduleEdited's data (schema version 1)."""
-
     schedule_id: int
     changes: ScheduleSettings
 
@@ -517,8 +486,6 @@ def schedule_edited(*, schedule_id: int, changes: ScheduleSettings) -> NewEvent:
 
 
 class ScheduleDeactivatedData(TypedDict):
-    """ScheduleDeactivated's data (schema version 1)."""
-
     schedule_id: int
     reason: str
     cancelled: list[str]
@@ -532,8 +499,6 @@ def schedule_deactivated(*, schedule_id: int, reason: str, cancelled: list[str])
 
 
 class ScheduleReactivatedData(TypedDict):
-    """ScheduleReactivated's data (schema version 1)."""
-
     schedule_id: int
     reason: str
 
@@ -544,8 +509,6 @@ def schedule_reactivated(*, schedule_id: int, reason: str) -> NewEvent:
 
 
 class ScheduleRetiredData(TypedDict):
-    """ScheduleRetired's data (schema version 1)."""
-
     schedule_id: int
     reason: str
     cancelled: list[str]

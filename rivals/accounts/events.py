@@ -37,25 +37,25 @@ SIGNED_OUT = "SignedOut"
 
 ACCOUNT_EVENTS = frozenset(
     {
-        "AccountCreated",
-        "OperatorCreated",
-        "DisplayNameChanged",
-        "DisplayNameReset",
-        "JokersChanged",
-        "AccountClosed",
-        "CredentialsAdded",
-        "EmailVerified",
-        "SignedIn",
-        "SignInFailed",
-        "SignedOut",
-        "PasswordChanged",
-        "PasswordResetRequested",
-        "PasswordReset",
-        "AdminSignedIn",
-        "AdminSignInFailed",
-        "OperatorRoleChanged",
-        "OperatorRemoved",
-        "AccountDataExported",
+        ACCOUNT_CREATED,
+        OPERATOR_CREATED,
+        DISPLAY_NAME_CHANGED,
+        DISPLAY_NAME_RESET,
+        JOKERS_CHANGED,
+        ACCOUNT_CLOSED,
+        CREDENTIALS_ADDED,
+        EMAIL_VERIFIED,
+        SIGNED_IN,
+        SIGN_IN_FAILED,
+        SIGNED_OUT,
+        PASSWORD_CHANGED,
+        PASSWORD_RESET_REQUESTED,
+        PASSWORD_RESET,
+        ADMIN_SIGNED_IN,
+        ADMIN_SIGN_IN_FAILED,
+        OPERATOR_ROLE_CHANGED,
+        OPERATOR_REMOVED,
+        ACCOUNT_DATA_EXPORTED,
     }
 )
 # AccountCreated, DisplayNameChanged version 2: no personal data in the clear (version 1 had the
@@ -63,11 +63,11 @@ ACCOUNT_EVENTS = frozenset(
 # (version 1: ``superuser``); DisplayNameReset and JokersChanged version 2 keep what the player is
 # told (``reason_code``, ``message``) apart from the operator's note (``reason`` / ``note``).
 SCHEMA_VERSIONS = {
-    "AccountCreated": 2,
-    "DisplayNameChanged": 2,
-    "OperatorCreated": 2,
-    "DisplayNameReset": 2,
-    "JokersChanged": 2,
+    ACCOUNT_CREATED: 2,
+    DISPLAY_NAME_CHANGED: 2,
+    OPERATOR_CREATED: 2,
+    DISPLAY_NAME_RESET: 2,
+    JOKERS_CHANGED: 2,
 }
 
 
@@ -79,8 +79,6 @@ def _event(type_: str, data: Mapping[str, Any]) -> NewEvent:
 
 
 class AccountCreatedData(TypedDict):
-    """AccountCreated's data (schema version 2)."""
-
     account_id: int
     display_name: str
 
@@ -92,8 +90,6 @@ def account_created(*, account_id: int, display_name: str) -> NewEvent:
 
 
 class OperatorCreatedData(TypedDict):
-    """OperatorCreated's data (schema version 2)."""
-
     account_id: int
     display_name: str
     role: str
@@ -111,8 +107,6 @@ def operator_created(*, account_id: int, display_name: str, role: str) -> NewEve
 
 
 class OperatorRoleChangedData(TypedDict):
-    """OperatorRoleChanged's data (schema version 1)."""
-
     account_id: int
     role: str
     previous_role: str | None
@@ -131,8 +125,6 @@ def operator_role_changed(*, account_id: int, role: str, previous_role: str | No
 
 
 class OperatorRemovedData(TypedDict):
-    """OperatorRemoved's data (schema version 1)."""
-
     account_id: int
     role: str | None
     reason: str
@@ -146,8 +138,6 @@ def operator_removed(*, account_id: int, role: str | None, reason: str) -> NewEv
 
 
 class DisplayNameChangedData(TypedDict):
-    """DisplayNameChanged's data (schema version 2)."""
-
     account_id: int
     display_name_sealed: str
 
@@ -159,8 +149,6 @@ def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEve
 
 
 class DisplayNameResetData(TypedDict):
-    """DisplayNameReset's data (schema version 2)."""
-
     account_id: int
     display_name: str
     previous_name_sealed: str
@@ -211,8 +199,6 @@ class JokersRef(TypedDict, total=False):
 
 
 class JokersChangedData(TypedDict):
-    """JokersChanged's data (schema version 2)."""
-
     account_id: int
     delta: int
     reason: str
@@ -247,8 +233,6 @@ def jokers_changed(
 
 
 class AccountDataExportedData(TypedDict):
-    """AccountDataExported's data (schema version 1)."""
-
     account_id: int
     by: str
 
@@ -261,8 +245,6 @@ def account_data_exported(*, account_id: int, by: str) -> NewEvent:
 
 
 class AccountClosedData(TypedDict):
-    """AccountClosed's data (schema version 1)."""
-
     account_id: int
     reason: str
     erased: bool
@@ -278,8 +260,6 @@ def account_closed(*, account_id: int, reason: str, erased: bool) -> NewEvent:
 
 
 class CredentialsAddedData(TypedDict):
-    """CredentialsAdded's data (schema version 1)."""
-
     account_id: int
     changed: NotRequired[bool]
     tokens_revoked: NotRequired[int]
@@ -298,8 +278,6 @@ def credentials_added(
 
 
 class EmailVerifiedData(TypedDict):
-    """EmailVerified's data (schema version 1)."""
-
     account_id: int
 
 
@@ -309,8 +287,6 @@ def email_verified(*, account_id: int) -> NewEvent:
 
 
 class SignedInData(TypedDict):
-    """SignedIn's data (schema version 1)."""
-
     account_id: int
     method: str
     token: str
@@ -323,8 +299,6 @@ def signed_in(*, account_id: int, method: str, token: str) -> NewEvent:
 
 
 class SignInFailedData(TypedDict):
-    """SignInFailed's data (schema version 1)."""
-
     account_id: int
     method: str
 
@@ -335,8 +309,6 @@ def sign_in_failed(*, account_id: int, method: str) -> NewEvent:
 
 
 class SignedOutData(TypedDict):
-    """SignedOut's data (schema version 1)."""
-
     account_id: int
     token: str
 
@@ -347,8 +319,6 @@ def signed_out(*, account_id: int, token: str) -> NewEvent:
 
 
 class PasswordChangedData(TypedDict):
-    """PasswordChanged's data (schema version 1)."""
-
     account_id: int
     tokens_revoked: int
     device_unlinked: bool
@@ -364,8 +334,6 @@ def password_changed(*, account_id: int, tokens_revoked: int, device_unlinked: b
 
 
 class PasswordResetRequestedData(TypedDict):
-    """PasswordResetRequested's data (schema version 1)."""
-
     account_id: int
 
 
@@ -375,8 +343,6 @@ def password_reset_requested(*, account_id: int) -> NewEvent:
 
 
 class PasswordResetData(TypedDict):
-    """PasswordReset's data (schema version 1)."""
-
     account_id: int
     tokens_revoked: int
     device_unlinked: bool
@@ -392,8 +358,6 @@ def password_reset(*, account_id: int, tokens_revoked: int, device_unlinked: boo
 
 
 class AdminSignedInData(TypedDict):
-    """AdminSignedIn's data (schema version 1)."""
-
     account_id: int
     via: str
 
@@ -405,8 +369,6 @@ def admin_signed_in(*, account_id: int) -> NewEvent:
 
 
 class AdminSignInFailedData(TypedDict):
-    """AdminSignInFailed's data (schema version 1)."""
-
     account_id: int
     via: str
 

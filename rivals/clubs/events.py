@@ -18,15 +18,13 @@ CLUB_LEFT = "ClubLeft"
 CLUB_OWNER_CHANGED = "ClubOwnerChanged"
 CLUB_RENAMED = "ClubRenamed"
 
-CLUB_EVENTS = frozenset({"ClubFounded", "ClubJoined", "ClubLeft", "ClubOwnerChanged", "ClubClosed", "ClubRenamed"})
+CLUB_EVENTS = frozenset({CLUB_FOUNDED, CLUB_JOINED, CLUB_LEFT, CLUB_OWNER_CHANGED, CLUB_CLOSED, CLUB_RENAMED})
 # issue 40: ClubRenamed version 2 tells the owner (``owner_id``) the ``reason_code`` and ``message``
 # of the rename, beside the operator's note (``reason``); version 1 had the note only
-SCHEMA_VERSIONS = {"ClubRenamed": 2}
+SCHEMA_VERSIONS = {CLUB_RENAMED: 2}
 
 
 class ClubFoundedData(TypedDict):
-    """ClubFounded's data (schema version 1)."""
-
     club_id: str
     name: str
     name_key: str
@@ -40,8 +38,6 @@ def club_founded(*, club_id: UUID | str, name: str, name_key: str, owner_id: int
 
 
 class ClubJoinedData(TypedDict):
-    """ClubJoined's data (schema version 1)."""
-
     club_id: str
     account_id: int
 
@@ -52,8 +48,6 @@ def club_joined(*, club_id: UUID | str, account_id: int) -> NewEvent:
 
 
 class ClubLeftData(TypedDict):
-    """ClubLeft's data (schema version 1)."""
-
     club_id: str
     account_id: int
 
@@ -64,8 +58,6 @@ def club_left(*, club_id: UUID | str, account_id: int) -> NewEvent:
 
 
 class ClubOwnerChangedData(TypedDict):
-    """ClubOwnerChanged's data (schema version 1)."""
-
     club_id: str
     owner_id: int
     previous_owner_id: int
@@ -84,8 +76,6 @@ def club_owner_changed(*, club_id: UUID | str, owner_id: int, previous_owner_id:
 
 
 class ClubClosedData(TypedDict):
-    """ClubClosed's data (schema version 1)."""
-
     club_id: str
     reason: str
 
@@ -97,8 +87,6 @@ def club_closed(*, club_id: UUID | str, reason: str) -> NewEvent:
 
 
 class ClubRenamedData(TypedDict):
-    """ClubRenamed's data (schema version 2)."""
-
     club_id: str
     name: str
     name_key: str

@@ -16,12 +16,10 @@ from rivals.eventstore import NewEvent
 DAILY_BONUS_CLAIMED = "DailyBonusClaimed"
 DAILY_BONUS_DOUBLED = "DailyBonusDoubled"
 
-DAILY_BONUS_EVENTS = frozenset({"DailyBonusClaimed", "DailyBonusDoubled"})
+DAILY_BONUS_EVENTS = frozenset({DAILY_BONUS_CLAIMED, DAILY_BONUS_DOUBLED})
 
 
 class DailyBonusClaimedData(TypedDict):
-    """DailyBonusClaimed's data (schema version 1)."""
-
     account_id: int
     day: Day
     streak: int
@@ -46,8 +44,6 @@ def daily_bonus_claimed(
 
 
 class DailyBonusDoubledData(TypedDict):
-    """DailyBonusDoubled's data (schema version 1)."""
-
     account_id: int
     day: Day
     points: int

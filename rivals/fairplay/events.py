@@ -21,11 +21,11 @@ FAIR_PLAY_FLAGGED = "FairPlayFlagged"
 FAIR_PLAY_SIGNALS_SCORED = "FairPlaySignalsScored"
 
 FAIRPLAY_EVENTS = frozenset(
-    {"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted", "FairPlaySignalsScored"}
+    {FAIR_PLAY_FLAGGED, FAIR_PLAY_FLAG_REVIEWED, ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED, FAIR_PLAY_SIGNALS_SCORED}
 )
 # issue 40, version 2: what the player is told (``reason_code``, ``message``) beside the operator's
 # note (``reason``); version 1 had the note only
-SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
+SCHEMA_VERSIONS = {ACCOUNT_SUSPENDED: 2, ACCOUNT_SUSPENSION_LIFTED: 2}
 
 
 class FlagScores(TypedDict, total=False):
@@ -153,8 +153,6 @@ class FlagDetails(TypedDict, total=False):
 
 
 class FairPlayFlaggedData(TypedDict):
-    """FairPlayFlagged's data (schema version 1)."""
-
     account_id: int
     flag_id: str
     kind: str
@@ -189,8 +187,6 @@ def fair_play_flagged(
 
 
 class FairPlayFlagReviewedData(TypedDict):
-    """FairPlayFlagReviewed's data (schema version 1)."""
-
     account_id: int
     flag_id: str
     decision: str
@@ -209,8 +205,6 @@ def fair_play_flag_reviewed(*, account_id: int, flag_id: UUID | str, decision: s
 
 
 class AccountSuspendedData(TypedDict):
-    """AccountSuspended's data (schema version 2)."""
-
     account_id: int
     reason: str
     reason_code: str
@@ -231,8 +225,6 @@ def account_suspended(*, account_id: int, reason: str, reason_code: str, message
 
 
 class AccountSuspensionLiftedData(TypedDict):
-    """AccountSuspensionLifted's data (schema version 2)."""
-
     account_id: int
     reason: str
     reason_code: str
@@ -251,8 +243,6 @@ def account_suspension_lifted(*, account_id: int, reason: str, reason_code: str,
 
 
 class FairPlaySignalsScoredData(TypedDict):
-    """FairPlaySignalsScored's data (schema version 1)."""
-
     result: str
     mode: str
     rated_at: Instant

@@ -33,25 +33,25 @@ GAME_ENDED = "GameEnded"
 
 GAME_EVENTS = frozenset(
     {
-        "GameStarted",
-        "PairRemoved",
-        "JokerUsed",
-        "BlockedTileClicked",
-        "HintGiven",
-        "PairRestored",
-        "TilesShuffled",
-        "GamePaused",
-        "GameResumed",
-        "GameRestarted",
-        "GameStuck",
-        "GameWon",
-        "GameEnded",
+        GAME_STARTED,
+        PAIR_REMOVED,
+        JOKER_USED,
+        BLOCKED_TILE_CLICKED,
+        HINT_GIVEN,
+        PAIR_RESTORED,
+        TILES_SHUFFLED,
+        GAME_PAUSED,
+        GAME_RESUMED,
+        GAME_RESTARTED,
+        GAME_STUCK,
+        GAME_WON,
+        GAME_ENDED,
     }
 )
 
 
 # version 2 of GameStarted: a competition's board records the deal's salt and commitment (R-40)
-SCHEMA_VERSIONS = {"GameStarted": 2}
+SCHEMA_VERSIONS = {GAME_STARTED: 2}
 
 
 class _OfIntent(TypedDict):
@@ -72,8 +72,6 @@ def _of_intent(data: _Data, round_id: UUID | str | None) -> _Data:
 
 
 class GameStartedData(TypedDict):
-    """GameStarted's data (schema version 2)."""
-
     game_id: str
     account_id: int
     mode: str
@@ -127,9 +125,12 @@ def game_started(
     return NewEvent(GAME_STARTED, data, SCHEMA_VERSIONS[GAME_STARTED])
 
 
-class PairRemovedData(TypedDict):
-    """PairRemoved's data (schema version 1)."""
+class _RivalsKeys(TypedDict, total=False):
+    record: bool
+    decisive: bool
 
+
+class PairRemovedData(TypedDict):
     tiles: list[int]
     faces: list[str]
     play_ms: int
@@ -158,6 +159,11 @@ def pair_removed(
     decisive: bool | None = None,
 ) -> NewEvent:
     """R-13…R-15; ``record`` and ``decisive`` only in the rivals ruleset."""
+    rivals: _RivalsKeys = {}
+    if record is not None:
+        rivals["record"] = record
+    if decisive is not None:
+        rivals["decisive"] = decisive
     data: PairRemovedData = {
         "tiles": tiles,
         "faces": faces,
@@ -165,19 +171,14 @@ def pair_removed(
         "interval_ms": interval_ms,
         "points": points,
         "record_ms": record_ms,
+        **rivals,
         "status": status,
         "seq": seq,
     }
-    if record is not None:
-        data["record"] = record
-    if decisive is not None:
-        data["decisive"] = decisive
     return NewEvent(PAIR_REMOVED, _of_intent(data, round_id))
 
 
 class JokerUsedData(TypedDict):
-    """JokerUsed's data (schema version 1)."""
-
     tiles: list[int]
     faces: list[str]
     points: int
@@ -210,8 +211,6 @@ def joker_used(
 
 
 class BlockedTileClickedData(TypedDict):
-    """BlockedTileClicked's data (schema version 1)."""
-
     tile: int
     points: int
     play_ms: int
@@ -227,9 +226,15 @@ def blocked_tile_clicked(
     return NewEvent(BLOCKED_TILE_CLICKED, _of_intent(data, round_id))
 
 
-class HintGivenData(TypedDict):
-    """HintGiven's data (schema version 1)."""
+class _HintMessage(TypedDict, total=False):
+    message: str
 
+
+class _HintCounted(TypedDict, total=False):
+    counted: bool
+
+
+class HintGivenData(TypedDict):
     tiles: list[int] | None
     message: NotRequired[str]
     cost: int
@@ -251,17 +256,13 @@ def hint_given(
 ) -> NewEvent:
     """T-10, P-3: ``tiles`` null with a ``message`` when there is no pair to show (``counted``:
     false when a pool hint found no free pair)."""
-    data: HintGivenData = {"tiles": tiles, "cost": cost, "play_ms": play_ms, "seq": seq}
-    if message is not None:
-        data["message"] = message
-    if counted is not None:
-        data["counted"] = counted
+    said: _HintMessage = {} if message is None else {"message": message}
+    count: _HintCounted = {} if counted is None else {"counted": counted}
+    data: HintGivenData = {"tiles": tiles, **said, "cost": cost, **count, "play_ms": play_ms, "seq": seq}
     return NewEvent(HINT_GIVEN, _of_intent(data, round_id))
 
 
 class PairRestoredData(TypedDict):
-    """PairRestored's data (schema version 1)."""
-
     tiles: list[int]
     points_reverted: int
     cost: int
@@ -294,8 +295,6 @@ def pair_restored(
 
 
 class TilesShuffledData(TypedDict):
-    """TilesShuffled's data (schema version 1)."""
-
     faces: list[str]
     solvable: bool
     cost: int
@@ -328,8 +327,6 @@ def tiles_shuffled(
 
 
 class GamePausedData(TypedDict):
-    """GamePaused's data (schema version 1)."""
-
     play_ms: int
     status: str
     resume_status: str
@@ -344,8 +341,6 @@ def game_paused(*, play_ms: int, resume_status: str, seq: int, round_id: UUID | 
 
 
 class GameResumedData(TypedDict):
-    """GameResumed's data (schema version 1)."""
-
     play_ms: int
     status: str
     seq: int
@@ -358,8 +353,6 @@ def game_resumed(*, play_ms: int, status: str, seq: int, round_id: UUID | str | 
 
 
 class GameRestartedData(TypedDict):
-    """GameRestarted's data (schema version 1)."""
-
     play_ms: int
     status: str
     seq: int
@@ -373,8 +366,6 @@ def game_restarted(*, play_ms: int, seq: int, round_id: UUID | str | None = None
 
 
 class GameStuckData(TypedDict):
-    """GameStuck's data (schema version 1)."""
-
     play_ms: int
     status: str
 
@@ -386,8 +377,6 @@ def game_stuck(*, play_ms: int) -> NewEvent:
 
 
 class GameWonData(TypedDict):
-    """GameWon's data (schema version 1)."""
-
     play_ms: int
     score: int
     account_id: int
@@ -402,8 +391,6 @@ def game_won(*, play_ms: int, score: int, account_id: int, level: int | None) ->
 
 
 class GameEndedData(TypedDict):
-    """GameEnded's data (schema version 1)."""
-
     reason: str
     play_ms: int
     score: int

@@ -16,8 +16,6 @@ LIVE_EVENTS = frozenset({TOURNAMENT_STARTING_SOON})
 
 
 class TournamentStartingSoonData(TypedDict):
-    """TournamentStartingSoon's data (schema version 1)."""
-
     tournament_id: str
     starts_at: Instant
     title: str

@@ -31,24 +31,24 @@ DUEL_EXPIRED = "DuelExpired"
 
 MATCH_EVENTS = frozenset(
     {
-        "MatchCreated",
-        "MatchFinished",
-        "RoundScheduled",
-        "RoundEnded",
-        "QueueJoined",
-        "QueueMatched",
-        "QueueLeft",
-        "QueueExpired",
-        "DuelChallenged",
-        "DuelAccepted",
-        "DuelDeclined",
-        "DuelExpired",
+        MATCH_CREATED,
+        MATCH_FINISHED,
+        ROUND_SCHEDULED,
+        ROUND_ENDED,
+        QUEUE_JOINED,
+        QUEUE_MATCHED,
+        QUEUE_LEFT,
+        QUEUE_EXPIRED,
+        DUEL_CHALLENGED,
+        DUEL_ACCEPTED,
+        DUEL_DECLINED,
+        DUEL_EXPIRED,
     }
 )
 
 
 # version 2: the deal's salt and commitment (R-40) beside its code
-SCHEMA_VERSIONS = {"MatchCreated": 2, "RoundScheduled": 2}
+SCHEMA_VERSIONS = {MATCH_CREATED: 2, ROUND_SCHEDULED: 2}
 
 # --- matches and rounds (R-12, R-17…R-20) ---------------------------------------------------------
 
@@ -92,8 +92,6 @@ class PrizeRow(TypedDict):
 
 
 class MatchCreatedData(TypedDict):
-    """MatchCreated's data (schema version 2)."""
-
     match_id: str
     mode: str
     players: list[int]
@@ -131,8 +129,6 @@ def match_created(
 
 
 class MatchFinishedData(TypedDict):
-    """MatchFinished's data (schema version 1)."""
-
     match_id: str
     standings: list[StandingRow]
     prizes: list[PrizeRow]
@@ -153,8 +149,6 @@ def match_finished(
 
 
 class RoundScheduledData(TypedDict):
-    """RoundScheduled's data (schema version 2)."""
-
     round_id: str
     match_id: str
     index: int
@@ -205,8 +199,6 @@ def round_scheduled(
 
 
 class RoundEndedData(TypedDict):
-    """RoundEnded's data (schema version 1)."""
-
     round_id: str
     match_id: str
     index: int
@@ -241,8 +233,6 @@ def round_ended(
 
 
 class QueueJoinedData(TypedDict):
-    """QueueJoined's data (schema version 1)."""
-
     ticket_id: str
     account_id: int
     mode: str
@@ -260,8 +250,6 @@ def queue_joined(*, ticket_id: UUID | str, account_id: int, mode: str, expires_a
 
 
 class QueueMatchedData(TypedDict):
-    """QueueMatched's data (schema version 1)."""
-
     ticket_id: str
     match_id: str
 
@@ -272,8 +260,6 @@ def queue_matched(*, ticket_id: UUID | str, match_id: UUID | str) -> NewEvent:
 
 
 class QueueLeftData(TypedDict):
-    """QueueLeft's data (schema version 1)."""
-
     ticket_id: str
     reason: NotRequired[str]
 
@@ -287,8 +273,6 @@ def queue_left(*, ticket_id: UUID | str, reason: str | None = None) -> NewEvent:
 
 
 class QueueExpiredData(TypedDict):
-    """QueueExpired's data (schema version 1)."""
-
     ticket_id: str
 
 
@@ -301,8 +285,6 @@ def queue_expired(*, ticket_id: UUID | str) -> NewEvent:
 
 
 class DuelChallengedData(TypedDict):
-    """DuelChallenged's data (schema version 1)."""
-
     duel_id: str
     challenger_id: int
     opponent_id: int
@@ -320,8 +302,6 @@ def duel_challenged(*, duel_id: UUID | str, challenger_id: int, opponent_id: int
 
 
 class DuelAcceptedData(TypedDict):
-    """DuelAccepted's data (schema version 1)."""
-
     duel_id: str
     match_id: str
 
@@ -332,8 +312,6 @@ def duel_accepted(*, duel_id: UUID | str, match_id: UUID | str) -> NewEvent:
 
 
 class DuelDeclinedData(TypedDict):
-    """DuelDeclined's data (schema version 1)."""
-
     duel_id: str
     by: str
     reason: NotRequired[str]
@@ -348,8 +326,6 @@ def duel_declined(*, duel_id: UUID | str, by: str, reason: str | None = None) ->
 
 
 class DuelExpiredData(TypedDict):
-    """DuelExpired's data (schema version 1)."""
-
     duel_id: str
 
 

@@ -16,12 +16,10 @@ from rivals.eventstore import NewEvent
 JOB_PAUSED = "JobPaused"
 JOB_RESUMED = "JobResumed"
 
-JOB_EVENTS = frozenset({"JobPaused", "JobResumed"})
+JOB_EVENTS = frozenset({JOB_PAUSED, JOB_RESUMED})
 
 
 class JobPausedData(TypedDict):
-    """JobPaused's data (schema version 1)."""
-
     job: str
     task: str
     reason: str
@@ -34,8 +32,6 @@ def job_paused(*, job: str, task: str, reason: str) -> NewEvent:
 
 
 class JobResumedData(TypedDict):
-    """JobResumed's data (schema version 1)."""
-
     job: str
     task: str
     reason: str

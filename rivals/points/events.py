@@ -14,7 +14,7 @@ from rivals.eventstore import NewEvent
 # the event types, one name each: code that reads events imports these, never retypes them
 POINTS_AWARDED = "PointsAwarded"
 
-POINTS_EVENTS = frozenset({"PointsAwarded"})
+POINTS_EVENTS = frozenset({POINTS_AWARDED})
 
 
 class AwardRef(TypedDict, total=False):
@@ -38,8 +38,6 @@ class AwardRef(TypedDict, total=False):
 
 
 class PointsAwardedData(TypedDict):
-    """PointsAwarded's data (schema version 1)."""
-
     account_id: int
     amount: int
     source: str

@@ -16,12 +16,10 @@ from rivals.eventstore import NewEvent
 JOKER_PURCHASE_REFUNDED = "JokerPurchaseRefunded"
 JOKERS_PURCHASED = "JokersPurchased"
 
-PURCHASE_EVENTS = frozenset({"JokersPurchased", "JokerPurchaseRefunded"})
+PURCHASE_EVENTS = frozenset({JOKERS_PURCHASED, JOKER_PURCHASE_REFUNDED})
 
 
 class JokersPurchasedData(TypedDict):
-    """JokersPurchased's data (schema version 1)."""
-
     account_id: int
     transaction_id: str
     product: str
@@ -42,8 +40,6 @@ def jokers_purchased(*, account_id: int, transaction_id: str, product: str, joke
 
 
 class JokerPurchaseRefundedData(TypedDict):
-    """JokerPurchaseRefunded's data (schema version 1)."""
-
     account_id: int
     transaction_id: str
     product: str

@@ -18,7 +18,7 @@ from rivals.romanian_time import iso
 # the event types, one name each: code that reads events imports these, never retypes them
 RATINGS_UPDATED = "RatingsUpdated"
 
-RATING_EVENTS = frozenset({"RatingsUpdated"})
+RATING_EVENTS = frozenset({RATINGS_UPDATED})
 
 
 class RatedPlayer(TypedDict):
@@ -35,8 +35,6 @@ class RatedPlayer(TypedDict):
 
 
 class RatingsUpdatedData(TypedDict):
-    """RatingsUpdated's data (schema version 1)."""
-
     result: str
     mode: str
     kind: str

@@ -18,12 +18,10 @@ from rivals.eventstore import NewEvent
 REPORT_FILED = "ReportFiled"
 REPORT_REVIEWED = "ReportReviewed"
 
-REPORT_EVENTS = frozenset({"ReportFiled", "ReportReviewed"})
+REPORT_EVENTS = frozenset({REPORT_FILED, REPORT_REVIEWED})
 
 
 class ReportFiledData(TypedDict):
-    """ReportFiled's data (schema version 1)."""
-
     report_id: str
     reporter_id: int
     subject: str
@@ -47,8 +45,6 @@ def report_filed(
 
 
 class ReportReviewedData(TypedDict):
-    """ReportReviewed's data (schema version 1)."""
-
     report_id: str
     decision: str
     action: str

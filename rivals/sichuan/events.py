@@ -37,25 +37,25 @@ TILE_DISCARDED = "TileDiscarded"
 TILE_DRAWN = "TileDrawn"
 WALL_EXHAUSTED = "WallExhausted"
 
-SERVICE_EVENTS = frozenset({"SichuanTableOpened", "SichuanIntentAccepted"})
+SERVICE_EVENTS = frozenset({SICHUAN_TABLE_OPENED, SICHUAN_INTENT_ACCEPTED})
 ENGINE_EVENTS = frozenset(
     {
-        "TableDealt",
-        "MissingSuitDeclared",
-        "MissingSuitsRevealed",
-        "TileDrawn",
-        "TileDiscarded",
-        "AddedKongDeclared",
-        "ClaimWindowOpened",
-        "ClaimDeclared",
-        "Passed",
-        "KongRobbed",
-        "HandWon",
-        "Ponged",
-        "Konged",
-        "Settled",
-        "WallExhausted",
-        "DealEnded",
+        TABLE_DEALT,
+        MISSING_SUIT_DECLARED,
+        MISSING_SUITS_REVEALED,
+        TILE_DRAWN,
+        TILE_DISCARDED,
+        ADDED_KONG_DECLARED,
+        CLAIM_WINDOW_OPENED,
+        CLAIM_DECLARED,
+        PASSED,
+        KONG_ROBBED,
+        HAND_WON,
+        PONGED,
+        KONGED,
+        SETTLED,
+        WALL_EXHAUSTED,
+        DEAL_ENDED,
     }
 )
 SICHUAN_EVENTS = SERVICE_EVENTS | ENGINE_EVENTS
@@ -105,8 +105,6 @@ class Payment(TypedDict):
 
 
 class SichuanTableOpenedData(TypedDict):
-    """SichuanTableOpened's data (schema version 1)."""
-
     table_id: str
     account_id: int
     human_seat: int
@@ -118,8 +116,6 @@ def sichuan_table_opened(*, table_id: UUID | str, account_id: int, human_seat: i
 
 
 class SichuanIntentAcceptedData(TypedDict):
-    """SichuanIntentAccepted's data (schema version 1)."""
-
     seq: int
     seat: int
     action: SichuanAction
@@ -135,8 +131,6 @@ def sichuan_intent_accepted(*, seq: int, seat: int, action: SichuanAction) -> Ne
 
 
 class TableDealtData(TypedDict):
-    """TableDealt's data (schema version 1)."""
-
     seed: int
     dealer: int
     hands: list[list[int]]
@@ -151,8 +145,6 @@ def table_dealt(*, seed: int, dealer: int, hands: list[list[int]], wall: list[in
 
 
 class MissingSuitDeclaredData(TypedDict):
-    """MissingSuitDeclared's data (schema version 1)."""
-
     seat: int
     suit: str
 
@@ -164,8 +156,6 @@ def missing_suit_declared(*, seat: int, suit: str) -> NewEvent:
 
 
 class MissingSuitsRevealedData(TypedDict):
-    """MissingSuitsRevealed's data (schema version 1)."""
-
     suits: list[str]
     dealer: int
 
@@ -176,8 +166,6 @@ def missing_suits_revealed(*, suits: list[str], dealer: int) -> NewEvent:
 
 
 class TileDrawnData(TypedDict):
-    """TileDrawn's data (schema version 1)."""
-
     seat: int
     tile: int
     replacement: bool
@@ -190,8 +178,6 @@ def tile_drawn(*, seat: int, tile: int, replacement: bool) -> NewEvent:
 
 
 class TileDiscardedData(TypedDict):
-    """TileDiscarded's data (schema version 1)."""
-
     seat: int
     tile: int
 
@@ -202,8 +188,6 @@ def tile_discarded(*, seat: int, tile: int) -> NewEvent:
 
 
 class AddedKongDeclaredData(TypedDict):
-    """AddedKongDeclared's data (schema version 1)."""
-
     seat: int
     tile: int
 
@@ -214,10 +198,10 @@ def added_kong_declared(*, seat: int, tile: int) -> NewEvent:
     return NewEvent(ADDED_KONG_DECLARED, data)
 
 
+# the engine's key ``from`` is a keyword: these payloads are declared in TypedDict's functional syntax
 ClaimWindowOpenedData = TypedDict(
     "ClaimWindowOpenedData", {"kind": str, "from": int, "tile": int, "claims": list[Claim]}
 )
-ClaimWindowOpenedData.__doc__ = """ClaimWindowOpened's data (``from``: a keyword, hence the functional form)."""
 
 
 def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[Claim]) -> NewEvent:
@@ -227,8 +211,6 @@ def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[Cl
 
 
 class ClaimDeclaredData(TypedDict):
-    """ClaimDeclared's data (schema version 1)."""
-
     seat: int
     claim: str
 
@@ -239,8 +221,6 @@ def claim_declared(*, seat: int, claim: str) -> NewEvent:
 
 
 class PassedData(TypedDict):
-    """Passed's data (schema version 1)."""
-
     seat: int
 
 
@@ -250,8 +230,6 @@ def passed(*, seat: int) -> NewEvent:
 
 
 class KongRobbedData(TypedDict):
-    """KongRobbed's data (schema version 1)."""
-
     seat: int
     tile: int
     winners: list[int]
@@ -275,7 +253,6 @@ HandWonData = TypedDict(
         "value": int,
     },
 )
-HandWonData.__doc__ = """HandWon's data (``from``: a keyword, hence the functional form)."""
 
 
 def hand_won(
@@ -304,7 +281,6 @@ def hand_won(
 
 
 PongedData = TypedDict("PongedData", {"seat": int, "from": int, "tile": int, "tiles": list[int]})
-PongedData.__doc__ = """Ponged's data (``from``: a keyword, hence the functional form)."""
 
 
 def ponged(*, seat: int, from_seat: int, tile: int, tiles: list[int]) -> NewEvent:
@@ -315,7 +291,6 @@ def ponged(*, seat: int, from_seat: int, tile: int, tiles: list[int]) -> NewEven
 KongedData = TypedDict(
     "KongedData", {"seat": int, "kind": str, "from": int | None, "tile": int, "tiles": list[int] | None}
 )
-KongedData.__doc__ = """Konged's data (``from``: a keyword, hence the functional form)."""
 
 
 def konged(*, seat: int, kind: str, from_seat: int | None, tile: int, tiles: list[int] | None) -> NewEvent:
@@ -325,8 +300,6 @@ def konged(*, seat: int, kind: str, from_seat: int | None, tile: int, tiles: lis
 
 
 class SettledData(TypedDict):
-    """Settled's data (schema version 1)."""
-
     reason: str
     payments: list[Payment]
 
@@ -339,8 +312,6 @@ def settled(*, reason: str, payments: list[Payment]) -> NewEvent:
 
 
 class WallExhaustedData(TypedDict):
-    """WallExhausted's data (schema version 1)."""
-
     active: list[int]
     pigs: list[int]
     ready: list[list[int]]
@@ -354,8 +325,6 @@ def wall_exhausted(*, active: list[int], pigs: list[int], ready: list[list[int]]
 
 
 class DealEndedData(TypedDict):
-    """DealEnded's data (schema version 1)."""
-
     reason: str
     scores: list[int]
     hands: list[list[int]]
