@@ -96,7 +96,7 @@ class MatchCreatedData(TypedDict):
     mode: str
     players: list[int]
     rounds_total: int
-    context: MatchContext | None
+    context: MatchContext  # empty for a queue's match
     code: str | None
     salt: str | None
     commitment: str | None

@@ -122,7 +122,7 @@ def test_every_constructor_is_keyword_only_typed_and_named_after_its_type():
         assert entry.constructor.__module__ == f"{package}.events"
         params = entry.signature.parameters.values()
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params), entry.name
-        hints = entry.hints()  # resolvable: what the OpenAPI union is generated from
+        hints = entry.hints()  # resolvable: the payload test calls it with values of these types
         assert set(hints) == {p.name for p in params}, f"{entry.name}: an argument without a type"
         assert entry.signature.return_annotation == "NewEvent"
 
