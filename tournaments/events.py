@@ -193,6 +193,8 @@ def _jsonable(settings: Mapping[str, object]) -> dict[str, Any]:
 
 
 class TournamentCreatedData(TypedDict):
+    """``tournament_id``, the operator's settings (R-21: all of them), the seed and where it came from."""
+
     tournament_id: str
     kind: NotRequired[str]
     title: NotRequired[str]
@@ -238,6 +240,8 @@ def tournament_edited(*, changes: TournamentSettings) -> NewEvent:
 
 
 class TournamentCancelledData(TypedDict):
+    """Version 2: ``note`` (version 1 had none)."""
+
     reason: str
     registered: int
     minimum: int
@@ -297,6 +301,8 @@ def tournament_started(*, registered: int, at: datetime) -> NewEvent:
 
 
 class WaveSeatedData(TypedDict):
+    """Version 2: the deal's ``code``, ``salt`` and ``commitment`` (R-40; version 1 had none of them)."""
+
     wave: int
     multiplier: int
     tables: list[SeatedTable]
@@ -347,6 +353,8 @@ def tables_opened(*, wave: int, tables: list[OpenedTable], at: datetime) -> NewE
 
 
 class TableScoredData(TypedDict):
+    """Version 2: each row's ``pairs_removed`` (R-37; version 1 rows have none)."""
+
     wave: int
     table: int
     round_id: str | None
@@ -394,6 +402,9 @@ def tournament_finalized(*, places: list[list[int]], trophy: Trophy | None, at: 
 
 
 class PotCreatedData(TypedDict):
+    """P-5: ``pot_id`` and the operator's settings; version 2: the deal's ``code``, ``salt`` and ``commitment`` (R-40;
+    version 1 had none of them)."""
+
     pot_id: str
     title: NotRequired[str]
     code: NotRequired[str | None]

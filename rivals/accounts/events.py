@@ -79,6 +79,8 @@ def _event(type_: str, data: Mapping[str, Any]) -> NewEvent:
 
 
 class AccountCreatedData(TypedDict):
+    """Version 2: no personal data in the clear (version 1 had the display name and the device id)."""
+
     account_id: int
     display_name: str
 
@@ -90,6 +92,8 @@ def account_created(*, account_id: int, display_name: str) -> NewEvent:
 
 
 class OperatorCreatedData(TypedDict):
+    """Version 2: ``role`` (version 1 had ``superuser`` instead)."""
+
     account_id: int
     display_name: str
     role: str
@@ -138,6 +142,8 @@ def operator_removed(*, account_id: int, role: str | None, reason: str) -> NewEv
 
 
 class DisplayNameChangedData(TypedDict):
+    """Version 2: the name sealed, ``display_name_sealed`` (version 1 had the display name in the clear)."""
+
     account_id: int
     display_name_sealed: str
 
@@ -149,6 +155,8 @@ def display_name_changed(*, account_id: int, display_name_sealed: str) -> NewEve
 
 
 class DisplayNameResetData(TypedDict):
+    """Version 2: ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``, only)."""
+
     account_id: int
     display_name: str
     previous_name_sealed: str
@@ -199,6 +207,9 @@ class JokersRef(TypedDict, total=False):
 
 
 class JokersChangedData(TypedDict):
+    """``ref``'s keys join the data; an operator's change has ``note``, ``reason_code`` and ``message`` (version 2:
+    version 1 had the note only)."""
+
     account_id: int
     delta: int
     reason: str

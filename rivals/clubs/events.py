@@ -87,6 +87,9 @@ def club_closed(*, club_id: UUID | str, reason: str) -> NewEvent:
 
 
 class ClubRenamedData(TypedDict):
+    """Version 2: ``owner_id``, ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``,
+    only)."""
+
     club_id: str
     name: str
     name_key: str

@@ -205,6 +205,8 @@ def fair_play_flag_reviewed(*, account_id: int, flag_id: UUID | str, decision: s
 
 
 class AccountSuspendedData(TypedDict):
+    """Version 2: ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``, only)."""
+
     account_id: int
     reason: str
     reason_code: str
@@ -225,6 +227,8 @@ def account_suspended(*, account_id: int, reason: str, reason_code: str, message
 
 
 class AccountSuspensionLiftedData(TypedDict):
+    """Version 2: ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``, only)."""
+
     account_id: int
     reason: str
     reason_code: str

@@ -72,6 +72,9 @@ def _of_intent(data: _Data, round_id: UUID | str | None) -> _Data:
 
 
 class GameStartedData(TypedDict):
+    """Version 2: ``salt`` and ``commitment`` (R-40; version 1 had neither); ``round_id`` and ``starts_at`` on a round's
+    board."""
+
     game_id: str
     account_id: int
     mode: str

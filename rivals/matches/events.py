@@ -92,6 +92,8 @@ class PrizeRow(TypedDict):
 
 
 class MatchCreatedData(TypedDict):
+    """Version 2: ``salt`` and ``commitment`` beside ``code`` (R-40; version 1 had neither)."""
+
     match_id: str
     mode: str
     players: list[int]
@@ -149,6 +151,8 @@ def match_finished(
 
 
 class RoundScheduledData(TypedDict):
+    """Version 2: ``salt`` and ``commitment`` beside ``code`` (R-40; version 1 had neither)."""
+
     round_id: str
     match_id: str
     index: int
