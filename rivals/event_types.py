@@ -1,10 +1,14 @@
-"""The event vocabulary: every event type with its one typed constructor (house style 6).
+"""The event vocabulary: every event type with its payload type and its one typed constructor
+(house style 6).
 
 Each feature keeps its events in one module (``rivals/games/events.py`` …): a frozenset of its
-type names and, per type, a constructor named after it in snake_case (``pair_removed`` builds
-``PairRemoved``) with keyword-only, typed arguments, returning a ``NewEvent``. The feature
-registers them here from its app's ``ready()``; the platform imports no feature. Tools that
-describe the events (the OpenAPI schema's union on ``type``) list them with ``registered()``.
+type names and, per type, its payload — a ``TypedDict`` named ``<Type>Data`` (``PairRemovedData``):
+the keys of its data at its current schema version — and a constructor named after it in snake_case
+(``pair_removed`` builds ``PairRemoved``) with keyword-only, typed arguments, which builds that
+payload and returns it in a ``NewEvent``. The feature registers them here from its app's
+``ready()``; the platform imports no feature. Tools that describe the events (the OpenAPI schema's
+union on ``type``, derived from the payloads) list them with ``registered()``; readers read an
+event's data as its payload type with ``payload_of``.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, TypeGuard, TypeVar, cast
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -26,6 +30,9 @@ INSTANT_MARK = "instant"
 # schema says ``date-time`` and the API answers it in one spelling (``rivals.api.times``).
 # A constructor's own ``datetime`` arguments say it by their type.
 Instant = typing.Annotated[str, INSTANT_MARK]
+DAY_MARK = "day"
+# a calendar day stored as an ISO 8601 date string (``2026-01-02``): the schema says ``date``
+Day = typing.Annotated[str, DAY_MARK]
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,7 @@ class EventType:
     name: str  # the stored type, e.g. "PairRemoved"
     feature: str  # the app that registered it, e.g. "games"
     constructor: Callable[..., NewEvent]
+    payload: type  # its data's TypedDict, e.g. PairRemovedData
     schema_version: int = 1
 
     @property
@@ -54,13 +62,40 @@ def constructor_name(type_name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type_name).lower()
 
 
+def payload_name(type_name: str) -> str:
+    """``PairRemoved`` → ``PairRemovedData``."""
+    return f"{type_name}Data"
+
+
+def _is_typed_dict(value: object) -> TypeGuard[type]:
+    return isinstance(value, type) and issubclass(value, dict) and hasattr(value, "__required_keys__")
+
+
+class _HasData(Protocol):
+    @property
+    def data(self) -> Mapping[str, Any]: ...
+
+
+_Payload = TypeVar("_Payload")
+
+
+def payload_of(event: _HasData, payload: type[_Payload]) -> _Payload:
+    """``event``'s data (a stored ``Event``, a ``NewEvent``, a projection's event) as its payload
+    type says: ``payload_of(event, PairRemovedData)["tiles"]`` is a ``list[int]``. A cast, no check:
+    the payload is the current schema version's, so a key an older version lacks is ``NotRequired``
+    there, or read with ``.get``."""
+    return cast(_Payload, event.data)
+
+
 def register(
     *, feature: str, types: Iterable[str], module: ModuleType, schema_versions: Mapping[str, int] | None = None
 ) -> None:
-    """Register the constructors of ``types`` found in ``module`` (one per type, by name).
+    """Register the payloads and constructors of ``types`` found in ``module`` (one each per type,
+    by name).
 
     Refuses (``ImproperlyConfigured``) a type without a keyword-only constructor returning a
-    ``NewEvent``, and a type another feature registered. Registering the same again is a no-op."""
+    ``NewEvent`` or without its payload ``TypedDict``, and a type another feature registered.
+    Registering the same again is a no-op."""
     types, versions = frozenset(types), dict(schema_versions or {})
     unknown = set(versions) - types
     if unknown:
@@ -73,7 +108,10 @@ def register(
         params = inspect.signature(constructor).parameters.values()
         if any(p.kind is not inspect.Parameter.KEYWORD_ONLY for p in params):
             raise ImproperlyConfigured(f"{feature}: {constructor.__qualname__} takes keyword-only arguments only")
-        entry = EventType(name, feature, constructor, versions.get(name, 1))
+        payload = getattr(module, payload_name(name), None)
+        if not _is_typed_dict(payload):
+            raise ImproperlyConfigured(f"{feature}: no payload TypedDict {module.__name__}.{payload_name(name)}")
+        entry = EventType(name, feature, constructor, payload, versions.get(name, 1))
         known = _TYPES.get(name)
         if known is not None and known != entry:
             raise ImproperlyConfigured(f"event type {name} is registered by {known.feature} and {feature}")

@@ -7,7 +7,7 @@ corrections are new compensating events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -28,10 +28,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class NewEvent:
-    """An event about to be appended: a past-tense type and its JSON data."""
+    """An event about to be appended: a past-tense type and its JSON data (its constructor's
+    payload type: ``rivals.event_types``)."""
 
     type: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
     schema_version: int = 1
 
 

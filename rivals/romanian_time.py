@@ -8,6 +8,7 @@ definition for the product: the daily bonus (rivals) and the rankings both use i
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import overload
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
@@ -42,6 +43,12 @@ def week_bounds_utc(instant: datetime) -> tuple[datetime, datetime]:
     return day_start_utc(monday), day_start_utc(monday + timedelta(days=7))
 
 
+@overload
+def iso(moment: datetime) -> str: ...
+@overload
+def iso(moment: None) -> None: ...
+@overload
+def iso(moment: datetime | None) -> str | None: ...
 def iso(moment: datetime | None) -> str | None:
     """An instant as events store it (ISO 8601 with its offset); None stays None."""
     return None if moment is None else moment.isoformat()

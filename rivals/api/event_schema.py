@@ -1,22 +1,13 @@
 """Events in the OpenAPI schema: a discriminated union on ``type``, one schema per event type, with
-the shape its typed constructor writes (``rivals.event_types``: every room registers its own).
+the shape of its payload (``rivals.event_types``: every room registers its own).
 
-A constructor is the one place an event's data is made, so the shape is read from it, in two ways:
-
-- **its argument types**: a key the constructor stores under its argument's name is described by
-  that argument's type — ``list[int]`` an array of integers, a ``TypedDict`` (a row of a list, a
-  structured value: declared beside the constructor) an object with its keys, ``datetime`` a
-  ``date-time`` string, ``X | None`` nullable;
-- **its output**: it is called twice with placeholder values of its argument types — once with only
-  its required arguments, once with every argument given (lists with one item, rows with every
-  key) — and a key the arguments do not name (a setting spread into the data, a time stored under
-  another name) is described from the data it returned: keys present in both calls are required,
-  a value that is ``None`` in either call is nullable, a string that is the placeholder instant is
-  a ``date-time``.
-
-Placeholders are values of the declared types, never stored anywhere. Extra keys stay allowed: a
-schema version may add some. ``time_paths`` lists where an event type's data holds instants, so that
-the API and the socket answer every time in one spelling (``rivals.api.times``).
+An event type's payload — the ``TypedDict`` ``<Type>Data`` beside its constructor, which builds its
+data as that type — is the one description of its data, so the schema is read from it: ``list[int]``
+an array of integers, a ``TypedDict`` (a row of a list, a structured value) an object with its keys
+(``NotRequired`` ones not required), ``Instant`` a ``date-time`` string, ``Day`` a ``date`` string,
+``X | None`` nullable. Extra keys stay allowed: a schema version may add some. ``time_paths`` lists
+where an event type's data holds instants, so that the API and the socket answer every time in one
+spelling (``rivals.api.times``).
 """
 
 from __future__ import annotations
@@ -29,21 +20,10 @@ from collections import abc
 from functools import cache
 from typing import Any
 
+from django.core.exceptions import ImproperlyConfigured
+
 from rivals import event_types
 
-INSTANT = dt.datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=dt.UTC)
-_INSTANT_SPELLINGS = frozenset({INSTANT.isoformat(), INSTANT.isoformat().replace("+00:00", "Z")})
-DAY = dt.date(2026, 1, 2)
-
-_PLACEHOLDERS: dict[Any, Any] = {
-    bool: True,
-    int: 1,
-    float: 1.5,
-    str: "x",
-    dt.datetime: INSTANT,
-    dt.date: DAY,
-    uuid.UUID: uuid.UUID(int=1),
-}
 _SEQUENCES = (list, tuple, set, frozenset, abc.Sequence, abc.Iterable, abc.Collection)
 _UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``)
 
@@ -75,33 +55,6 @@ def _annotated(hint: Any) -> tuple[Any, tuple]:
     return hint, ()
 
 
-def _placeholder(hint: Any, full: bool = True) -> Any:
-    hint, extras = _annotated(hint)
-    if event_types.INSTANT_MARK in extras:
-        return INSTANT.isoformat()
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        choices = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _placeholder(choices[0], full) if choices else None
-    if origin in _SEQUENCES or hint in (list, tuple):
-        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
-        return [_placeholder(args[0], full)] if full and args else []
-    if _is_typed_dict(hint):
-        hints = typing.get_type_hints(hint, include_extras=True)
-        keys = hints if full else _required_keys(hint)
-        return {k: _placeholder(hints[k], full) for k in keys}
-    if origin in (dict, abc.Mapping) or hint is dict:
-        return {}
-    if origin is typing.Literal:
-        return typing.get_args(hint)[0]
-    return _PLACEHOLDERS.get(hint)
-
-
-def _admits_none(hint: Any) -> bool:
-    hint, _ = _annotated(hint)
-    return typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint)
-
-
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     if "anyOf" in schema:
         return {"anyOf": [*schema["anyOf"], {"type": "null"}]} if {"type": "null"} not in schema["anyOf"] else schema
@@ -129,6 +82,8 @@ def hint_schema(hint: Any) -> Any:
     hint, extras = _annotated(hint)
     if event_types.INSTANT_MARK in extras:
         return {"type": "string", "format": "date-time"}
+    if event_types.DAY_MARK in extras:
+        return {"type": "string", "format": "date"}
     origin = typing.get_origin(hint)
     if hint is typing.Any:
         return _UNTYPED
@@ -190,87 +145,15 @@ def _json_type(value: Any) -> dict[str, Any]:
         return {"type": "integer"}
     if isinstance(value, float):
         return {"type": "number"}
-    if isinstance(value, str):
-        if value in _INSTANT_SPELLINGS:
-            return {"type": "string", "format": "date-time"}
-        if value == DAY.isoformat():
-            return {"type": "string", "format": "date"}
-        return {"type": "string"}
-    return {}
-
-
-_ABSENT = object()
-
-
-def described(most: Any, least: Any = _ABSENT) -> dict[str, Any]:
-    """The schema of a value from the two samples of it (``least``: the required-arguments call's,
-    ``_ABSENT`` when that call did not write it)."""
-    sample = most if most is not None else (None if least is _ABSENT else least)
-    nullable = most is None or least is None
-    if isinstance(sample, dict):
-        other = least if isinstance(least, dict) else {}
-        schema = {
-            "type": "object",
-            "properties": {
-                k: described(sample.get(k), other.get(k, _ABSENT)) for k in dict.fromkeys([*sample, *other])
-            },
-        }
-        required = [k for k in sample if k in other]
-        if required:
-            schema["required"] = required
-    elif isinstance(sample, list | tuple):
-        first = next(iter(sample), None)
-        other = least[0] if isinstance(least, list | tuple) and least else _ABSENT
-        schema = {"type": "array", "items": described(first, other) if first is not None else {}}
-    else:
-        schema = _json_type(sample)
-    return _nullable(schema) if nullable and schema else schema
-
-
-def _agrees(schema: dict[str, Any], value: Any) -> bool:
-    import jsonschema
-
-    return jsonschema.Draft202012Validator(schema, format_checker=None).is_valid(value)
+    return {"type": "string"}
 
 
 def data_schema(entry: event_types.EventType) -> dict[str, Any]:
-    """The JSON schema of ``entry``'s data, read from its constructor (free-form if it cannot be)."""
-    hints = entry.hints()
-    params = entry.signature.parameters
-    required = [n for n, p in params.items() if p.default is p.empty]
-    # the least call: the required arguments only, ``None`` where the type admits it (a key stored
-    # under another name than its argument's — Sichuan's ``from`` — is then seen to be nullable)
-    least_args = {n: None if _admits_none(hints[n]) else _placeholder(hints[n], full=False) for n in required}
-    all_args = {n: _placeholder(hints[n]) for n in params}
-    try:
-        most = entry.constructor(**all_args).data
-        try:
-            least = entry.constructor(**least_args).data
-        except Exception:  # a constructor that needs a value where None is admitted
-            least = entry.constructor(**{n: _placeholder(hints[n], full=False) for n in required}).data
-    except Exception:  # a constructor that checks its values: documented as free-form
-        return {"type": "object", "description": "free-form: the constructor refused placeholder values"}
-    # a TypedDict argument spread into the data (a tournament's settings, a joker change's ref)
-    # says the types of its keys
-    spread = {}
-    for name, hint in hints.items():
-        bare = _annotated(hint)[0]
-        if typing.get_origin(bare) in (typing.Union, types.UnionType):
-            bare = next(a for a in typing.get_args(bare) if a is not type(None))
-        if _is_typed_dict(bare) and name not in most:
-            spread.update(typing.get_type_hints(bare, include_extras=True))
-    hints = {**spread, **hints}
-    properties = {}
-    for key in dict.fromkeys([*most, *least]):
-        schema = hint_schema(hints[key]) if key in hints else _UNTYPED
-        value = most.get(key, least.get(key))
-        if schema is _UNTYPED or not _agrees(schema, value):
-            schema = described(most.get(key, least.get(key)), least.get(key, _ABSENT))
-        if key in least and least[key] is None or key in hints and _admits_none(hints[key]):
-            schema = _nullable(schema)
-        properties[key] = schema
-    required = [key for key in least if key in most]
-    return {"type": "object", "properties": properties, "required": required}
+    """The JSON schema of ``entry``'s data: its payload's."""
+    schema = _typed_dict_schema(entry.payload)
+    if schema is _UNTYPED:
+        raise ImproperlyConfigured(f"{entry.payload.__qualname__}: a key whose type says nothing of its values")
+    return schema
 
 
 @cache

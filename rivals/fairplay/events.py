@@ -21,11 +21,11 @@ FAIR_PLAY_FLAGGED = "FairPlayFlagged"
 FAIR_PLAY_SIGNALS_SCORED = "FairPlaySignalsScored"
 
 FAIRPLAY_EVENTS = frozenset(
-    {"FairPlayFlagged", "FairPlayFlagReviewed", "AccountSuspended", "AccountSuspensionLifted", "FairPlaySignalsScored"}
+    {FAIR_PLAY_FLAGGED, FAIR_PLAY_FLAG_REVIEWED, ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED, FAIR_PLAY_SIGNALS_SCORED}
 )
 # issue 40, version 2: what the player is told (``reason_code``, ``message``) beside the operator's
 # note (``reason``); version 1 had the note only
-SCHEMA_VERSIONS = {"AccountSuspended": 2, "AccountSuspensionLifted": 2}
+SCHEMA_VERSIONS = {ACCOUNT_SUSPENDED: 2, ACCOUNT_SUSPENSION_LIFTED: 2}
 
 
 class FlagScores(TypedDict, total=False):
@@ -152,6 +152,16 @@ class FlagDetails(TypedDict, total=False):
     shared: list[SharedDeal]
 
 
+class FairPlayFlaggedData(TypedDict):
+    account_id: int
+    flag_id: str
+    kind: str
+    subject: str
+    game_id: str | None
+    round_id: str | None
+    details: FlagDetails
+
+
 def fair_play_flagged(
     *,
     account_id: int,
@@ -164,45 +174,84 @@ def fair_play_flagged(
 ) -> NewEvent:
     """A plausibility signal for an operator's review, once per account, ``kind`` (``fast_pairs``,
     ``outside_round_time``, ``refused_intents``) and ``subject`` (a board, a round, a window)."""
-    return NewEvent(
-        "FairPlayFlagged",
-        {
-            "account_id": account_id,
-            "flag_id": str(flag_id),
-            "kind": kind,
-            "subject": subject,
-            "game_id": game_id,
-            "round_id": round_id,
-            "details": details,
-        },
-    )
+    data: FairPlayFlaggedData = {
+        "account_id": account_id,
+        "flag_id": str(flag_id),
+        "kind": kind,
+        "subject": subject,
+        "game_id": game_id,
+        "round_id": round_id,
+        "details": details,
+    }
+    return NewEvent(FAIR_PLAY_FLAGGED, data)
+
+
+class FairPlayFlagReviewedData(TypedDict):
+    account_id: int
+    flag_id: str
+    decision: str
+    note: str
 
 
 def fair_play_flag_reviewed(*, account_id: int, flag_id: UUID | str, decision: str, note: str) -> NewEvent:
     """``decision``: ``dismissed`` or ``confirmed``."""
-    return NewEvent(
-        "FairPlayFlagReviewed", {"account_id": account_id, "flag_id": str(flag_id), "decision": decision, "note": note}
-    )
+    data: FairPlayFlagReviewedData = {
+        "account_id": account_id,
+        "flag_id": str(flag_id),
+        "decision": decision,
+        "note": note,
+    }
+    return NewEvent(FAIR_PLAY_FLAG_REVIEWED, data)
+
+
+class AccountSuspendedData(TypedDict):
+    """Version 2: ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``, only)."""
+
+    account_id: int
+    reason: str
+    reason_code: str
+    message: str
 
 
 def account_suspended(*, account_id: int, reason: str, reason_code: str, message: str) -> NewEvent:
     """The account's intents are refused; it leaves rankings and leaderboards. ``reason``: the
     operator's note (operators only); the player is told ``reason_code`` and ``message`` ("" for
     none)."""
-    return NewEvent(
-        "AccountSuspended",
-        {"account_id": account_id, "reason": reason, "reason_code": reason_code, "message": message},
-        SCHEMA_VERSIONS["AccountSuspended"],
-    )
+    data: AccountSuspendedData = {
+        "account_id": account_id,
+        "reason": reason,
+        "reason_code": reason_code,
+        "message": message,
+    }
+    return NewEvent(ACCOUNT_SUSPENDED, data, SCHEMA_VERSIONS[ACCOUNT_SUSPENDED])
+
+
+class AccountSuspensionLiftedData(TypedDict):
+    """Version 2: ``reason_code`` and ``message`` (version 1 had the operator's note, ``reason``, only)."""
+
+    account_id: int
+    reason: str
+    reason_code: str
+    message: str
 
 
 def account_suspension_lifted(*, account_id: int, reason: str, reason_code: str, message: str) -> NewEvent:
     """As ``account_suspended``: the note for operators, the code and message for the player."""
-    return NewEvent(
-        "AccountSuspensionLifted",
-        {"account_id": account_id, "reason": reason, "reason_code": reason_code, "message": message},
-        SCHEMA_VERSIONS["AccountSuspensionLifted"],
-    )
+    data: AccountSuspensionLiftedData = {
+        "account_id": account_id,
+        "reason": reason,
+        "reason_code": reason_code,
+        "message": message,
+    }
+    return NewEvent(ACCOUNT_SUSPENSION_LIFTED, data, SCHEMA_VERSIONS[ACCOUNT_SUSPENSION_LIFTED])
+
+
+class FairPlaySignalsScoredData(TypedDict):
+    result: str
+    mode: str
+    rated_at: Instant
+    boards: list[ScoredBoard]
+    pairs: list[ScoredPair]
 
 
 def fair_play_signals_scored(
@@ -215,7 +264,11 @@ def fair_play_signals_scored(
     to do at the time); ``pairs``: each comparison with an earlier board of the same deal
     (``account_id``, ``other_id``, ``game_id``, ``other_game_id``, ``round_id``, ``other_round_id``,
     ``similarity``)."""
-    return NewEvent(
-        "FairPlaySignalsScored",
-        {"result": result, "mode": mode, "rated_at": rated_at, "boards": boards, "pairs": pairs},
-    )
+    data: FairPlaySignalsScoredData = {
+        "result": result,
+        "mode": mode,
+        "rated_at": rated_at,
+        "boards": boards,
+        "pairs": pairs,
+    }
+    return NewEvent(FAIR_PLAY_SIGNALS_SCORED, data)

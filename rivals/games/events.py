@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import NotRequired, TypedDict, TypeVar, cast
 from uuid import UUID
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
 GAME_STARTED = "GameStarted"
@@ -32,32 +33,61 @@ GAME_ENDED = "GameEnded"
 
 GAME_EVENTS = frozenset(
     {
-        "GameStarted",
-        "PairRemoved",
-        "JokerUsed",
-        "BlockedTileClicked",
-        "HintGiven",
-        "PairRestored",
-        "TilesShuffled",
-        "GamePaused",
-        "GameResumed",
-        "GameRestarted",
-        "GameStuck",
-        "GameWon",
-        "GameEnded",
+        GAME_STARTED,
+        PAIR_REMOVED,
+        JOKER_USED,
+        BLOCKED_TILE_CLICKED,
+        HINT_GIVEN,
+        PAIR_RESTORED,
+        TILES_SHUFFLED,
+        GAME_PAUSED,
+        GAME_RESUMED,
+        GAME_RESTARTED,
+        GAME_STUCK,
+        GAME_WON,
+        GAME_ENDED,
     }
 )
 
 
 # version 2 of GameStarted: a competition's board records the deal's salt and commitment (R-40)
-SCHEMA_VERSIONS = {"GameStarted": 2}
+SCHEMA_VERSIONS = {GAME_STARTED: 2}
 
 
-def _of_intent(data: dict[str, Any], seq: int, round_id: UUID | str | None) -> dict[str, Any]:
-    data["seq"] = seq
+class _OfIntent(TypedDict):
+    """The keys every event of an accepted intent has: its ``seq`` and, on a round's board, the
+    round's id."""
+
+    seq: int
+    round_id: NotRequired[str]
+
+
+_Data = TypeVar("_Data", bound=_OfIntent)
+
+
+def _of_intent(data: _Data, round_id: UUID | str | None) -> _Data:
     if round_id is not None:
         data["round_id"] = str(round_id)
     return data
+
+
+class GameStartedData(TypedDict):
+    """Version 2: ``salt`` and ``commitment`` (R-40; version 1 had neither); ``round_id`` and ``starts_at`` on a round's
+    board."""
+
+    game_id: str
+    account_id: int
+    mode: str
+    ruleset: str
+    level: int | None
+    code: str | None
+    layout: str
+    faces: list[str]
+    time_limit_ms: int | None
+    salt: str | None
+    commitment: str | None
+    round_id: NotRequired[str]
+    starts_at: NotRequired[Instant]
 
 
 def game_started(
@@ -80,7 +110,7 @@ def game_started(
     the board's clock runs. A competition's board (a round's, a pot's) records its deal's ``salt``
     and ``commitment`` (R-40; ``None`` on a practice board): reads show ``code`` and ``salt`` only
     once the competition is over (``null`` before: hence the optional type)."""
-    data = {
+    data: GameStartedData = {
         "game_id": str(game_id),
         "account_id": account_id,
         "mode": mode,
@@ -94,8 +124,27 @@ def game_started(
         "commitment": commitment,
     }
     if round_id is not None:
-        data.update(round_id=str(round_id), starts_at=cast(datetime, starts_at).isoformat())
-    return NewEvent("GameStarted", data, SCHEMA_VERSIONS["GameStarted"])
+        data["round_id"], data["starts_at"] = str(round_id), cast(datetime, starts_at).isoformat()
+    return NewEvent(GAME_STARTED, data, SCHEMA_VERSIONS[GAME_STARTED])
+
+
+class _RivalsKeys(TypedDict, total=False):
+    record: bool
+    decisive: bool
+
+
+class PairRemovedData(TypedDict):
+    tiles: list[int]
+    faces: list[str]
+    play_ms: int
+    interval_ms: int
+    points: int
+    record_ms: int | None
+    record: NotRequired[bool]
+    decisive: NotRequired[bool]
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def pair_removed(
@@ -113,20 +162,33 @@ def pair_removed(
     decisive: bool | None = None,
 ) -> NewEvent:
     """R-13…R-15; ``record`` and ``decisive`` only in the rivals ruleset."""
-    data: dict[str, Any] = {
+    rivals: _RivalsKeys = {}
+    if record is not None:
+        rivals["record"] = record
+    if decisive is not None:
+        rivals["decisive"] = decisive
+    data: PairRemovedData = {
         "tiles": tiles,
         "faces": faces,
         "play_ms": play_ms,
         "interval_ms": interval_ms,
         "points": points,
         "record_ms": record_ms,
+        **rivals,
+        "status": status,
+        "seq": seq,
     }
-    if record is not None:
-        data["record"] = record
-    if decisive is not None:
-        data["decisive"] = decisive
-    data["status"] = status
-    return NewEvent("PairRemoved", _of_intent(data, seq, round_id))
+    return NewEvent(PAIR_REMOVED, _of_intent(data, round_id))
+
+
+class JokerUsedData(TypedDict):
+    tiles: list[int]
+    faces: list[str]
+    points: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def joker_used(
@@ -140,17 +202,49 @@ def joker_used(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """R-8…R-10: the lifted tile and the partner the server chose."""
-    data = {"tiles": tiles, "faces": faces, "points": points, "play_ms": play_ms, "status": status}
-    return NewEvent("JokerUsed", _of_intent(data, seq, round_id))
+    data: JokerUsedData = {
+        "tiles": tiles,
+        "faces": faces,
+        "points": points,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(JOKER_USED, _of_intent(data, round_id))
+
+
+class BlockedTileClickedData(TypedDict):
+    tile: int
+    points: int
+    play_ms: int
+    seq: int
+    round_id: NotRequired[str]
 
 
 def blocked_tile_clicked(
     *, tile: int, points: int, play_ms: int, seq: int, round_id: UUID | str | None = None
 ) -> NewEvent:
     """R-16."""
-    return NewEvent(
-        "BlockedTileClicked", _of_intent({"tile": tile, "points": points, "play_ms": play_ms}, seq, round_id)
-    )
+    data: BlockedTileClickedData = {"tile": tile, "points": points, "play_ms": play_ms, "seq": seq}
+    return NewEvent(BLOCKED_TILE_CLICKED, _of_intent(data, round_id))
+
+
+class _HintMessage(TypedDict, total=False):
+    message: str
+
+
+class _HintCounted(TypedDict, total=False):
+    counted: bool
+
+
+class HintGivenData(TypedDict):
+    tiles: list[int] | None
+    message: NotRequired[str]
+    cost: int
+    counted: NotRequired[bool]
+    play_ms: int
+    seq: int
+    round_id: NotRequired[str]
 
 
 def hint_given(
@@ -165,14 +259,20 @@ def hint_given(
 ) -> NewEvent:
     """T-10, P-3: ``tiles`` null with a ``message`` when there is no pair to show (``counted``:
     false when a pool hint found no free pair)."""
-    data: dict[str, Any] = {"tiles": tiles}
-    if message is not None:
-        data["message"] = message
-    data["cost"] = cost
-    if counted is not None:
-        data["counted"] = counted
-    data["play_ms"] = play_ms
-    return NewEvent("HintGiven", _of_intent(data, seq, round_id))
+    said: _HintMessage = {} if message is None else {"message": message}
+    count: _HintCounted = {} if counted is None else {"counted": counted}
+    data: HintGivenData = {"tiles": tiles, **said, "cost": cost, **count, "play_ms": play_ms, "seq": seq}
+    return NewEvent(HINT_GIVEN, _of_intent(data, round_id))
+
+
+class PairRestoredData(TypedDict):
+    tiles: list[int]
+    points_reverted: int
+    cost: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def pair_restored(
@@ -186,8 +286,25 @@ def pair_restored(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """T-11: an undo."""
-    data = {"tiles": tiles, "points_reverted": points_reverted, "cost": cost, "play_ms": play_ms, "status": status}
-    return NewEvent("PairRestored", _of_intent(data, seq, round_id))
+    data: PairRestoredData = {
+        "tiles": tiles,
+        "points_reverted": points_reverted,
+        "cost": cost,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(PAIR_RESTORED, _of_intent(data, round_id))
+
+
+class TilesShuffledData(TypedDict):
+    faces: list[str]
+    solvable: bool
+    cost: int
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def tiles_shuffled(
@@ -201,35 +318,88 @@ def tiles_shuffled(
     round_id: UUID | str | None = None,
 ) -> NewEvent:
     """T-14: every face of the board after the shuffle (removed tiles keep theirs)."""
-    data = {"faces": faces, "solvable": solvable, "cost": cost, "play_ms": play_ms, "status": status}
-    return NewEvent("TilesShuffled", _of_intent(data, seq, round_id))
+    data: TilesShuffledData = {
+        "faces": faces,
+        "solvable": solvable,
+        "cost": cost,
+        "play_ms": play_ms,
+        "status": status,
+        "seq": seq,
+    }
+    return NewEvent(TILES_SHUFFLED, _of_intent(data, round_id))
+
+
+class GamePausedData(TypedDict):
+    play_ms: int
+    status: str
+    resume_status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_paused(*, play_ms: int, resume_status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
     """T-12; ``resume_status``: the status before the pause."""
-    data = {"play_ms": play_ms, "status": "paused", "resume_status": resume_status}
-    return NewEvent("GamePaused", _of_intent(data, seq, round_id))
+    data: GamePausedData = {"play_ms": play_ms, "status": "paused", "resume_status": resume_status, "seq": seq}
+    return NewEvent(GAME_PAUSED, _of_intent(data, round_id))
+
+
+class GameResumedData(TypedDict):
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_resumed(*, play_ms: int, status: str, seq: int, round_id: UUID | str | None = None) -> NewEvent:
-    return NewEvent("GameResumed", _of_intent({"play_ms": play_ms, "status": status}, seq, round_id))
+    data: GameResumedData = {"play_ms": play_ms, "status": status, "seq": seq}
+    return NewEvent(GAME_RESUMED, _of_intent(data, round_id))
+
+
+class GameRestartedData(TypedDict):
+    play_ms: int
+    status: str
+    seq: int
+    round_id: NotRequired[str]
 
 
 def game_restarted(*, play_ms: int, seq: int, round_id: UUID | str | None = None) -> NewEvent:
     """R-10, P-4."""
-    return NewEvent("GameRestarted", _of_intent({"play_ms": play_ms, "status": "playing"}, seq, round_id))
+    data: GameRestartedData = {"play_ms": play_ms, "status": "playing", "seq": seq}
+    return NewEvent(GAME_RESTARTED, _of_intent(data, round_id))
+
+
+class GameStuckData(TypedDict):
+    play_ms: int
+    status: str
 
 
 def game_stuck(*, play_ms: int) -> NewEvent:
     """T-8: no removable pair is left."""
-    return NewEvent("GameStuck", {"play_ms": play_ms, "status": "stuck"})
+    data: GameStuckData = {"play_ms": play_ms, "status": "stuck"}
+    return NewEvent(GAME_STUCK, data)
+
+
+class GameWonData(TypedDict):
+    play_ms: int
+    score: int
+    account_id: int
+    level: int | None
+    status: str
 
 
 def game_won(*, play_ms: int, score: int, account_id: int, level: int | None) -> NewEvent:
     """T-8: the board is empty; ``level`` for a single player game."""
-    return NewEvent(
-        "GameWon", {"play_ms": play_ms, "score": score, "account_id": account_id, "level": level, "status": "won"}
-    )
+    data: GameWonData = {"play_ms": play_ms, "score": score, "account_id": account_id, "level": level, "status": "won"}
+    return NewEvent(GAME_WON, data)
+
+
+class GameEndedData(TypedDict):
+    reason: str
+    play_ms: int
+    score: int
+    status: str
+    seq: NotRequired[int]
+    round_id: NotRequired[str]
 
 
 def game_ended(
@@ -237,9 +407,9 @@ def game_ended(
 ) -> NewEvent:
     """``reason``: ``player`` (an intent: its ``seq``), ``time_up`` (P-4) or ``round_over`` (the
     round's end: its ``round_id``)."""
-    data: dict[str, Any] = {"reason": reason, "play_ms": play_ms, "score": score, "status": "ended"}
+    data: GameEndedData = {"reason": reason, "play_ms": play_ms, "score": score, "status": "ended"}
     if seq is not None:
         data["seq"] = seq
     if round_id is not None:
         data["round_id"] = str(round_id)
-    return NewEvent("GameEnded", data)
+    return NewEvent(GAME_ENDED, data)

@@ -8,19 +8,35 @@ every start, so a pause survives a restart.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from rivals.eventstore import NewEvent
 
 # the event types, one name each: code that reads events imports these, never retypes them
 JOB_PAUSED = "JobPaused"
 JOB_RESUMED = "JobResumed"
 
-JOB_EVENTS = frozenset({"JobPaused", "JobResumed"})
+JOB_EVENTS = frozenset({JOB_PAUSED, JOB_RESUMED})
+
+
+class JobPausedData(TypedDict):
+    job: str
+    task: str
+    reason: str
 
 
 def job_paused(*, job: str, task: str, reason: str) -> NewEvent:
     """Beat stops sending ``task`` for ``job`` until it is resumed."""
-    return NewEvent("JobPaused", {"job": job, "task": task, "reason": reason})
+    data: JobPausedData = {"job": job, "task": task, "reason": reason}
+    return NewEvent(JOB_PAUSED, data)
+
+
+class JobResumedData(TypedDict):
+    job: str
+    task: str
+    reason: str
 
 
 def job_resumed(*, job: str, task: str, reason: str) -> NewEvent:
-    return NewEvent("JobResumed", {"job": job, "task": task, "reason": reason})
+    data: JobResumedData = {"job": job, "task": task, "reason": reason}
+    return NewEvent(JOB_RESUMED, data)

@@ -8,12 +8,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypedDict
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 
 # the event types, one name each: code that reads events imports these, never retypes them
 POINTS_AWARDED = "PointsAwarded"
 
-POINTS_EVENTS = frozenset({"PointsAwarded"})
+POINTS_EVENTS = frozenset({POINTS_AWARDED})
 
 
 class AwardRef(TypedDict, total=False):
@@ -36,20 +37,28 @@ class AwardRef(TypedDict, total=False):
     score: int
 
 
+class PointsAwardedData(TypedDict):
+    account_id: int
+    amount: int
+    source: str
+    counts: bool
+    key: str
+    awarded_at: Instant
+    ref: AwardRef
+
+
 def points_awarded(
     *, account_id: int, amount: int, source: str, counts: bool, key: str, awarded_at: datetime, ref: AwardRef
 ) -> NewEvent:
     """One award, exactly once per ``key``; ``counts``: whether rankings count it (R-33);
     ``ref``: what it was for (``{"match_id": …}``, ``{"day": …, "streak": …}`` …)."""
-    return NewEvent(
-        "PointsAwarded",
-        {
-            "account_id": account_id,
-            "amount": amount,
-            "source": source,
-            "counts": counts,
-            "key": key,
-            "awarded_at": awarded_at.isoformat(),
-            "ref": ref,
-        },
-    )
+    data: PointsAwardedData = {
+        "account_id": account_id,
+        "amount": amount,
+        "source": source,
+        "counts": counts,
+        "key": key,
+        "awarded_at": awarded_at.isoformat(),
+        "ref": ref,
+    }
+    return NewEvent(POINTS_AWARDED, data)

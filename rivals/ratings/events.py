@@ -11,13 +11,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TypedDict
 
+from rivals.event_types import Instant
 from rivals.eventstore import NewEvent
 from rivals.romanian_time import iso
 
 # the event types, one name each: code that reads events imports these, never retypes them
 RATINGS_UPDATED = "RatingsUpdated"
 
-RATING_EVENTS = frozenset({"RatingsUpdated"})
+RATING_EVENTS = frozenset({RATINGS_UPDATED})
 
 
 class RatedPlayer(TypedDict):
@@ -33,6 +34,15 @@ class RatedPlayer(TypedDict):
     sigma_after: float
 
 
+class RatingsUpdatedData(TypedDict):
+    result: str
+    mode: str
+    kind: str
+    model: str
+    players: list[RatedPlayer]
+    rated_at: Instant
+
+
 def ratings_updated(
     *, result: str, mode: str, kind: str, model: str, players: list[RatedPlayer], rated_at: datetime
 ) -> NewEvent:
@@ -41,14 +51,12 @@ def ratings_updated(
     model that computed it; ``players`` in seat order: ``{"account_id", "place"`` (the result's
     place), ``"idle"`` (R-18a), ``"rated_place"`` (the place it was rated by: idle players last),
     ``"mu_before", "sigma_before", "mu_after", "sigma_after"}``; ``rated_at``: the result's instant."""
-    return NewEvent(
-        "RatingsUpdated",
-        {
-            "result": result,
-            "mode": mode,
-            "kind": kind,
-            "model": model,
-            "players": players,
-            "rated_at": iso(rated_at),
-        },
-    )
+    data: RatingsUpdatedData = {
+        "result": result,
+        "mode": mode,
+        "kind": kind,
+        "model": model,
+        "players": players,
+        "rated_at": iso(rated_at),
+    }
+    return NewEvent(RATINGS_UPDATED, data)

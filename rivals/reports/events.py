@@ -9,6 +9,7 @@ player is told), a club's new name on the club's (``ClubRenamed``) — and the r
 
 from __future__ import annotations
 
+from typing import TypedDict
 from uuid import UUID
 
 from rivals.eventstore import NewEvent
@@ -17,7 +18,15 @@ from rivals.eventstore import NewEvent
 REPORT_FILED = "ReportFiled"
 REPORT_REVIEWED = "ReportReviewed"
 
-REPORT_EVENTS = frozenset({"ReportFiled", "ReportReviewed"})
+REPORT_EVENTS = frozenset({REPORT_FILED, REPORT_REVIEWED})
+
+
+class ReportFiledData(TypedDict):
+    report_id: str
+    reporter_id: int
+    subject: str
+    reason: str
+    note_sealed: str | None
 
 
 def report_filed(
@@ -25,21 +34,25 @@ def report_filed(
 ) -> NewEvent:
     """``subject``: ``player:<id>`` or ``club:<id>``; ``reason``: ``name``, ``personal_data`` or
     ``cheating``."""
-    return NewEvent(
-        "ReportFiled",
-        {
-            "report_id": str(report_id),
-            "reporter_id": reporter_id,
-            "subject": subject,
-            "reason": reason,
-            "note_sealed": note_sealed,
-        },
-    )
+    data: ReportFiledData = {
+        "report_id": str(report_id),
+        "reporter_id": reporter_id,
+        "subject": subject,
+        "reason": reason,
+        "note_sealed": note_sealed,
+    }
+    return NewEvent(REPORT_FILED, data)
+
+
+class ReportReviewedData(TypedDict):
+    report_id: str
+    decision: str
+    action: str
+    note: str
 
 
 def report_reviewed(*, report_id: UUID | str, decision: str, action: str, note: str) -> NewEvent:
     """``decision``: ``dismissed`` or ``upheld``; ``action``: what was done about the subject
     (``none``, ``name_reset``, ``club_renamed``); ``note``: the operator's reason."""
-    return NewEvent(
-        "ReportReviewed", {"report_id": str(report_id), "decision": decision, "action": action, "note": note}
-    )
+    data: ReportReviewedData = {"report_id": str(report_id), "decision": decision, "action": action, "note": note}
+    return NewEvent(REPORT_REVIEWED, data)

@@ -37,25 +37,25 @@ TILE_DISCARDED = "TileDiscarded"
 TILE_DRAWN = "TileDrawn"
 WALL_EXHAUSTED = "WallExhausted"
 
-SERVICE_EVENTS = frozenset({"SichuanTableOpened", "SichuanIntentAccepted"})
+SERVICE_EVENTS = frozenset({SICHUAN_TABLE_OPENED, SICHUAN_INTENT_ACCEPTED})
 ENGINE_EVENTS = frozenset(
     {
-        "TableDealt",
-        "MissingSuitDeclared",
-        "MissingSuitsRevealed",
-        "TileDrawn",
-        "TileDiscarded",
-        "AddedKongDeclared",
-        "ClaimWindowOpened",
-        "ClaimDeclared",
-        "Passed",
-        "KongRobbed",
-        "HandWon",
-        "Ponged",
-        "Konged",
-        "Settled",
-        "WallExhausted",
-        "DealEnded",
+        TABLE_DEALT,
+        MISSING_SUIT_DECLARED,
+        MISSING_SUITS_REVEALED,
+        TILE_DRAWN,
+        TILE_DISCARDED,
+        ADDED_KONG_DECLARED,
+        CLAIM_WINDOW_OPENED,
+        CLAIM_DECLARED,
+        PASSED,
+        KONG_ROBBED,
+        HAND_WON,
+        PONGED,
+        KONGED,
+        SETTLED,
+        WALL_EXHAUSTED,
+        DEAL_ENDED,
     }
 )
 SICHUAN_EVENTS = SERVICE_EVENTS | ENGINE_EVENTS
@@ -104,63 +104,155 @@ class Payment(TypedDict):
 # --- the service's ----------------------------------------------------------------------------
 
 
+class SichuanTableOpenedData(TypedDict):
+    table_id: str
+    account_id: int
+    human_seat: int
+
+
 def sichuan_table_opened(*, table_id: UUID | str, account_id: int, human_seat: int) -> NewEvent:
-    return NewEvent(
-        "SichuanTableOpened", {"table_id": str(table_id), "account_id": account_id, "human_seat": human_seat}
-    )
+    data: SichuanTableOpenedData = {"table_id": str(table_id), "account_id": account_id, "human_seat": human_seat}
+    return NewEvent(SICHUAN_TABLE_OPENED, data)
+
+
+class SichuanIntentAcceptedData(TypedDict):
+    seq: int
+    seat: int
+    action: SichuanAction
 
 
 def sichuan_intent_accepted(*, seq: int, seat: int, action: SichuanAction) -> NewEvent:
     """The human's action (``{"type": "discard", "tile": 17}`` …) before the engine's events it caused."""
-    return NewEvent("SichuanIntentAccepted", {"seq": seq, "seat": seat, "action": action})
+    data: SichuanIntentAcceptedData = {"seq": seq, "seat": seat, "action": action}
+    return NewEvent(SICHUAN_INTENT_ACCEPTED, data)
 
 
 # --- the engine's -----------------------------------------------------------------------------
 
 
+class TableDealtData(TypedDict):
+    seed: int
+    dealer: int
+    hands: list[list[int]]
+    wall: list[int]
+    rules: SichuanRules
+
+
 def table_dealt(*, seed: int, dealer: int, hands: list[list[int]], wall: list[int], rules: SichuanRules) -> NewEvent:
     """S-2: the deal of ``seed`` under ``rules`` (the engine's rule options)."""
-    return NewEvent("TableDealt", {"seed": seed, "dealer": dealer, "hands": hands, "wall": wall, "rules": rules})
+    data: TableDealtData = {"seed": seed, "dealer": dealer, "hands": hands, "wall": wall, "rules": rules}
+    return NewEvent(TABLE_DEALT, data)
+
+
+class MissingSuitDeclaredData(TypedDict):
+    seat: int
+    suit: str
 
 
 def missing_suit_declared(*, seat: int, suit: str) -> NewEvent:
     """S-3: ``C``, ``D`` or ``B``."""
-    return NewEvent("MissingSuitDeclared", {"seat": seat, "suit": suit})
+    data: MissingSuitDeclaredData = {"seat": seat, "suit": suit}
+    return NewEvent(MISSING_SUIT_DECLARED, data)
+
+
+class MissingSuitsRevealedData(TypedDict):
+    suits: list[str]
+    dealer: int
 
 
 def missing_suits_revealed(*, suits: list[str], dealer: int) -> NewEvent:
-    return NewEvent("MissingSuitsRevealed", {"suits": suits, "dealer": dealer})
+    data: MissingSuitsRevealedData = {"suits": suits, "dealer": dealer}
+    return NewEvent(MISSING_SUITS_REVEALED, data)
+
+
+class TileDrawnData(TypedDict):
+    seat: int
+    tile: int
+    replacement: bool
 
 
 def tile_drawn(*, seat: int, tile: int, replacement: bool) -> NewEvent:
     """``replacement``: drawn from the wall's end after a kong."""
-    return NewEvent("TileDrawn", {"seat": seat, "tile": tile, "replacement": replacement})
+    data: TileDrawnData = {"seat": seat, "tile": tile, "replacement": replacement}
+    return NewEvent(TILE_DRAWN, data)
+
+
+class TileDiscardedData(TypedDict):
+    seat: int
+    tile: int
 
 
 def tile_discarded(*, seat: int, tile: int) -> NewEvent:
-    return NewEvent("TileDiscarded", {"seat": seat, "tile": tile})
+    data: TileDiscardedData = {"seat": seat, "tile": tile}
+    return NewEvent(TILE_DISCARDED, data)
+
+
+class AddedKongDeclaredData(TypedDict):
+    seat: int
+    tile: int
 
 
 def added_kong_declared(*, seat: int, tile: int) -> NewEvent:
     """S-7: an added kong, which the others may rob."""
-    return NewEvent("AddedKongDeclared", {"seat": seat, "tile": tile})
+    data: AddedKongDeclaredData = {"seat": seat, "tile": tile}
+    return NewEvent(ADDED_KONG_DECLARED, data)
+
+
+# the engine's key ``from`` is a keyword: these payloads are declared in TypedDict's functional syntax
+ClaimWindowOpenedData = TypedDict(
+    "ClaimWindowOpenedData", {"kind": str, "from": int, "tile": int, "claims": list[Claim]}
+)
 
 
 def claim_window_opened(*, kind: str, from_seat: int, tile: int, claims: list[Claim]) -> NewEvent:
     """S-5: who may claim ``tile`` (``kind``: ``discard`` or ``rob``): ``[{"seat", "options"}]``."""
-    return NewEvent("ClaimWindowOpened", {"kind": kind, "from": from_seat, "tile": tile, "claims": claims})
+    data: ClaimWindowOpenedData = {"kind": kind, "from": from_seat, "tile": tile, "claims": claims}
+    return NewEvent(CLAIM_WINDOW_OPENED, data)
+
+
+class ClaimDeclaredData(TypedDict):
+    seat: int
+    claim: str
 
 
 def claim_declared(*, seat: int, claim: str) -> NewEvent:
-    return NewEvent("ClaimDeclared", {"seat": seat, "claim": claim})
+    data: ClaimDeclaredData = {"seat": seat, "claim": claim}
+    return NewEvent(CLAIM_DECLARED, data)
+
+
+class PassedData(TypedDict):
+    seat: int
 
 
 def passed(*, seat: int) -> NewEvent:
-    return NewEvent("Passed", {"seat": seat})
+    data: PassedData = {"seat": seat}
+    return NewEvent(PASSED, data)
+
+
+class KongRobbedData(TypedDict):
+    seat: int
+    tile: int
+    winners: list[int]
 
 
 def kong_robbed(*, seat: int, tile: int, winners: list[int]) -> NewEvent:
-    return NewEvent("KongRobbed", {"seat": seat, "tile": tile, "winners": winners})
+    data: KongRobbedData = {"seat": seat, "tile": tile, "winners": winners}
+    return NewEvent(KONG_ROBBED, data)
+
+
+HandWonData = TypedDict(
+    "HandWonData",
+    {
+        "seat": int,
+        "by": str,
+        "from": int | None,
+        "tile": int,
+        "takes_tile": bool,
+        "fan": int,
+        "fans": list[str],
+        "value": int,
+    },
+)
 
 
 def hand_won(
@@ -175,44 +267,73 @@ def hand_won(
     value: int,
 ) -> NewEvent:
     """S-10…S-14: ``by``: ``discard``, ``rob`` or ``self_draw``."""
-    return NewEvent(
-        "HandWon",
-        {
-            "seat": seat,
-            "by": by,
-            "from": from_seat,
-            "tile": tile,
-            "takes_tile": takes_tile,
-            "fan": fan,
-            "fans": fans,
-            "value": value,
-        },
-    )
+    data: HandWonData = {
+        "seat": seat,
+        "by": by,
+        "from": from_seat,
+        "tile": tile,
+        "takes_tile": takes_tile,
+        "fan": fan,
+        "fans": fans,
+        "value": value,
+    }
+    return NewEvent(HAND_WON, data)
+
+
+PongedData = TypedDict("PongedData", {"seat": int, "from": int, "tile": int, "tiles": list[int]})
 
 
 def ponged(*, seat: int, from_seat: int, tile: int, tiles: list[int]) -> NewEvent:
-    return NewEvent("Ponged", {"seat": seat, "from": from_seat, "tile": tile, "tiles": tiles})
+    data: PongedData = {"seat": seat, "from": from_seat, "tile": tile, "tiles": tiles}
+    return NewEvent(PONGED, data)
+
+
+KongedData = TypedDict(
+    "KongedData", {"seat": int, "kind": str, "from": int | None, "tile": int, "tiles": list[int] | None}
+)
 
 
 def konged(*, seat: int, kind: str, from_seat: int | None, tile: int, tiles: list[int] | None) -> NewEvent:
     """S-6: ``kind``: ``exposed``, ``concealed`` or ``added``."""
-    return NewEvent("Konged", {"seat": seat, "kind": kind, "from": from_seat, "tile": tile, "tiles": tiles})
+    data: KongedData = {"seat": seat, "kind": kind, "from": from_seat, "tile": tile, "tiles": tiles}
+    return NewEvent(KONGED, data)
+
+
+class SettledData(TypedDict):
+    reason: str
+    payments: list[Payment]
 
 
 def settled(*, reason: str, payments: list[Payment]) -> NewEvent:
     """S-13, S-15, S-16: the payments of a win, a kong or the wall's end:
     ``[{"reason", "payer", "payee", "amount"}]``."""
-    return NewEvent("Settled", {"reason": reason, "payments": payments})
+    data: SettledData = {"reason": reason, "payments": payments}
+    return NewEvent(SETTLED, data)
+
+
+class WallExhaustedData(TypedDict):
+    active: list[int]
+    pigs: list[int]
+    ready: list[list[int]]
+    hands: list[list[int]]
 
 
 def wall_exhausted(*, active: list[int], pigs: list[int], ready: list[list[int]], hands: list[list[int]]) -> NewEvent:
     """S-16: ``ready``: ``[[seat, value], …]`` of the ready hands."""
-    return NewEvent("WallExhausted", {"active": active, "pigs": pigs, "ready": ready, "hands": hands})
+    data: WallExhaustedData = {"active": active, "pigs": pigs, "ready": ready, "hands": hands}
+    return NewEvent(WALL_EXHAUSTED, data)
+
+
+class DealEndedData(TypedDict):
+    reason: str
+    scores: list[int]
+    hands: list[list[int]]
 
 
 def deal_ended(*, reason: str, scores: list[int], hands: list[list[int]]) -> NewEvent:
     """S-9: ``reason``: ``three_won`` or ``wall_exhausted``."""
-    return NewEvent("DealEnded", {"reason": reason, "scores": scores, "hands": hands})
+    data: DealEndedData = {"reason": reason, "scores": scores, "hands": hands}
+    return NewEvent(DEAL_ENDED, data)
 
 
 _ENGINE_CONSTRUCTORS = {name: globals()[constructor_name(name)] for name in ENGINE_EVENTS}

@@ -24,6 +24,8 @@ LONG_MODULES = {
     # cohesive engines: one algorithm each, split only at the cost of reading them
     "rivals/engine/search.py",
     "rivals/sichuan/engine/table.py",
+    # the vocabulary of tournaments, pots and schedules: each event type's payload and constructor
+    "tournaments/events.py",
     # the settings: one flat list of what an operator can set, each with its reason, read top to bottom
     "config/settings.py",
 }
@@ -345,16 +347,28 @@ EVENT_NAMES_UNREACHABLE = {
 
 
 def _event_type_owners() -> dict[str, str]:
-    """Every event type → the package of the ``events.py`` listing it in a ``*_EVENTS`` frozenset."""
+    """Every event type → the package of the ``events.py`` listing it in a ``*_EVENTS`` frozenset
+    (spelled there as a string or as a module-level constant, ``PAIR_REMOVED = "PairRemoved"``)."""
     owners = {}
     for name, path in MODULES.items():
         if path.name != "events.py":
             continue
-        for node in ast.parse(path.read_text()).body:
+        body = ast.parse(path.read_text()).body
+        constants = {
+            node.targets[0].id: node.value.value
+            for node in body
+            if isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        }
+        for node in body:
             if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "").endswith("_EVENTS"):
                 for n in ast.walk(node.value):
                     if isinstance(n, ast.Constant) and isinstance(n.value, str):
                         owners[n.value] = name.removesuffix(".events")
+                    elif isinstance(n, ast.Name) and n.id in constants:
+                        owners[constants[n.id]] = name.removesuffix(".events")
     return owners
 
 

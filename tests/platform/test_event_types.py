@@ -1,14 +1,21 @@
-"""House style 6 (``rivals.event_types``): every event type has one typed constructor, registered
-by exactly one feature — and every type a play-through writes is one of them."""
+"""House style 6 (``rivals.event_types``): every event type has one payload type and one typed
+constructor, registered by exactly one feature — the constructor writes exactly its payload, and
+every type a play-through writes is one of them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 import random
 import types
+import typing
+import uuid
+from collections import abc
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, TypedDict
 
+import jsonschema
 import pytest
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
@@ -19,6 +26,7 @@ from django.utils import timezone
 from rivals import event_types, projections
 from rivals.accounts import credentials
 from rivals.accounts.services import account_close, account_guest_signin, account_rename
+from rivals.api.event_schema import data_schema
 from rivals.clubs.services import club_found, club_join, club_leave
 from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 from rivals.errors import Unauthenticated
@@ -114,7 +122,7 @@ def test_every_constructor_is_keyword_only_typed_and_named_after_its_type():
         assert entry.constructor.__module__ == f"{package}.events"
         params = entry.signature.parameters.values()
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params), entry.name
-        hints = entry.hints()  # resolvable: what the OpenAPI union is generated from
+        hints = entry.hints()  # resolvable: the payload test calls it with values of these types
         assert set(hints) == {p.name for p in params}, f"{entry.name}: an argument without a type"
         assert entry.signature.return_annotation == "NewEvent"
 
@@ -122,19 +130,37 @@ def test_every_constructor_is_keyword_only_typed_and_named_after_its_type():
 def test_the_registry_refuses_a_type_of_another_feature_and_a_constructor_it_cannot_call_by_keyword():
     from rivals.games import events as games_events
 
+    class GameWonData(TypedDict):
+        play_ms: int
+
+    class PairLostData(TypedDict):
+        tiles: list[int]
+
     def game_won(*, play_ms: int) -> NewEvent:  # GameWon is the games feature's
         return NewEvent("GameWon", {"play_ms": play_ms})
 
     def pair_lost(tiles: list[int]) -> NewEvent:
         return NewEvent("PairLost", {"tiles": tiles})
 
-    module = types.SimpleNamespace(__name__="elsewhere.events", game_won=game_won, pair_lost=pair_lost)
+    def pair_kept(*, tiles: list[int]) -> NewEvent:  # no PairKeptData
+        return NewEvent("PairKept", {"tiles": tiles})
+
+    module = types.SimpleNamespace(
+        __name__="elsewhere.events",
+        game_won=game_won,
+        GameWonData=GameWonData,
+        pair_lost=pair_lost,
+        PairLostData=PairLostData,
+        pair_kept=pair_kept,
+    )
     with pytest.raises(ImproperlyConfigured, match="GameWon is registered by games and elsewhere"):
         event_types.register(feature="elsewhere", types={"GameWon"}, module=module)
     with pytest.raises(ImproperlyConfigured, match="keyword-only"):
         event_types.register(feature="elsewhere", types={"PairLost"}, module=module)
     with pytest.raises(ImproperlyConfigured, match="no constructor"):
         event_types.register(feature="elsewhere", types={"PairFound"}, module=module)
+    with pytest.raises(ImproperlyConfigured, match="no payload TypedDict elsewhere.events.PairKeptData"):
+        event_types.register(feature="elsewhere", types={"PairKept"}, module=module)
     before = event_types.registered()
     event_types.register(  # again: no-op
         feature="games",
@@ -143,6 +169,94 @@ def test_the_registry_refuses_a_type_of_another_feature_and_a_constructor_it_can
         schema_versions=games_events.SCHEMA_VERSIONS,
     )
     assert event_types.registered() == before
+
+
+INSTANT = dt.datetime(2026, 1, 2, 3, 4, 5, 678901, tzinfo=dt.UTC)
+_PLACEHOLDERS: dict[Any, Any] = {
+    bool: True,
+    int: 1,
+    float: 1.5,
+    str: "x",
+    dt.datetime: INSTANT,
+    dt.date: dt.date(2026, 1, 2),
+    uuid.UUID: uuid.UUID(int=1),
+}
+
+
+def _placeholder(hint: Any, full: bool) -> Any:
+    """A value of ``hint`` (never stored): ``full``, lists have one item and rows every key; else
+    lists are empty and rows have their required keys only."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Required, typing.NotRequired):
+        return _placeholder(typing.get_args(hint)[0], full)
+    if origin is typing.Annotated:
+        base, *marks = typing.get_args(hint)
+        if event_types.INSTANT_MARK in marks:
+            return INSTANT.isoformat()
+        return dt.date(2026, 1, 2).isoformat() if event_types.DAY_MARK in marks else _placeholder(base, full)
+    if origin in (typing.Union, types.UnionType):
+        return _placeholder(next(a for a in typing.get_args(hint) if a is not type(None)), full)
+    if origin in (list, tuple, abc.Sequence, abc.Iterable):
+        return [_placeholder(typing.get_args(hint)[0], full)] if full else []
+    if isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__required_keys__"):
+        keys = typing.get_type_hints(hint, include_extras=True)
+        required = {k for k, h in keys.items() if typing.get_origin(h) is not typing.NotRequired and hint.__total__}
+        return {k: _placeholder(h, full) for k, h in keys.items() if full or k in required}
+    assert hint in _PLACEHOLDERS, hint
+    return _PLACEHOLDERS[hint]
+
+
+def _closed(schema: Any) -> Any:
+    """``schema`` with no key allowed beyond those it names (the served schema allows more: a later
+    schema version may add some)."""
+    if isinstance(schema, list):
+        return [_closed(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    closed = {k: _closed(v) for k, v in schema.items()}
+    if "properties" in schema:
+        closed["additionalProperties"] = False
+    return closed
+
+
+def test_every_constructor_writes_exactly_its_payload_type():
+    """Called with every argument, with its required ones only, and with ``None`` wherever a
+    required argument admits it, each constructor writes data its payload's schema validates with
+    no other key: a constructor and its payload type cannot drift apart."""
+    wrong = []
+    for entry in event_types.registered():
+        hints, params = entry.hints(), entry.signature.parameters
+        required = [n for n, p in params.items() if p.default is p.empty]
+        calls = {
+            "every argument": {n: _placeholder(hints[n], full=True) for n in params},
+            "the required ones": {n: _placeholder(hints[n], full=False) for n in required},
+            "None where admitted": {
+                n: None if type(None) in typing.get_args(hints[n]) else _placeholder(hints[n], full=False)
+                for n in required
+            },
+        }
+        validator = jsonschema.Draft202012Validator(
+            _closed(data_schema(entry)), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
+        for call, arguments in calls.items():
+            event = entry.constructor(**arguments)
+            assert (event.type, event.schema_version) == (entry.name, entry.schema_version)
+            wrong += [f"{entry.name} ({call}): {e.message}" for e in validator.iter_errors(event.data)]
+    assert not wrong, wrong
+    assert {e.payload.__name__ for e in event_types.registered()} == {
+        event_types.payload_name(e.name) for e in event_types.registered()
+    }
+
+
+def test_payload_of_reads_an_events_data_as_its_payload():
+    from rivals.games.events import PairRemovedData, pair_removed
+
+    event = pair_removed(
+        tiles=[3, 9], faces=["b1", "b1"], play_ms=5, interval_ms=5, points=10, record_ms=None, status="playing", seq=1
+    )
+    data = event_types.payload_of(event, PairRemovedData)
+    assert data["tiles"] == [3, 9] and data is event.data
+    assert event_types.event_type("PairRemoved").payload is PairRemovedData
 
 
 def test_every_type_a_projection_reads_has_a_registered_constructor():
