@@ -45,7 +45,10 @@ class Facts:
 
 
 class Told(Protocol):
-    def __call__(self, event: Any, data: dict[str, Any], facts: Facts) -> Notices: ...
+    """``(event, its data, facts) → notices``: a room's function types ``data`` as the event type's
+    payload (``rivals.event_types``: ``PairRemovedData`` …)."""
+
+    def __call__(self, event: Any, data: Any, facts: Facts) -> Notices: ...
 
 
 @dataclass(frozen=True)
@@ -111,11 +114,11 @@ def stream_suffix(stream_id: str, prefix: str) -> str:
     return stream_id[len(prefix) :] if stream_id.startswith(prefix) else ""
 
 
-def to_account(kind: str, view: Callable[[dict[str, Any]], dict[str, Any]]) -> Told:
+def to_account(kind: str, view: Callable[[Any], dict[str, Any]]) -> Told:
     """An event of an account's stream (``account-<id>``), told to its account as ``kind`` with
     ``view(data)``."""
 
-    def told(event: Any, data: dict[str, Any], facts: Facts) -> Notices:
+    def told(event: Any, data: Any, facts: Facts) -> Notices:
         tail = stream_suffix(event.stream_id, "account-")
         return [(int(tail), kind, view(data))] if tail.isdigit() else []
 

@@ -14,6 +14,7 @@ club rename) keeps two texts apart:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -43,7 +44,7 @@ def notice_clean(reason_code: str, message: str | None) -> tuple[str, str]:
     return reason_code, message
 
 
-def notice_data(data: dict[str, Any], *, default_code: str = "other") -> dict[str, Any]:
+def notice_data(data: Mapping[str, Any], *, default_code: str = "other") -> dict[str, Any]:
     """What a player's notification carries of an operator's act: ``reason_code`` (an event made
     before there were codes: ``default_code``) and ``message`` when the operator wrote one for the
     player — never the operator's note (``reason`` / ``note``)."""

@@ -30,7 +30,7 @@ class TournamentsConfig(AppConfig):
                 "pot_id": "admin:tournaments_pot_change",
                 "schedule_id": "admin:tournaments_recurringschedule_change",
             },
-            streams=("tournament-", "pot-", "schedule-"),
+            streams=("tournament-", "pot-", "schedule-", "reminder-"),
             actors={"schedule": ("recurring schedule", "admin:tournaments_recurringschedule_change")},
         )
 
@@ -46,7 +46,7 @@ class TournamentsConfig(AppConfig):
 
         event_types.register(
             feature="tournaments",
-            types=events.TOURNAMENT_EVENTS | events.POT_EVENTS | events.SCHEDULE_EVENTS,
+            types=events.TOURNAMENT_EVENTS | events.POT_EVENTS | events.SCHEDULE_EVENTS | events.REMINDER_EVENTS,
             module=events,
             schema_versions=events.SCHEMA_VERSIONS,
         )

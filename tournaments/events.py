@@ -54,6 +54,10 @@ TOURNAMENT_EVENTS = frozenset(
     }
 )
 POT_EVENTS = frozenset({POT_CREATED, POT_ENTRANT_LISTED, POT_ENTERED, POT_FINALIZED})
+# stream reminder-tournament-<id> (stream type reminder): that a tournament starts within 5 minutes
+# (its notification tournament_starting; one per tournament: the stream's first event)
+TOURNAMENT_STARTING_SOON = "TournamentStartingSoon"
+REMINDER_EVENTS = frozenset({TOURNAMENT_STARTING_SOON})
 # stream schedule-<id> (stream type schedule): an operator's recurring schedule, its life (issue 22)
 SCHEDULE_EVENTS = frozenset(
     {SCHEDULE_CREATED, SCHEDULE_EDITED, SCHEDULE_DEACTIVATED, SCHEDULE_REACTIVATED, SCHEDULE_RETIRED}
@@ -529,3 +533,25 @@ def schedule_retired(*, schedule_id: int, reason: str, cancelled: list[str]) -> 
     """For good (never deleted: its instances keep pointing at it); ``cancelled`` as above."""
     data: ScheduleRetiredData = {"schedule_id": schedule_id, "reason": reason, "cancelled": cancelled}
     return NewEvent(SCHEDULE_RETIRED, data)
+
+
+# --- reminders ------------------------------------------------------------------------------------
+
+
+class TournamentStartingSoonData(TypedDict):
+    tournament_id: str
+    starts_at: Instant
+    title: str
+    account_ids: list[int]
+
+
+def tournament_starting_soon(
+    *, tournament_id: str, starts_at: datetime, title: str, account_ids: list[int]
+) -> NewEvent:
+    data: TournamentStartingSoonData = {
+        "tournament_id": tournament_id,
+        "starts_at": iso(starts_at),
+        "title": title,
+        "account_ids": account_ids,
+    }
+    return NewEvent(TOURNAMENT_STARTING_SOON, data)

@@ -11,14 +11,15 @@ from typing import Any
 
 from rest_framework import serializers
 
-from rivals.live.events import TOURNAMENT_STARTING_SOON
 from rivals.notices import Facts, FactSource, Notices, stream_suffix
+from tournaments import events as ev
 from tournaments.events import (
     PLAYER_REGISTERED,
     PLAYER_UNREGISTERED,
     TABLES_OPENED,
     TOURNAMENT_CANCELLED,
     TOURNAMENT_FINALIZED,
+    TOURNAMENT_STARTING_SOON,
     WAVE_SEATED,
 )
 
@@ -163,7 +164,7 @@ FACTS = FactSource(
 # --- who hears of what ---------------------------------------------------------------------------------
 
 
-def _registered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _registered(event: Any, d: ev.PlayerRegisteredData, facts: Facts) -> Notices:
     tournament_id = stream_suffix(event.stream_id, "tournament-")
     if not tournament_id:
         return []
@@ -171,7 +172,7 @@ def _registered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
     return [(d["account_id"], "tournament_registered", data)]
 
 
-def _unregistered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _unregistered(event: Any, d: ev.PlayerUnregisteredData, facts: Facts) -> Notices:
     tournament_id = stream_suffix(event.stream_id, "tournament-")
     if not tournament_id or not d.get("reason"):  # ended for the player, not withdrawn
         return []
@@ -179,12 +180,12 @@ def _unregistered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
     return [(d["account_id"], "tournament_registration_ended", data)]
 
 
-def _starting_soon(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _starting_soon(event: Any, d: ev.TournamentStartingSoonData, facts: Facts) -> Notices:
     data = {"tournament_id": d["tournament_id"], "starts_at": d["starts_at"], "title": d.get("title")}
     return [(a, "tournament_starting", data) for a in d["account_ids"]]
 
 
-def _tables_opened(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _tables_opened(event: Any, d: ev.TablesOpenedData, facts: Facts) -> Notices:
     tournament_id = stream_suffix(event.stream_id, "tournament-")
     if not tournament_id:
         return []
@@ -202,7 +203,7 @@ def _tables_opened(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
     return out
 
 
-def _finalized(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _finalized(event: Any, d: ev.TournamentFinalizedData, facts: Facts) -> Notices:
     tournament_id = stream_suffix(event.stream_id, "tournament-")
     if not tournament_id:
         return []
@@ -216,7 +217,7 @@ def _finalized(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
     return out
 
 
-def _cancelled(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _cancelled(event: Any, d: ev.TournamentCancelledData, facts: Facts) -> Notices:
     tournament_id = stream_suffix(event.stream_id, "tournament-")
     if not tournament_id:
         return []

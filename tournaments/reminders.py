@@ -12,8 +12,13 @@ from django.db import connection, transaction
 from django.utils.dateparse import parse_datetime
 
 from rivals.eventstore import StreamConflict, event_append
-from rivals.live.events import tournament_starting_soon
-from tournaments.events import TOURNAMENT_CANCELLED, TOURNAMENT_CREATED, TOURNAMENT_EDITED, TOURNAMENT_STARTED
+from tournaments.events import (
+    TOURNAMENT_CANCELLED,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_EDITED,
+    TOURNAMENT_STARTED,
+    tournament_starting_soon,
+)
 from tournaments.notices import LogTournamentFacts
 
 LEAD = timedelta(minutes=5)

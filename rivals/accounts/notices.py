@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rivals.accounts import events as ev
 from rivals.accounts.events import DISPLAY_NAME_RESET, JOKERS_CHANGED
 from rivals.notices import to_account
 from rivals.player_notice import REASON_CODES, OperatorNoticeData, notice_data
@@ -40,7 +41,7 @@ class DisplayNameResetData(OperatorNoticeData):
 SHAPES = {"jokers_changed": JokersChangedData, "display_name_reset": DisplayNameResetData}
 
 
-def _jokers(d: dict[str, Any]) -> dict[str, Any]:
+def _jokers(d: ev.JokersChangedData) -> dict[str, Any]:
     """A joker change as the player reads it: the delta, the reason and its reference (a game, a
     day …); an operator's grant or correction says its reason code (a correction made before
     there were codes: ``correction``) and message, never the operator's note."""

@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rivals.clubs import events as ev
 from rivals.clubs.events import CLUB_RENAMED
 from rivals.notices import Facts, Notices
 from rivals.player_notice import OperatorNoticeData, notice_data
@@ -20,7 +21,7 @@ class ClubRenamedData(OperatorNoticeData):
 SHAPES = {"club_renamed": ClubRenamedData}
 
 
-def _club_renamed(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _club_renamed(event: Any, d: ev.ClubRenamedData, facts: Facts) -> Notices:
     if not d.get("owner_id"):  # its owner chose the name (version 2 names the owner)
         return []
     data = {"club_id": d["club_id"], "name": d["name"], **notice_data(d, default_code="abusive_name")}

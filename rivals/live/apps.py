@@ -9,11 +9,9 @@ class LiveConfig(AppConfig):
 
     def ready(self) -> None:
 
-        from rivals import event_types, projections
-        from rivals.live import events
+        from rivals import projections
         from rivals.live.projections import notifications_projection
 
-        event_types.register(feature=self.label, types=events.LIVE_EVENTS, module=events)
         # applied live in the append's transaction; reset and replayed by rebuild_projections
         projections.register(notifications_projection)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rivals.matches import events as ev
 from rivals.matches.events import (
     DUEL_ACCEPTED,
     DUEL_CHALLENGED,
@@ -128,18 +129,23 @@ FACTS = FactSource(
 # --- who hears of what ---------------------------------------------------------------------------------
 
 
-def _duel_challenged(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _duel_challenged(event: Any, d: ev.DuelChallengedData, facts: Facts) -> Notices:
     data = {"duel_id": d["duel_id"], "challenger": d["challenger_id"], "expires_at": d.get("expires_at")}
     return [(d["opponent_id"], "duel_challenged", data)]
 
 
-def _duel_answered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _duel_accepted(event: Any, d: ev.DuelAcceptedData, facts: Facts) -> Notices:
+    pair = facts.of(MatchFacts).duel(d["duel_id"])
+    if pair is None:
+        return []
+    return [(pair[0], "duel_accepted", {"duel_id": d["duel_id"], "match_id": d.get("match_id")})]
+
+
+def _duel_declined(event: Any, d: ev.DuelDeclinedData, facts: Facts) -> Notices:
     pair = facts.of(MatchFacts).duel(d["duel_id"])
     if pair is None:
         return []
     challenger, opponent = pair
-    if event.type == DUEL_ACCEPTED:
-        return [(challenger, "duel_accepted", {"duel_id": d["duel_id"], "match_id": d.get("match_id")})]
     by = d.get("by")
     data = {"duel_id": d["duel_id"], "by": by, "reason": d.get("reason")}
     # the other party hears of it: a decline by the opponent, a withdrawal by the challenger;
@@ -148,20 +154,20 @@ def _duel_answered(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
     return [(a, "duel_declined", data) for a in to]
 
 
-def _queue_matched(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _queue_matched(event: Any, d: ev.QueueMatchedData, facts: Facts) -> Notices:
     owner = facts.of(MatchFacts).ticket_owner(d["ticket_id"])
     return [(owner, "match_found", {"ticket_id": d["ticket_id"], "match_id": d["match_id"]})] if owner else []
 
 
-def _round_scheduled(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _round_scheduled(event: Any, d: ev.RoundScheduledData, facts: Facts) -> Notices:
     data = {k: d.get(k) for k in ("round_id", "match_id", "index", "mode", "starts_at")}
     return [(a, "round_started", data) for a in d["players"]]
 
 
 TOLD = {
     DUEL_CHALLENGED: _duel_challenged,
-    DUEL_ACCEPTED: _duel_answered,
-    DUEL_DECLINED: _duel_answered,
+    DUEL_ACCEPTED: _duel_accepted,
+    DUEL_DECLINED: _duel_declined,
     QUEUE_MATCHED: _queue_matched,
     ROUND_SCHEDULED: _round_scheduled,
 }

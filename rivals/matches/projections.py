@@ -19,10 +19,14 @@ of a round share no row on a pair.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
+from rivals.matches import events as ev
 from rivals.matches.events import (
     DUEL_ACCEPTED,
     DUEL_CHALLENGED,
@@ -44,8 +48,16 @@ from rivals.projections import LiveRows, Projection, defer_update
 from rivals.rebuild import Table
 
 
-def _dt(value):
+def _dt(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
+
+
+def _at(value: str) -> datetime:
+    """A required instant of an event's data."""
+    at = parse_datetime(value)
+    if at is None:
+        raise ValueError(f"not an instant: {value!r}")
+    return at
 
 
 @dataclass
@@ -83,19 +95,19 @@ _CLOSED = {
 # --- the one step per event ----------------------------------------------------------------------
 
 
-def step(rows: MatchRows, event) -> None:
+def step(rows: MatchRows, event: Event) -> None:
     """Apply one event to the rows it names (pure: no database)."""
     _STEPS[event.type](rows, event, event.data)
 
 
-def _row(collection: dict, key, event, what: str):
+def _row(collection: dict[str, Any], key: str, event: Event, what: str) -> Any:
     row = collection.get(key)
     if row is None:
         raise ValueError(f"{event!r}: {what} {key} does not exist")
     return row
 
 
-def _match_created(rows: MatchRows, event, d: dict) -> None:
+def _match_created(rows: MatchRows, event: Event, d: ev.MatchCreatedData) -> None:
     match = Match(
         id=d["match_id"],
         mode=d["mode"],
@@ -111,7 +123,7 @@ def _match_created(rows: MatchRows, event, d: dict) -> None:
         rows.players[(d["match_id"], account_id)] = MatchPlayer(match=match, account_id=account_id, seat=seat)
 
 
-def _match_finished(rows: MatchRows, event, d: dict) -> None:
+def _match_finished(rows: MatchRows, event: Event, d: ev.MatchFinishedData) -> None:
     match = _row(rows.matches, d["match_id"], event, "match")
     match.status, match.standings, match.prizes = "finished", d["standings"], d["prizes"]
     match.finished_at, match.version = _dt(d["finished_at"]), event.version
@@ -122,18 +134,18 @@ def _match_finished(rows: MatchRows, event, d: dict) -> None:
             player.place, player.prize = standing["place"], prizes.get(standing["account_id"])
 
 
-def _round_scheduled(rows: MatchRows, event, d: dict) -> None:
+def _round_scheduled(rows: MatchRows, event: Event, d: ev.RoundScheduledData) -> None:
     rnd = Round(
         id=d["round_id"],
         match_id=d["match_id"],
         index=d["index"],
         mode=d["mode"],
         players=d["players"],
-        code=d["code"],
+        code=d["code"] or "",
         salt=d.get("salt") or "",
         layout=d["layout"],
-        starts_at=_dt(d["starts_at"]),
-        hard_ends_at=_dt(d["hard_ends_at"]),
+        starts_at=_at(d["starts_at"]),
+        hard_ends_at=_at(d["hard_ends_at"]),
         cutoff_at=_dt(d.get("cutoff_at")),
         version=event.version,
     )
@@ -141,7 +153,7 @@ def _round_scheduled(rows: MatchRows, event, d: dict) -> None:
     rows.rounds[d["round_id"]] = rnd
 
 
-def _round_ended(rows: MatchRows, event, d: dict) -> None:
+def _round_ended(rows: MatchRows, event: Event, d: ev.RoundEndedData) -> None:
     rnd = _row(rows.rounds, d["round_id"], event, "round")
     rnd.status, rnd.ended_at, rnd.end_reason = "ended", _dt(d["ended_at"]), d["reason"]
     rnd.result, rnd.version = d, event.version
@@ -151,50 +163,70 @@ def _round_ended(rows: MatchRows, event, d: dict) -> None:
             player.total_score += result["score"]
 
 
-def _ticket_joined(rows: MatchRows, event, d: dict) -> None:
+def _ticket_joined(rows: MatchRows, event: Event, d: ev.QueueJoinedData) -> None:
     rows.tickets[d["ticket_id"]] = QueueTicket(
         id=d["ticket_id"],
         account_id=d["account_id"],
         mode=d["mode"],
         created_at=event.recorded_at,
-        expires_at=_dt(d["expires_at"]),
+        expires_at=_at(d["expires_at"]),
         version=event.version,
     )
 
 
-def _duel_challenged(rows: MatchRows, event, d: dict) -> None:
+def _duel_challenged(rows: MatchRows, event: Event, d: ev.DuelChallengedData) -> None:
     rows.duels[d["duel_id"]] = Duel(
         id=d["duel_id"],
         challenger_id=d["challenger_id"],
         opponent_id=d["opponent_id"],
         created_at=event.recorded_at,
-        expires_at=_dt(d["expires_at"]),
+        expires_at=_at(d["expires_at"]),
         version=event.version,
     )
 
 
-def _closed(rows: MatchRows, event, d: dict) -> None:
+def _close(row: QueueTicket | Duel, event: Event, status: str) -> None:
     """A ticket or a duel closes once."""
-    t = event.type
-    if t.startswith("Queue"):
-        row = _row(rows.tickets, d["ticket_id"], event, "queue ticket")
-    else:
-        row = _row(rows.duels, d["duel_id"], event, "duel")
+    row.status, row.closed_at, row.version = status, event.recorded_at, event.version
+
+
+def _ticket_closed(rows: MatchRows, event: Event, d: ev.QueueLeftData | ev.QueueExpiredData) -> None:
+    _close(_row(rows.tickets, d["ticket_id"], event, "queue ticket"), event, _CLOSED[event.type])
+
+
+def _ticket_matched(rows: MatchRows, event: Event, d: ev.QueueMatchedData) -> None:
+    ticket = _row(rows.tickets, d["ticket_id"], event, "queue ticket")
+    _close(ticket, event, "matched")
+    ticket.match_id = d["match_id"]
+
+
+def _duel_closed(rows: MatchRows, event: Event, d: ev.DuelDeclinedData | ev.DuelExpiredData) -> None:
+    status = _CLOSED[event.type]
     # a withdrawal by the challenger, or the server's end of it (R-38: a party suspended or closed)
-    row.status = "cancelled" if t == DUEL_DECLINED and d.get("by") in ("challenger", "system") else _CLOSED[t]
-    row.closed_at, row.version = event.recorded_at, event.version
-    if t in (QUEUE_MATCHED, DUEL_ACCEPTED):
-        row.match_id = d["match_id"]
+    if event.type == DUEL_DECLINED and d.get("by") in ("challenger", "system"):
+        status = "cancelled"
+    _close(_row(rows.duels, d["duel_id"], event, "duel"), event, status)
 
 
-_STEPS = {
+def _duel_accepted(rows: MatchRows, event: Event, d: ev.DuelAcceptedData) -> None:
+    duel = _row(rows.duels, d["duel_id"], event, "duel")
+    _close(duel, event, "accepted")
+    duel.match_id = d["match_id"]
+
+
+_STEPS: dict[str, Callable[[MatchRows, Event, Any], None]] = {
     MATCH_CREATED: _match_created,
     MATCH_FINISHED: _match_finished,
     ROUND_SCHEDULED: _round_scheduled,
     ROUND_ENDED: _round_ended,
     QUEUE_JOINED: _ticket_joined,
     DUEL_CHALLENGED: _duel_challenged,
-    **dict.fromkeys(_CLOSED, _closed),
+    QUEUE_MATCHED: _ticket_matched,
+    QUEUE_LEFT: _ticket_closed,
+    QUEUE_EXPIRED: _ticket_closed,
+    DUEL_ACCEPTED: _duel_accepted,
+    DUEL_DECLINED: _duel_closed,
+    DUEL_EXPIRED: _duel_closed,
 }
 
 
@@ -235,13 +267,13 @@ def _load(event: Event, live: LiveRows | None) -> MatchRows:
     return rows
 
 
-def _kept_by_caller(live: LiveRows | None):
+def _kept_by_caller(live: LiveRows | None) -> Callable[[Any, tuple[str, ...]], bool] | None:
     """The caller's locked round is written by ``flush`` (once per append, with the append's own
     statement): its changed fields are kept for it, not written here."""
     if live is None or live.round is None:
         return None
 
-    def keep(row, fields: tuple[str, ...]) -> bool:
+    def keep(row: Any, fields: tuple[str, ...]) -> bool:
         if row is not live.round:
             return False
         live.round_dirty |= frozenset(fields)
@@ -274,7 +306,7 @@ class MatchesProjection(Projection):
             step(rows, event)
         DRIVER.copy([rows])
 
-    def rebuild(self, log) -> None:
+    def rebuild(self, log: Any) -> None:
         """Every row folded in memory, then COPY."""
         rows = MatchRows()
         for event in log.events(self.event_types):

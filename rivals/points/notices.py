@@ -9,7 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from rivals.notices import Facts, Notices
-from rivals.points.events import POINTS_AWARDED
+from rivals.points.events import POINTS_AWARDED, PointsAwardedData
 
 PRIZE_SOURCES = frozenset({"quick_match", "arena", "tournament_prize", "pool_pot"})
 
@@ -35,7 +35,7 @@ class PrizeAwardedData(serializers.Serializer):
 SHAPES = {"prize_awarded": PrizeAwardedData}
 
 
-def _points_awarded(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _points_awarded(event: Any, d: PointsAwardedData, facts: Facts) -> Notices:
     if d.get("source") not in PRIZE_SOURCES or not d.get("amount"):
         return []
     data = {"source": d["source"], "amount": d["amount"], "ref": d.get("ref")}

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from rivals.notices import Facts, Notices
-from rivals.ratings.events import RATINGS_UPDATED
+from rivals.ratings.events import RATINGS_UPDATED, RatedPlayer, RatingsUpdatedData
 from rivals.ratings.skill import Skill, figure
 
 
-def _rating_changed(d: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
+def _rating_changed(d: RatingsUpdatedData, p: RatedPlayer) -> dict[str, Any]:
     before = Skill(p["mu_before"], p["sigma_before"]).ordinal
     after = Skill(p["mu_after"], p["sigma_after"]).ordinal
     return {
@@ -24,7 +24,7 @@ def _rating_changed(d: dict[str, Any], p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _ratings_updated(event: Any, d: dict[str, Any], facts: Facts) -> Notices:
+def _ratings_updated(event: Any, d: RatingsUpdatedData, facts: Facts) -> Notices:
     return [(p["account_id"], "rating_changed", _rating_changed(d, p)) for p in d["players"]]
 
 

@@ -50,7 +50,7 @@ from tests.factories import AccountFactory, device_id_for
 from tests.games.helpers import at, board_of, intent, new_game, plan_of, play_to_win
 from tests.matches.helpers import complete, first_round, match
 from tests.sichuan.test_api_table import choose
-from tournaments.events import POT_EVENTS, SCHEDULE_EVENTS, TOURNAMENT_EVENTS
+from tournaments.events import POT_EVENTS, REMINDER_EVENTS, SCHEDULE_EVENTS, TOURNAMENT_EVENTS
 
 FEATURES = {
     "accounts",
@@ -58,7 +58,6 @@ FEATURES = {
     "daily_bonus",
     "fairplay",
     "games",
-    "live",
     "matches",
     "periodic",
     "points",
@@ -77,7 +76,6 @@ def _feature_events() -> dict[str, frozenset[str]]:
     from rivals.daily_bonus.events import DAILY_BONUS_EVENTS
     from rivals.fairplay.events import FAIRPLAY_EVENTS
     from rivals.games.events import GAME_EVENTS
-    from rivals.live.events import LIVE_EVENTS
     from rivals.matches.events import MATCH_EVENTS
     from rivals.periodic.events import JOB_EVENTS
     from rivals.points.events import POINTS_EVENTS
@@ -92,7 +90,6 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "daily_bonus": DAILY_BONUS_EVENTS,
         "fairplay": FAIRPLAY_EVENTS,
         "games": GAME_EVENTS,
-        "live": LIVE_EVENTS,
         "matches": MATCH_EVENTS,
         "periodic": JOB_EVENTS,
         "points": POINTS_EVENTS,
@@ -100,7 +97,10 @@ def _feature_events() -> dict[str, frozenset[str]]:
         "ratings": RATING_EVENTS,
         "reports": REPORT_EVENTS,
         "sichuan": SICHUAN_EVENTS,
-        "tournaments": TOURNAMENT_EVENTS | POT_EVENTS | SCHEDULE_EVENTS,  # its constructors: tournaments/events.py
+        "tournaments": TOURNAMENT_EVENTS
+        | POT_EVENTS
+        | SCHEDULE_EVENTS
+        | REMINDER_EVENTS,  # its constructors: tournaments/events.py
     }
 
 
