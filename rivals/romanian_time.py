@@ -12,6 +12,7 @@ from typing import overload
 from zoneinfo import ZoneInfo
 
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 ROMANIA = ZoneInfo("Europe/Bucharest")
 
@@ -52,6 +53,15 @@ def iso(moment: datetime | None) -> str | None: ...
 def iso(moment: datetime | None) -> str | None:
     """An instant as events store it (ISO 8601 with its offset); None stays None."""
     return None if moment is None else moment.isoformat()
+
+
+def instant(text: str) -> datetime:
+    """An instant an event's data holds (``iso``'s ISO 8601 string) as a ``datetime``; a string
+    that is none is a ``ValueError``."""
+    at = parse_datetime(text)
+    if at is None:
+        raise ValueError(f"not an instant: {text!r}")
+    return at
 
 
 def iso_z(moment: datetime | None) -> str | None:

@@ -6,12 +6,15 @@ event touches, step, write what changed) and in the rebuild (fold each stream in
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.utils.dateparse import parse_datetime
 
 from rivals.matches.services.round_open import pairs_removed
+from rivals.romanian_time import instant
+from tournaments import events as ev
 from tournaments.events import (
     PLAYER_REGISTERED,
     PLAYER_UNREGISTERED,
@@ -31,7 +34,7 @@ _TIME_FIELDS = ("registration_opens_at", "starts_at", "ends_at")
 _CREATED_FIELDS = (*SETTINGS, "created_at")
 
 
-def settings_of(data: dict) -> dict:
+def settings_of(data: Mapping[str, Any]) -> dict[str, Any]:
     return {k: parse_datetime(v) if k in _TIME_FIELDS or k.endswith("_at") else v for k, v in data.items()}
 
 
@@ -50,7 +53,7 @@ class TournamentRows:
 # --- the one step per event ----------------------------------------------------------------------
 
 
-def step(rows: TournamentRows, event, *, schedule_exists: Callable[[int], bool]) -> None:
+def step(rows: TournamentRows, event: Any, *, schedule_exists: Callable[[int], bool]) -> None:
     """Apply one event of a tournament's stream to its rows (pure: no database)."""
     d = event.data
     tid = uuid.UUID(event.stream_id.removeprefix("tournament-"))
@@ -73,34 +76,34 @@ def step(rows: TournamentRows, event, *, schedule_exists: Callable[[int], bool])
     _STEPS[event.type](rows, t, d)
 
 
-def _edited(rows: TournamentRows, t: Tournament, d: dict) -> None:
+def _edited(rows: TournamentRows, t: Tournament, d: ev.TournamentEditedData) -> None:
     for name, value in settings_of(d["changes"]).items():
         setattr(t, name, value)
 
 
-def _cancelled(rows: TournamentRows, t: Tournament, d: dict) -> None:
-    t.status, t.cancel_reason, t.cancelled_at = "cancelled", d["reason"], parse_datetime(d["cancelled_at"])
+def _cancelled(rows: TournamentRows, t: Tournament, d: ev.TournamentCancelledData) -> None:
+    t.status, t.cancel_reason, t.cancelled_at = "cancelled", d["reason"], instant(d["cancelled_at"])
     t.cancel_note = d.get("note", "")  # version 2: an operator's reason in words
 
 
-def _registered(rows: TournamentRows, t: Tournament, d: dict) -> None:
+def _registered(rows: TournamentRows, t: Tournament, d: ev.PlayerRegisteredData) -> None:
     rows.registrations[d["account_id"]] = Registration(
-        tournament_id=t.pk, account_id=d["account_id"], registered_at=parse_datetime(d["registered_at"])
+        tournament_id=t.pk, account_id=d["account_id"], registered_at=instant(d["registered_at"])
     )
     t.registered += 1
 
 
-def _unregistered(rows: TournamentRows, t: Tournament, d: dict) -> None:
+def _unregistered(rows: TournamentRows, t: Tournament, d: ev.PlayerUnregisteredData) -> None:
     if rows.registrations.pop(d["account_id"], None) is not None:
         t.registered -= 1
 
 
-def _started(rows: TournamentRows, t: Tournament, d: dict) -> None:
-    t.status, t.started_at = "running", parse_datetime(d["started_at"])
+def _started(rows: TournamentRows, t: Tournament, d: ev.TournamentStartedData) -> None:
+    t.status, t.started_at = "running", instant(d["started_at"])
 
 
-def _wave_seated(rows: TournamentRows, t: Tournament, d: dict) -> None:
-    at = parse_datetime(d["seated_at"])
+def _wave_seated(rows: TournamentRows, t: Tournament, d: ev.WaveSeatedData) -> None:
+    at = instant(d["seated_at"])
     wave = Wave(
         tournament_id=t.pk,
         number=d["wave"],
@@ -122,15 +125,15 @@ def _wave_seated(rows: TournamentRows, t: Tournament, d: dict) -> None:
     t.current_wave = d["wave"]
 
 
-def _tables_opened(rows: TournamentRows, t: Tournament, d: dict) -> None:
+def _tables_opened(rows: TournamentRows, t: Tournament, d: ev.TablesOpenedData) -> None:
     for x in d["tables"]:
         table = rows.tables.get((d["wave"], x["table"]))
         if table is not None:
             table.match_id, table.round_id = uuid.UUID(x["match_id"]), uuid.UUID(x["round_id"])
 
 
-def _table_scored(rows: TournamentRows, t: Tournament, d: dict) -> None:
-    at = parse_datetime(d["ended_at"])
+def _table_scored(rows: TournamentRows, t: Tournament, d: ev.TableScoredData) -> None:
+    at = instant(d["ended_at"])
     table = rows.tables[(d["wave"], d["table"])]
     table.status, table.ended_at, table.end_reason = "ended", at, d["reason"]
     for r in d["results"]:
@@ -150,8 +153,8 @@ def _table_scored(rows: TournamentRows, t: Tournament, d: dict) -> None:
     wave.tables_open -= 1
 
 
-def _finalized(rows: TournamentRows, t: Tournament, d: dict) -> None:
-    at = parse_datetime(d["finalized_at"])
+def _finalized(rows: TournamentRows, t: Tournament, d: ev.TournamentFinalizedData) -> None:
+    at = instant(d["finalized_at"])
     for account_id, place, _tp, prize in d["places"]:
         registration = rows.registrations.get(account_id)
         if registration is not None:
@@ -168,7 +171,7 @@ def _finalized(rows: TournamentRows, t: Tournament, d: dict) -> None:
     t.status, t.finalized_at = "finished", at
 
 
-_STEPS = {
+_STEPS: dict[str, Callable[[TournamentRows, Tournament, Any], None]] = {
     TOURNAMENT_EDITED: _edited,
     TOURNAMENT_CANCELLED: _cancelled,
     PLAYER_REGISTERED: _registered,

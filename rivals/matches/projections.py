@@ -46,18 +46,11 @@ from rivals.models import Event
 from rivals.projection_rows import Rows, RowsDriver
 from rivals.projections import LiveRows, Projection, defer_update
 from rivals.rebuild import Table
+from rivals.romanian_time import instant
 
 
 def _dt(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
-
-
-def _at(value: str) -> datetime:
-    """A required instant of an event's data."""
-    at = parse_datetime(value)
-    if at is None:
-        raise ValueError(f"not an instant: {value!r}")
-    return at
 
 
 @dataclass
@@ -144,8 +137,8 @@ def _round_scheduled(rows: MatchRows, event: Event, d: ev.RoundScheduledData) ->
         code=d["code"] or "",
         salt=d.get("salt") or "",
         layout=d["layout"],
-        starts_at=_at(d["starts_at"]),
-        hard_ends_at=_at(d["hard_ends_at"]),
+        starts_at=instant(d["starts_at"]),
+        hard_ends_at=instant(d["hard_ends_at"]),
         cutoff_at=_dt(d.get("cutoff_at")),
         version=event.version,
     )
@@ -169,7 +162,7 @@ def _ticket_joined(rows: MatchRows, event: Event, d: ev.QueueJoinedData) -> None
         account_id=d["account_id"],
         mode=d["mode"],
         created_at=event.recorded_at,
-        expires_at=_at(d["expires_at"]),
+        expires_at=instant(d["expires_at"]),
         version=event.version,
     )
 
@@ -180,7 +173,7 @@ def _duel_challenged(rows: MatchRows, event: Event, d: ev.DuelChallengedData) ->
         challenger_id=d["challenger_id"],
         opponent_id=d["opponent_id"],
         created_at=event.recorded_at,
-        expires_at=_at(d["expires_at"]),
+        expires_at=instant(d["expires_at"]),
         version=event.version,
     )
 

@@ -25,14 +25,25 @@ Live, the projection takes the caller's board (``uses_live``): a round's pair co
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db import connection
 
-from rivals.games.events import GAME_STARTED, GAME_WON, HINT_GIVEN, JOKER_USED, PAIR_REMOVED
-from rivals.matches.events import ROUND_ENDED
+from rivals.games.events import (
+    GAME_STARTED,
+    GAME_WON,
+    HINT_GIVEN,
+    JOKER_USED,
+    PAIR_REMOVED,
+    GameWonData,
+    HintGivenData,
+    JokerUsedData,
+    PairRemovedData,
+)
+from rivals.matches.events import ROUND_ENDED, RoundEndedData
 from rivals.matches.services.round_open import pairs_removed
 from rivals.projections import LiveRows, Projection, defer_write
 from rivals.rebuild.copies import Table
@@ -63,37 +74,64 @@ class Effect:
         mine[counter] = mine.get(counter, 0) + n
 
 
-def effect(event, game_of: GameOf) -> Effect:
+def effect(event: Any, game_of: GameOf) -> Effect:
     """What one event adds (``game_of``: a solo game's account and layout, None for a round's board)."""
-    d, out = event.data, Effect()
-    if event.type in PAIRS or event.type == HINT_GIVEN:
-        if "round_id" in d:  # a round's board: counted with the round (RoundEnded)
-            return out
-        game_id = event.stream_id.removeprefix("game-")
-        solo = game_of(game_id)
-        if solo is None:
-            pass
-        elif event.type != HINT_GIVEN:
-            out.games.append((solo[0], game_id))
-        elif d.get("counted", True):  # as the board counts it (rivals.games.state)
-            out.add(solo[0], "hints_used")
-    elif event.type == GAME_WON:
-        game_id = event.stream_id.removeprefix("game-")
-        solo = game_of(game_id)
-        if solo is not None:
-            out.add(solo[0], "games_won")
-            out.best.append((solo[0], solo[1], d["play_ms"], game_id, event.recorded_at))
-    elif event.type == ROUND_ENDED:
-        played = [r for r in d["results"] if pairs_removed(r) > 0]
-        for r in played:
-            out.add(r["account_id"], "rounds_played")
-        first = [r["account_id"] for r in d["results"] if r["place"] == 1]
-        if len(first) == 1 and any(r["account_id"] == first[0] for r in played):  # R-18: a shared first is nobody's
-            out.add(first[0], "rounds_won")
-    elif event.type == TABLE_SCORED and d.get("round_id") is not None:  # no round: closed unplayed
-        tournament = event.stream_id.removeprefix("tournament-")
-        out.tournaments += [(r["account_id"], tournament) for r in d["results"] if pairs_removed(r) > 0]
+    out = Effect()
+    add = _EFFECTS.get(event.type)
+    if add is not None:
+        add(out, event, event.data, game_of)
     return out
+
+
+def _pair(out: Effect, event: Any, d: PairRemovedData | JokerUsedData, game_of: GameOf) -> None:
+    if "round_id" in d:  # a round's board: counted with the round (RoundEnded)
+        return
+    game_id = event.stream_id.removeprefix("game-")
+    solo = game_of(game_id)
+    if solo is not None:
+        out.games.append((solo[0], game_id))
+
+
+def _hint(out: Effect, event: Any, d: HintGivenData, game_of: GameOf) -> None:
+    if "round_id" in d:
+        return
+    solo = game_of(event.stream_id.removeprefix("game-"))
+    if solo is not None and d.get("counted", True):  # as the board counts it (rivals.games.state)
+        out.add(solo[0], "hints_used")
+
+
+def _won(out: Effect, event: Any, d: GameWonData, game_of: GameOf) -> None:
+    game_id = event.stream_id.removeprefix("game-")
+    solo = game_of(game_id)
+    if solo is not None:
+        out.add(solo[0], "games_won")
+        out.best.append((solo[0], solo[1], d["play_ms"], game_id, event.recorded_at))
+
+
+def _round_ended(out: Effect, event: Any, d: RoundEndedData, game_of: GameOf) -> None:
+    played = [r for r in d["results"] if pairs_removed(r) > 0]
+    for r in played:
+        out.add(r["account_id"], "rounds_played")
+    first = [r["account_id"] for r in d["results"] if r["place"] == 1]
+    if len(first) == 1 and any(r["account_id"] == first[0] for r in played):  # R-18: a shared first is nobody's
+        out.add(first[0], "rounds_won")
+
+
+def _table_scored(out: Effect, event: Any, d: Mapping[str, Any], game_of: GameOf) -> None:
+    if d.get("round_id") is None:  # no round: the table closed unplayed
+        return
+    tournament = event.stream_id.removeprefix("tournament-")
+    out.tournaments += [(r["account_id"], tournament) for r in d["results"] if pairs_removed(r) > 0]
+
+
+_EFFECTS: dict[str, Callable[[Effect, Any, Any, GameOf], None]] = {
+    PAIR_REMOVED: _pair,
+    JOKER_USED: _pair,
+    HINT_GIVEN: _hint,
+    GAME_WON: _won,
+    ROUND_ENDED: _round_ended,
+    TABLE_SCORED: _table_scored,
+}
 
 
 # --- live ---------------------------------------------------------------------------------------
@@ -153,7 +191,7 @@ def _live_game_of(live: LiveRows | None) -> GameOf:
     return game_of
 
 
-def _write_live(cur, out: Effect) -> None:
+def _write_live(cur: Any, out: Effect) -> None:
     for account_id, tournament in out.tournaments:
         cur.execute(_PLAYED, [account_id, tournament])
         if cur.fetchone():  # the player's first played table of this tournament
@@ -175,14 +213,14 @@ def _write_live(cur, out: Effect) -> None:
 
 
 class FoldStore:
-    def __init__(self):
+    def __init__(self) -> None:
         self.solo: dict[str, SoloGame] = {}
         self.counts: dict[int, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
         self.best: dict[tuple[int, str], tuple[int, str, datetime]] = {}
         self.played: set[tuple[int, str]] = set()
         self.games: set[tuple[int, str]] = set()
 
-    def step(self, event) -> None:
+    def step(self, event: Any) -> None:
         if event.type == GAME_STARTED and event.data.get("round_id") is None:
             self.solo[event.data["game_id"]] = (event.data["account_id"], event.data["layout"])
         out = effect(event, self.solo.get)
@@ -232,7 +270,7 @@ class StatisticsProjection(Projection):
     def rebuild_types(self) -> frozenset[str]:
         return REBUILD_TYPES
 
-    def apply(self, event, live: LiveRows | None = None) -> None:
+    def apply(self, event: Any, live: LiveRows | None = None) -> None:
         if event.type in PAIRS and "round_id" in event.data:
             return  # the hot path of a round: nothing here, no query
         out = effect(event, _live_game_of(live))
@@ -249,7 +287,7 @@ class StatisticsProjection(Projection):
         with connection.cursor() as cur:
             _write_live(cur, out)
 
-    def rebuild(self, log) -> None:
+    def rebuild(self, log: Any) -> None:
         store = FoldStore()
         for event in log.events(REBUILD_TYPES, where=_SOLO_ONLY):
             store.step(event)

@@ -7,7 +7,9 @@ other back."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from rivals import engine
 from rivals.deals.services import SecretDeal, deal_new
@@ -89,7 +91,7 @@ def round_schedule(
     return Round.objects.get(pk=rnd.pk)
 
 
-def pairs_removed(row: dict) -> int:
+def pairs_removed(row: Mapping[str, Any]) -> int:
     """The pairs a player removed in a round (a ``RoundEnded`` result row). Rows recorded before
     the field existed count as a player who took part (R-18a came later; their prizes are paid)."""
     return int(row.get("pairs_removed", 1))
