@@ -5,10 +5,10 @@ as counts, with the subscriber's own table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rivals.live.topics import DEAL_SECRET
-from tournaments.events import TABLES_OPENED, WAVE_SEATED
+from tournaments.events import TABLES_OPENED, WAVE_SEATED, TablesOpenedData, WaveSeatedData
 
 if TYPE_CHECKING:
     from rivals.live.selectors import Topic
@@ -27,11 +27,19 @@ def tournament_view(
 ) -> dict[str, Any]:
     out = {k: v for k, v in d.items() if k not in TOURNAMENT_HIDDEN}
     if entry["t"] == WAVE_SEATED:
-        out["tables"] = len(d.get("tables", []))
-        out["waiting"] = len(d.get("waiting", []))
-        table = next((row for row in d.get("tables", []) if topic.account_id in row["account_ids"]), None)
-        out["mine"] = {"table": table["table"], "players": table["account_ids"]} if table else None
+        out.update(_wave_seated(cast(WaveSeatedData, d), topic.account_id))
     elif entry["t"] == TABLES_OPENED:
-        out["tables"] = len(d.get("tables", []))
+        out["tables"] = len(cast(TablesOpenedData, d).get("tables", []))
         out["mine"] = _seated(mine)
     return out
+
+
+def _wave_seated(d: WaveSeatedData, account_id: int) -> dict[str, Any]:
+    """A wave's seating as its page shows it: counts, and the subscriber's own table."""
+    tables = d.get("tables", [])
+    table = next((row for row in tables if account_id in row["account_ids"]), None)
+    return {
+        "tables": len(tables),
+        "waiting": len(d.get("waiting", [])),
+        "mine": {"table": table["table"], "players": table["account_ids"]} if table else None,
+    }
