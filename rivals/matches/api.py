@@ -202,10 +202,12 @@ class MatchView(APIView):
     def get(self, request, match_id):
         match = _match_of(request.user, match_id)
         now = timezone.now()
-        due = match.rounds.with_deadline().filter(status="running", deadline_at__lte=now).values_list("pk", flat=True)
+        rounds = sel.match_rounds(match)
+        due = [r.pk for r in rounds if r.status == "running" and r.deadline_at is not None and r.deadline_at <= now]
         if any(svc.round_end_if_due(round_id=pk, now=now) for pk in due):  # R-17 before answering
             match.refresh_from_db()
-        return Response(sel.match_view(match=match, now=now))
+            rounds = None  # read again: one ended
+        return Response(sel.match_view(match=match, now=now, rounds=rounds))
 
 
 class RoundView(APIView):

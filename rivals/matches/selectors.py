@@ -119,9 +119,15 @@ def _result_view(result: dict) -> dict[str, Any]:
     }
 
 
-def match_view(*, match: Match, now=None) -> dict[str, Any]:
+def match_rounds(match: Match) -> list[Round]:
+    """The match's rounds in order, each with its deadline (R-17, from its boards)."""
+    return list(Round.objects.with_deadline().filter(match=match).order_by("index"))
+
+
+def match_view(*, match: Match, now=None, rounds: list[Round] | None = None) -> dict[str, Any]:
+    """``rounds``: the caller's ``match_rounds`` when it read them already."""
     now = now or timezone.now()
-    rounds = list(Round.objects.with_deadline().filter(match=match).order_by("index"))
+    rounds = match_rounds(match) if rounds is None else rounds
     ids = list(match.players.order_by("seat").values_list("account_id", flat=True))
     players = _players(ids)
     prizes = {p["account_id"]: p["points"] for p in match.prizes}
@@ -155,11 +161,22 @@ def match_view(*, match: Match, now=None) -> dict[str, Any]:
 
 
 def ticket_view(ticket: QueueTicket) -> dict[str, Any]:
+    """A ticket as its owner reads it; a matched one names the round of its match to play now (one
+    small read: a client needs not read the match to find it)."""
+    current = None
+    if ticket.status == "matched" and ticket.match_id:
+        current = (
+            Round.objects.filter(match_id=ticket.match_id, status="running")
+            .order_by("index")
+            .values_list("pk", flat=True)
+            .first()
+        )
     return {
         "id": str(ticket.pk),
         "mode": ticket.mode,
         "status": ticket.status,
         "match": str(ticket.match_id) if ticket.match_id else None,
+        "round": str(current) if current else None,
         "created_at": iso_z(ticket.created_at),
         "expires_at": iso_z(ticket.expires_at),
     }

@@ -32,6 +32,11 @@ class TicketOut(serializers.Serializer):
     mode = serializers.ChoiceField(choices=sorted(QUEUE_GROUP))
     status = serializers.ChoiceField(choices=["waiting", "matched", "left", "expired"])
     match = serializers.UUIDField(allow_null=True)
+    round = serializers.UUIDField(
+        allow_null=True,
+        help_text="an addition: the round of the match to play now (its first not yet over), so that a client goes "
+        "straight to GET /rounds/{id}; null while waiting, and once the match is over",
+    )
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
 

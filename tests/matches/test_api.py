@@ -81,6 +81,29 @@ def test_a_quick_match_between_two_api_clients_to_its_points(guest):
     assert alice.get("/api/v1/rankings/daily/me").json()["points"] == 20
 
 
+def test_a_matched_ticket_names_the_round_to_play_and_none_once_the_match_is_over(guest):
+    """An addition to API.md's ticket: ``round``, the round of its match to play now — a client goes
+    from the ticket straight to the round (null while waiting, and once the match is over)."""
+    alice, _ = guest("ticket-round-a")
+    bob, _ = guest("ticket-round-b")
+    first = _join(alice).json()
+    assert first["status"] == "waiting" and first["round"] is None
+    second = _join(bob).json()
+    (round_id,) = [r["id"] for r in alice.get(f"/api/v1/matches/{second['match']}").json()["rounds"]]
+    assert second["round"] == round_id
+    assert alice.get(f"/api/v1/queue/{first['id']}").json()["round"] == round_id
+    plan = engine.deal_from_code(Round.objects.get(pk=round_id).code).plan
+    for seq, pair in enumerate(plan):
+        res = alice.post(
+            f"/api/v1/rounds/{round_id}/intents",
+            {"seq": seq, "type": "remove_pair", "tiles": list(pair)},
+            format="json",
+        )
+        assert res.status_code == 200, res.json()
+    ticket = alice.get(f"/api/v1/queue/{first['id']}").json()
+    assert ticket["status"] == "matched" and ticket["match"] == second["match"] and ticket["round"] is None
+
+
 def test_round_errors_in_the_api_format(guest):
     alice, _ = guest("a1")
     bob, _ = guest("b1")

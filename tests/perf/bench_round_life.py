@@ -3,7 +3,7 @@ API as a client calls it (Django's test client: no network, no other process), o
 its own — so its figures do not move with the machine's load as the HTTP benchmarks' do.
 
 Two players play ``--rounds`` Quick Match rounds (36-tile deals, ``L08``) as ``bench_round_path``'s
-players do — join the queue, poll the ticket, read the match and the round, pair along a winning
+players do — join the queue, poll the ticket, read the round it names, pair along a winning
 plan (one completes first, the other learns of the end by a refused intent) — and one player plays
 as many single-player level-1 games (the same 36-tile layout). For each kind of request: calls,
 CPU of this process per call (the web side: the database's own CPU is apart; ``bench_round_path``
@@ -78,8 +78,7 @@ def rounds_played(calls: Calls, players: list, rounds: int) -> int:
         for client, ticket in zip(players, tickets, strict=True):
             while ticket["status"] == "waiting":
                 ticket = calls(client, "GET", f"/api/v1/queue/{ticket['id']}")[1]
-            _, match = calls(client, "GET", f"/api/v1/matches/{ticket['match']}")
-            round_id = next(r["id"] for r in match["rounds"] if r["status"] != "ended")
+            round_id = ticket["round"]  # the ticket names the round to play (no read of the match)
             _, view = calls(client, "GET", f"/api/v1/rounds/{round_id}")
             boards.append([round_id, view["seq"], _plan(view)])
         over = False

@@ -192,6 +192,10 @@ class RoundPlayer:
             time.sleep(0.05)  # a client's poll (not every 5 ms: the polls would outnumber the intents)
             status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
         self.match_id = ticket["match"]
+        if ticket.get("round"):  # the ticket names the round to play: no read of the match
+            if self.mode == "quick":
+                self.match_id = None  # a Quick Match has one round: the next is a new match
+            return self.join(ticket["round"])
         self.next_round()
 
     def next_round(self) -> None:
