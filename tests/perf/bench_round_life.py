@@ -2,7 +2,7 @@
 API as a client calls it (Django's test client: no network, no other process), on a database of
 its own — so its figures do not move with the machine's load as the HTTP benchmarks' do.
 
-Two players play ``--rounds`` Quick Match rounds (36-tile deals, ``L08``) as ``bench_round_path``'s
+Two players play ``--rounds`` Quick Match rounds, ``--repeats`` times interleaved with the solo games, (36-tile deals, ``L08``) as ``bench_round_path``'s
 players do — join the queue, poll the ticket, read the round it names, pair along a winning
 plan (one completes first, the other learns of the end by a refused intent) — and one player plays
 as many single-player level-1 games (the same 36-tile layout). For each kind of request: calls,
@@ -14,7 +14,7 @@ counts the statements, with ``pg_stat_statements``) and per accepted intent. The
   request of the solo games per accepted solo intent — what ``bench_round_path``'s closed loops
   compare, the per-round work (queue, match, reads, the end) spread over the round's pairs.
 
-    .venv/bin/python tests/perf/bench_round_life.py [--rounds 40]
+    .venv/bin/python tests/perf/bench_round_life.py [--rounds 10] [--repeats 5]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -137,7 +138,8 @@ def report(calls: Calls, round_intents: int, solo_intents: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=10, help="rounds (and solo games) per repeat")
+    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -159,26 +161,39 @@ def main() -> int:
         rounds_played(warm, [_guest("warm-a"), _guest("warm-b")], 3)
         solo_played(warm, _guest("warm-solo"), 3)
 
-        calls = Calls()
-        round_intents = rounds_played(calls, [_guest("a"), _guest("b")], args.rounds)
-        solo_intents = solo_played(calls, _guest("solo"), args.rounds)
+        players, solo = [_guest("a"), _guest("b")], _guest("solo")
+        calls, pairs, lives = Calls(), [], []
+        round_intents = solo_intents = 0
+        for _ in range(args.repeats):  # interleaved: rounds, then as many solo games, each repeat
+            part = Calls()
+            r, s = rounds_played(part, players, args.rounds), solo_played(part, solo, args.rounds)
+            round_intents, solo_intents = round_intents + r, solo_intents + s
+            for kind in part.n:
+                calls.cpu[kind] += part.cpu[kind]
+                calls.n[kind] += part.n[kind]
+            pairs.append((part.cpu[SOLO] / part.n[SOLO]) / (part.cpu[PAIR] / part.n[PAIR]))
+            life = sum(v for k, v in part.cpu.items() if "/games" not in k) / r
+            lives.append((sum(v for k, v in part.cpu.items() if "/games" in k) / s) / life)
 
         print(
-            f"{args.rounds} Quick Match rounds ({round_intents} accepted intents), {args.rounds} solo games "
-            f"({solo_intents}); CPU of this process (the web side)"
+            f"{args.repeats} × ({args.rounds} Quick Match rounds, {args.rounds} solo games): {round_intents} accepted "
+            f"round intents, {solo_intents} solo; CPU of this process (the web side)"
         )
         report(calls, round_intents, solo_intents)
         pair = calls.cpu[PAIR] / calls.n[PAIR]
         solo_pair = calls.cpu[SOLO] / calls.n[SOLO]
         life = sum(v for k, v in calls.cpu.items() if "/games" not in k) / round_intents
         solo_life = sum(v for k, v in calls.cpu.items() if "/games" in k) / solo_intents
+        runs = ", ".join(f"{x:.2f}" for x in pairs)
         print(
-            f"the pair's path: a round intent {pair * 1000:.2f} ms, a solo intent {solo_pair * 1000:.2f} ms: "
-            f"the round's {solo_pair / pair:.2f} of solo's rate"
+            f"the pair's path: a round intent {pair * 1000:.2f} ms, a solo intent {solo_pair * 1000:.2f} ms: the "
+            f"round's rate {statistics.median(pairs):.2f} of solo's (median of {args.repeats}: {runs})"
         )
+        runs = ", ".join(f"{x:.2f}" for x in lives)
         print(
             f"the round's life: {life * 1000:.2f} ms per accepted round intent, solo's {solo_life * 1000:.2f} ms: "
-            f"{solo_life / life:.2f} of solo's rate; per-round work {(life - pair) * 1000:.2f} ms per intent"
+            f"{statistics.median(lives):.2f} of solo's rate (median of {args.repeats}: {runs}); per-round work "
+            f"{(life - pair) * 1000:.2f} ms per intent"
         )
     return 0
 
