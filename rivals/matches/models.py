@@ -210,7 +210,12 @@ class QueueTicket(_Expiring):
             ),
         ]
         indexes = [
-            models.Index(fields=["mode", "created_at"], name="queue_waiting_fifo", condition=models.Q(status="waiting"))
+            models.Index(
+                fields=["mode", "created_at"], name="queue_waiting_fifo", condition=models.Q(status="waiting")
+            ),
+            # a join reads the account's latest tickets (its live one): newest first through this index,
+            # stopping at the few it needs — not every ticket the account ever had (they stay matched)
+            models.Index(fields=["account", "created_at"], name="queue_account_recent"),
         ]
 
     def __str__(self) -> str:
