@@ -27,6 +27,7 @@ class LiveRows:
     game: Any = None  # a board (rivals.games): the caller's locked Game
     round: Any = None  # a round's row (rivals.matches)
     match: Any = None  # a match's row (rivals.matches)
+    ticket: Any = None  # a queue ticket's row the pairing pass locked (rivals.matches)
     ratings: Any = None  # the rating rows the ratings service locked, by account (rivals.ratings)
     sichuan_table: Any = None  # a Sichuan table's row (rivals.sichuan)
     game_dirty: str | None = None  # the board's row to write: "insert" or "update"

@@ -48,7 +48,7 @@ MATCH_EVENTS = frozenset(
 
 
 # version 2: the deal's salt and commitment (R-40) beside its code
-SCHEMA_VERSIONS = {MATCH_CREATED: 2, ROUND_SCHEDULED: 2}
+SCHEMA_VERSIONS = {MATCH_CREATED: 2, ROUND_SCHEDULED: 2, QUEUE_MATCHED: 2}
 
 # --- matches and rounds (R-12, R-17…R-20) ---------------------------------------------------------
 
@@ -254,13 +254,17 @@ def queue_joined(*, ticket_id: UUID | str, account_id: int, mode: str, expires_a
 
 
 class QueueMatchedData(TypedDict):
+    """Version 2: ``account_id``, the ticket's owner (issue 35: its notification needs no earlier
+    event; version 1 had none)."""
+
     ticket_id: str
     match_id: str
+    account_id: int
 
 
-def queue_matched(*, ticket_id: UUID | str, match_id: UUID | str) -> NewEvent:
-    data: QueueMatchedData = {"ticket_id": str(ticket_id), "match_id": str(match_id)}
-    return NewEvent(QUEUE_MATCHED, data)
+def queue_matched(*, ticket_id: UUID | str, match_id: UUID | str, account_id: int) -> NewEvent:
+    data: QueueMatchedData = {"ticket_id": str(ticket_id), "match_id": str(match_id), "account_id": account_id}
+    return NewEvent(QUEUE_MATCHED, data, SCHEMA_VERSIONS[QUEUE_MATCHED])
 
 
 class QueueLeftData(TypedDict):

@@ -155,7 +155,8 @@ def _duel_declined(event: Any, d: ev.DuelDeclinedData, facts: Facts) -> Notices:
 
 
 def _queue_matched(event: Any, d: ev.QueueMatchedData, facts: Facts) -> Notices:
-    owner = facts.of(MatchFacts).ticket_owner(d["ticket_id"])
+    # version 2 names the ticket's owner; version 1's is its QueueJoined's
+    owner = d.get("account_id") or facts.of(MatchFacts).ticket_owner(d["ticket_id"])
     return [(owner, "match_found", {"ticket_id": d["ticket_id"], "match_id": d["match_id"]})] if owner else []
 
 

@@ -250,7 +250,9 @@ def _load(event: Event, live: LiveRows | None) -> MatchRows:
         for player in MatchPlayer.objects.select_for_update().filter(match_id=d["match_id"], account_id__in=accounts):
             rows.players[(d["match_id"], player.account_id)] = player
     elif kind.startswith("Queue") and kind != QUEUE_JOINED:
-        ticket = QueueTicket.objects.filter(pk=d["ticket_id"]).first()
+        ticket = live.ticket if live is not None else None
+        if ticket is None or str(ticket.pk) != d["ticket_id"]:
+            ticket = QueueTicket.objects.filter(pk=d["ticket_id"]).first()
         if ticket is not None:
             rows.tickets[d["ticket_id"]] = ticket
     elif kind.startswith("Duel") and kind != DUEL_CHALLENGED:

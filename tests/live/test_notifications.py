@@ -73,6 +73,32 @@ def test_the_ticket_endpoint(guest, api):
     assert api.post("/api/v1/live/ticket").status_code == 401
 
 
+def test_a_queue_match_names_its_ticket_owner_and_one_recorded_before_is_told_by_its_ticket(settings):
+    """QueueMatched version 2 names the ticket's owner (issue 35: its ``match_found`` reads no earlier
+    event); a version 1 event (no ``account_id``) is told to the owner its ``QueueJoined`` names —
+    live and by the rebuild."""
+    from rivals.eventstore import NewEvent, event_append
+    from rivals.matches.events import QUEUE_MATCHED
+    from rivals.models import Event
+
+    settings.RIVALS["QUEUE_WINDOW_START"] = 1000
+    a, b, c = accounts(3, prefix="owner")
+    now = timezone.now()
+    ticket, _ = svc.queue_join(account=a, mode="quick", now=now)
+    svc.queue_join(account=b, mode="quick", now=now)
+    matched = Event.objects.get(stream_id=f"queue-{ticket.pk}", type=QUEUE_MATCHED)
+    assert matched.schema_version == 2 and matched.data["account_id"] == a.pk
+    old, _ = svc.queue_join(account=c, mode="quick", now=now)
+    v1 = NewEvent(QUEUE_MATCHED, {"ticket_id": str(old.pk), "match_id": matched.data["match_id"]}, 1)
+    event_append(
+        stream_id=f"queue-{old.pk}", stream_type="queue", expected_version=1, actor="test", now=now, events=[v1]
+    )
+    found = Notification.objects.get(account_id=c.pk, type="match_found")
+    assert found.data == {"ticket_id": str(old.pk), "match_id": matched.data["match_id"]}
+    report = rebuild(verify_only=True)
+    assert "live_notification" not in {d.table for d in report.differences if d.any}
+
+
 def test_rebuild_projections_verify_covers_notifications(capsys):
     a, b = accounts(2, prefix="verify-notes")
     svc.duel_challenge(account=a, opponent=b.pk, now=timezone.now())

@@ -39,13 +39,17 @@ from rivals.matches.models import QueueTicket
 from rivals.matches.pairing import Waiting
 from rivals.matches.services.matches import matches_create
 from rivals.models import Account
+from rivals.projections import LiveRows
 from rivals.ratings.selectors import pairing_ratings
 
 GROUP = {"quick": 2, "arena": 4}  # R-12: two players; R-20: four
 STREAM_TYPE = "queue"
 
 
-def _append(ticket_id, event: NewEvent, *, expected: int, actor: str, now: datetime) -> None:
+def _append(
+    ticket_id, event: NewEvent, *, expected: int, actor: str, now: datetime, locked: QueueTicket | None = None
+) -> None:
+    """``locked``: the ticket's row the caller holds locked — the projection steps it, reads it no more."""
     event_append(
         stream_id=f"queue-{ticket_id}",
         stream_type=STREAM_TYPE,
@@ -53,6 +57,7 @@ def _append(ticket_id, event: NewEvent, *, expected: int, actor: str, now: datet
         actor=actor,
         now=now,
         events=[event],
+        live=LiveRows(ticket=locked) if locked is not None else None,
     )
 
 
@@ -158,7 +163,8 @@ def _pass(*, mode: str, now: datetime, actor: str) -> int:
     match_ids = [uuid.uuid4() for _ in groups]
     for group, match_id in zip(groups, match_ids, strict=True):
         for t in group:
-            _append(t.pk, queue_matched(ticket_id=t.pk, match_id=match_id), expected=t.version, actor=actor, now=now)
+            matched = queue_matched(ticket_id=t.pk, match_id=match_id, account_id=t.account_id)
+            _append(t.pk, matched, expected=t.version, actor=actor, now=now, locked=t)
     matches_create(
         mode=mode, tables=[([t.account_id for t in group], None) for group in groups], now=now, match_ids=match_ids
     )
