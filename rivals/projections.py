@@ -28,6 +28,9 @@ class LiveRows:
     round: Any = None  # a round's row (rivals.matches)
     match: Any = None  # a match's row (rivals.matches)
     ticket: Any = None  # a queue ticket's row the pairing pass locked (rivals.matches)
+    # a match's players as a round's end locked them, by account (rivals.matches: RoundEnded's
+    # projection keeps them here, the match's MatchFinished steps them again)
+    match_players: Any = None
     ratings: Any = None  # the rating rows the ratings service locked, by account (rivals.ratings)
     sichuan_table: Any = None  # a Sichuan table's row (rivals.sichuan)
     game_dirty: str | None = None  # the board's row to write: "insert" or "update"

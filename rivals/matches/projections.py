@@ -245,10 +245,16 @@ def _load(event: Event, live: LiveRows | None) -> MatchRows:
         if match is not None:
             rows.matches[d["match_id"]] = match
     if kind in (ROUND_ENDED, MATCH_FINISHED):
-        accounts = [r["account_id"] for r in d["results" if kind == ROUND_ENDED else "standings"]]
-        # locked: their totals are read, added to and written back
-        for player in MatchPlayer.objects.select_for_update().filter(match_id=d["match_id"], account_id__in=accounts):
-            rows.players[(d["match_id"], player.account_id)] = player
+        accounts = {r["account_id"] for r in d["results" if kind == ROUND_ENDED else "standings"]}
+        kept = live.match_players if live is not None else None
+        if kept is None or set(kept) != accounts or any(str(p.match_id) != d["match_id"] for p in kept.values()):
+            # locked: their totals are read, added to and written back
+            locked = MatchPlayer.objects.select_for_update().filter(match_id=d["match_id"], account_id__in=accounts)
+            kept = {player.account_id: player for player in locked}
+            if live is not None:
+                live.match_players = kept  # the match's end steps them again (round_end_locked)
+        for account_id, player in kept.items():
+            rows.players[(d["match_id"], account_id)] = player
     elif kind.startswith("Queue") and kind != QUEUE_JOINED:
         ticket = live.ticket if live is not None else None
         if ticket is None or str(ticket.pk) != d["ticket_id"]:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rivals.models import Event
 from rivals.points.events import POINTS_AWARDED
 from rivals.projections import Projection
 from rivals.rebuild.copies import Table
+
+if TYPE_CHECKING:
+    from rivals.points.models import PointsLedgerEntry
 
 
 class PointsLedgerProjection(Projection):
@@ -21,32 +26,33 @@ class PointsLedgerProjection(Projection):
         PointsLedgerEntry.objects.all().delete()
 
     def apply(self, event: Event) -> None:
-        self._entry(event).save(force_insert=True)
+        ledger_entry(event).save(force_insert=True)
 
     def rebuild(self, log) -> None:
         from rivals.points.models import PointsLedgerEntry
         from rivals.rawsql import copy_insert
 
         for page in log.pages(self.event_types):
-            copy_insert(PointsLedgerEntry, [self._entry(e) for e in page])
+            copy_insert(PointsLedgerEntry, [ledger_entry(e) for e in page])
 
-    @staticmethod
-    def _entry(event: Event):
-        from django.utils.dateparse import parse_datetime
 
-        from rivals.points.models import PointsLedgerEntry
+def ledger_entry(event: Event) -> PointsLedgerEntry:
+    """The ledger's row of one ``PointsAwarded`` (not saved: the projection saves it)."""
+    from django.utils.dateparse import parse_datetime
 
-        d = event.data
-        return PointsLedgerEntry(
-            event_position=event.position,
-            account_id=d["account_id"],
-            amount=d["amount"],
-            source=d["source"],
-            counts=d["counts"],
-            award_key=d["key"],
-            awarded_at=parse_datetime(d["awarded_at"]),
-            ref=d.get("ref") or {},
-        )
+    from rivals.points.models import PointsLedgerEntry
+
+    d = event.data
+    return PointsLedgerEntry(
+        event_position=event.position,
+        account_id=d["account_id"],
+        amount=d["amount"],
+        source=d["source"],
+        counts=d["counts"],
+        award_key=d["key"],
+        awarded_at=parse_datetime(d["awarded_at"]),
+        ref=d.get("ref") or {},
+    )
 
 
 points_ledger_projection = PointsLedgerProjection()

@@ -13,6 +13,7 @@ from rivals.locks import advisory_lock
 from rivals.models import Account
 from rivals.points.events import AwardRef, points_awarded
 from rivals.points.models import SOURCES, PointsLedgerEntry
+from rivals.points.projections import ledger_entry
 
 
 def ledger_stream(account_id: int) -> str:
@@ -33,7 +34,8 @@ def points_award(
 ) -> PointsLedgerEntry | None:
     """Award points once per ``key`` (e.g. ``single_player:first:<account>:<level>``).
 
-    Returns the ledger entry, or ``None`` when that key was already awarded (a retry, a second
+    Returns the ledger entry (as written; its row's id is not read back), or ``None`` when that
+    key was already awarded (a retry, a second
     beat run, a concurrent request): exactly-once comes from the database, not from callers.
     The award instant is the server's clock (``at`` only for jobs that award a past instant).
     """
@@ -65,4 +67,4 @@ def points_award(
             )
         ],
     )
-    return PointsLedgerEntry.objects.get(event_position=event.position)
+    return ledger_entry(event)  # the row as the projection wrote it (its id is not read back)

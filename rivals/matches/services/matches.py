@@ -127,9 +127,10 @@ def matches_create(
     return out
 
 
-def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
+def match_after_round(*, match: Match, rnd: Round, now: datetime, locked_players: dict | None = None) -> None:
     """After a round's end (its transaction; the match row is locked): the next round of an arena
-    after its break, or the match's standings and prizes."""
+    after its break, or the match's standings and prizes. ``locked_players``: the match's players as the
+    round's end locked them (``LiveRows.match_players``), stepped again rather than read again."""
     if rnd.index < match.rounds_total:
         # Decision: the 10-second break (R-20) counts from the moment the end is recorded, so a
         # late end (a dead worker) never starts the next round in the past.
@@ -159,7 +160,7 @@ def match_after_round(*, match: Match, rnd: Round, now: datetime) -> None:
         actor="system",
         now=now,
         events=[match_finished(match_id=match.pk, standings=standings, prizes=prizes, finished_at=ended_at)],
-        live=LiveRows(match=match),  # the locked row: the projection reads it no more
+        live=LiveRows(match=match, match_players=locked_players),  # the locked rows: read no more
     )
     # R-41: every finished match is rated once (a tournament table too: its places are the round's,
     # R-18 as R-24 orders them), in this transaction — whoever ended the last round

@@ -149,6 +149,7 @@ def round_end_locked(
     boards = boards if boards is not None else round_boards(rnd, lock=True)
     ended = round_result(rnd, boards, at=at, reason=reason)
     result = ended.data
+    live = LiveRows(round=rnd)
     event_append(
         stream_id=rnd.stream_id,
         stream_type=STREAM_TYPE,
@@ -156,7 +157,7 @@ def round_end_locked(
         actor=actor,
         now=now,
         events=[ended],
-        live=LiveRows(round=rnd),
+        live=live,
         metadata={"via": via},
     )
     play_ms = max(0, int((at - rnd.starts_at).total_seconds() * 1000))
@@ -172,7 +173,7 @@ def round_end_locked(
                 events=[game_ended(reason="round_over", round_id=rnd.pk, play_ms=play_ms, score=game.score)],
             )
     match = Match.objects.select_for_update().get(pk=rnd.match_id)
-    match_after_round(match=match, rnd=rnd, now=now)
+    match_after_round(match=match, rnd=rnd, now=now, locked_players=live.match_players)
     signals.round_ended.send(sender=Round, round=rnd, match=match, result=result)
     return result
 
