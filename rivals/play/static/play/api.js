@@ -149,7 +149,8 @@ export const gameIntent = (id, intent) =>
 
 // --- API.md § Matches and rounds ---------------------------------------------------------------------
 
-/** `POST /api/v1/queue {"mode": "quick" | "arena"}` → ticket `{"id", "status", "match"}`. */
+/** `POST /api/v1/queue {"mode": "quick" | "arena"}` → ticket `{"id", "status", "match", "round"}`
+ * (`round`: the round of the match to play now, once matched). */
 export const queueJoin = (mode) => post("/queue", { mode });
 
 /** `GET /api/v1/queue/{ticket}`: the ticket once more (read once after subscribing, never polled). */
