@@ -180,6 +180,28 @@ static PyObject *py_removable_pairs(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The pair (a, b) and a sequence of pairs of tiles of the layout into xs/ys (at most MAXT): 0, or -1
+ * with a ValueError (a tile outside the layout, too many pairs) or TypeError set. */
+static int parse_pairs(const Geom *g, PyObject *seq, int a, int b, const char *not_pairs, const char *too_many,
+                       int *xs, int *ys, int *count) {
+    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return -1; }
+    PyObject *f = PySequence_Fast(seq, not_pairs);
+    if (!f) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
+    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, too_many); return -1; }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return -1; }
+        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
+            Py_DECREF(f);
+            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
+            return -1;
+        }
+    }
+    Py_DECREF(f);
+    *count = (int)n;
+    return 0;
+}
+
 /* plan_repair(geometry, present, lift, plan, a, b) -> 0, 1 or 2 (replay.h) */
 static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
     PyObject *gcap, *pobj, *plan;
@@ -189,22 +211,9 @@ static PyObject *py_plan_repair(PyObject *self, PyObject *args) {
     if (!g) return NULL;
     mask present;
     if (to_mask(pobj, &present)) return NULL;
-    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
-    PyObject *f = PySequence_Fast(plan, "plan must be a sequence of pairs");
-    if (!f) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
-    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "plan too long"); return NULL; }
-    int xs[MAXT], ys[MAXT];
-    for (Py_ssize_t k = 0; k < n; k++) {
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
-        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
-            Py_DECREF(f);
-            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
-            return NULL;
-        }
-    }
-    Py_DECREF(f);
-    return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, (int)n, a, b));
+    int xs[MAXT], ys[MAXT], n;
+    if (parse_pairs(g, plan, a, b, "plan must be a sequence of pairs", "plan too long", xs, ys, &n)) return NULL;
+    return PyLong_FromLong(rp_repair(g, present, lift, xs, ys, n, a, b));
 }
 
 /* matching_empties(geometry, cls, present, lift, pairs, a, b) -> bool (replay.h) */
@@ -216,22 +225,9 @@ static PyObject *py_matching_empties(PyObject *self, PyObject *args) {
     int cls[MAXT];
     mask present;
     if (parse_common(gcap, clsobj, pobj, &g, cls, &present)) return NULL;
-    if (a < 0 || a >= g->n || b < 0 || b >= g->n) { PyErr_SetString(PyExc_ValueError, "tile outside the layout"); return NULL; }
-    PyObject *f = PySequence_Fast(pairs, "pairs must be a sequence of pairs");
-    if (!f) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(f);
-    if (n > MAXT) { Py_DECREF(f); PyErr_SetString(PyExc_ValueError, "too many pairs"); return NULL; }
-    int xs[MAXT], ys[MAXT];
-    for (Py_ssize_t k = 0; k < n; k++) {
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(f, k), "ii", &xs[k], &ys[k])) { Py_DECREF(f); return NULL; }
-        if (xs[k] < 0 || xs[k] >= g->n || ys[k] < 0 || ys[k] >= g->n) {
-            Py_DECREF(f);
-            PyErr_SetString(PyExc_ValueError, "tile outside the layout");
-            return NULL;
-        }
-    }
-    Py_DECREF(f);
-    return PyBool_FromLong(rp_matching_empties(g, cls, present, lift, xs, ys, (int)n, a, b));
+    int xs[MAXT], ys[MAXT], n;
+    if (parse_pairs(g, pairs, a, b, "pairs must be a sequence of pairs", "too many pairs", xs, ys, &n)) return NULL;
+    return PyBool_FromLong(rp_matching_empties(g, cls, present, lift, xs, ys, n, a, b));
 }
 
 static PyMethodDef methods[] = {
