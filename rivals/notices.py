@@ -30,16 +30,16 @@ class Facts:
     """The facts of every room that registered some, one instance of each kind: read from the log
     (``log_facts``) or folded from it (``folded_facts``)."""
 
-    def __init__(self, by_kind: dict[type, Any]) -> None:
-        self._by_kind = by_kind
+    def __init__(self, made: list[tuple[FactSource, Any]]) -> None:
+        self._made = made  # (source, its reader or folder)
 
     def of(self, kind: type[T]) -> T:
-        facts: T = self._by_kind[kind]
+        facts: T = next(made for source, made in self._made if source.kind is kind)
         return facts
 
     def learn(self, event: Any) -> None:
         """Fold ``event`` into the facts that learn from its type (the rebuild's pass)."""
-        for source, facts in zip(_FACTS, self._by_kind.values(), strict=True):
+        for source, facts in self._made:
             if event.type in source.learns:
                 facts.learn(event)
 
@@ -93,11 +93,11 @@ def fact_types() -> frozenset[str]:
 
 
 def log_facts() -> Facts:
-    return Facts({source.kind: source.live() for source in _FACTS})
+    return Facts([(source, source.live()) for source in _FACTS])
 
 
 def folded_facts() -> Facts:
-    return Facts({source.kind: source.folded() for source in _FACTS})
+    return Facts([(source, source.folded()) for source in _FACTS])
 
 
 def notices(event: Any, facts: Facts | None) -> Notices:

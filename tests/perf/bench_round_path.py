@@ -86,24 +86,6 @@ class QuickPlayer(rounds.RoundPlayer):
 
     POLL = 0.01
 
-    def queue(self) -> None:
-        status, ticket = self.api.call("POST", "/api/v1/queue", {"mode": self.mode})
-        assert status in (200, 201), ticket
-        deadline = time.monotonic() + self.PATIENCE
-        while ticket["status"] == "waiting":
-            if time.monotonic() > deadline:
-                if self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")[0] == 200:
-                    return  # left: nobody came
-                deadline = time.monotonic() + 30
-            time.sleep(self.POLL)
-            status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
-        self.match_id = ticket["match"]
-        if ticket.get("round"):  # the ticket names the round to play: no read of the match
-            if self.mode == "quick":
-                self.match_id = None  # a Quick Match has one round: the next is a new match
-            return self.join(ticket["round"])
-        self.next_round()
-
 
 # --- 2. a 4-player round ----------------------------------------------------------------------------
 

@@ -122,6 +122,7 @@ class RoundPlayer:
     plays the match's next round once it starts (an arena's break), else queues again."""
 
     PATIENCE = 3.0  # seconds in the queue before leaving it
+    POLL = 0.05  # a client's poll of its waiting ticket (not every 5 ms: the polls would outnumber the intents)
 
     def __init__(self, name: str, mode: str = "quick", prefer: str | None = None, live: bool = False):
         from rivals import engine
@@ -189,7 +190,7 @@ class RoundPlayer:
                 if status == 200:
                     return  # left: nobody came
                 deadline = time.monotonic() + 30
-            time.sleep(0.05)  # a client's poll (not every 5 ms: the polls would outnumber the intents)
+            time.sleep(self.POLL)
             status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
         self.match_id = ticket["match"]
         if ticket.get("round"):  # the ticket names the round to play: no read of the match

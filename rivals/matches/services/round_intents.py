@@ -28,6 +28,7 @@ from rivals.romanian_time import iso_z
 
 if TYPE_CHECKING:  # types only: the boards are read through round_reads
     from rivals.games.models import Game
+    from rivals.games.services.intents import IntentResult
 
 
 @dataclass
@@ -42,6 +43,21 @@ class RoundIntentResult:
     # set when the intent came after the end: the end is recorded (committed), the intent refused
     refused: NotAllowed | None = None
     now: datetime | None = None  # the intent's instant
+
+    @classmethod
+    def applied(
+        cls, rnd: Round, game: Game, boards: list[Game], result: IntentResult, now: datetime
+    ) -> RoundIntentResult:
+        """An accepted intent: ``result`` is the board's (``game_intent_run``)."""
+        return cls(
+            round=rnd,
+            game=game,
+            events=result.events,
+            boards=boards,
+            present_before=result.present_before,
+            faces_before=result.faces_before,
+            now=now,
+        )
 
 
 def _ms(delta) -> int:
@@ -91,15 +107,7 @@ def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent
     result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
     if game.status == "won":  # a pair that was not the last cannot complete a board
         raise AssertionError("a round's board completed outside the end's locks")
-    return RoundIntentResult(
-        round=rnd.clock_from(boards),
-        game=game,
-        events=result.events,
-        boards=boards,
-        present_before=result.present_before,
-        faces_before=result.faces_before,
-        now=now,
-    )
+    return RoundIntentResult.applied(rnd.clock_from(boards), game, boards, result, now)
 
 
 @transaction.atomic
@@ -139,15 +147,7 @@ def _ending_intent(*, account: Account, round_id, kind: str, seq: int, intent, n
         round_end_locked(rnd, at=now, reason="completed", now=now, boards=boards)
     elif game.status == "stuck" and nobody_can_play(rnd, boards):
         round_end_locked(rnd, at=now, reason="all_stuck", now=now, boards=boards)
-    return RoundIntentResult(
-        round=rnd,
-        game=game,
-        events=result.events,
-        boards=boards,
-        present_before=result.present_before,
-        faces_before=result.faces_before,
-        now=now,
-    )
+    return RoundIntentResult.applied(rnd, game, boards, result, now)
 
 
 def _round_end_if_all_stuck(round_id, *, now: datetime) -> tuple[Round, list[Game]] | None:
