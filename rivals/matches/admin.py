@@ -216,14 +216,26 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     def list_deadline(self, obj: Round):
         return obj.ended_at if obj.status == "ended" else obj.deadline_at
 
+    @staticmethod
+    def _boards(obj: Round) -> list:
+        """The round's boards, read once per page (the clock, its last pair and the boards' table)."""
+        if "_page_boards" not in obj.__dict__:
+            obj.__dict__["_page_boards"] = round_boards(obj)
+            obj.clock_from(obj.__dict__["_page_boards"])
+        return obj.__dict__["_page_boards"]
+
     @admin.display(description="last pair at")
     def last_pair(self, obj: Round):
-        return obj.clock_from(round_boards(obj)).last_pair_at or "-"
+        self._boards(obj)
+        return obj.last_pair_at or "-"
 
     @admin.display(description="ends at")
     def deadline_view(self, obj: Round):
         """The deadline (R-17) from the boards' pairs while it runs; the end once ended."""
-        return obj.ended_at if obj.status == "ended" else obj.clock_from(round_boards(obj)).ends_at
+        if obj.status == "ended":
+            return obj.ended_at
+        self._boards(obj)
+        return obj.ends_at
 
     @admin.display(description="events")
     def events_link(self, obj: Round):
@@ -248,7 +260,7 @@ class RoundAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     @admin.display(description="players' boards, side by side (Romanian time)")
     def boards(self, obj: Round):
         """Every player's board events in one table: a column per player, a row per event in time order."""
-        games = round_boards(obj)
+        games = self._boards(obj)
         if not games:
             return "—"
         events = list(

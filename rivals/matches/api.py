@@ -203,7 +203,7 @@ class MatchView(APIView):
         match = _match_of(request.user, match_id)
         now = timezone.now()
         rounds = sel.match_rounds(match)
-        due = [r.pk for r in rounds if r.status == "running" and r.deadline_at is not None and r.deadline_at <= now]
+        due = [r.pk for r in rounds if r.status == "running" and r.deadline_at <= now]
         if any(svc.round_end_if_due(round_id=pk, now=now) for pk in due):  # R-17 before answering
             match.refresh_from_db()
             rounds = None  # read again: one ended

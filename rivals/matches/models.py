@@ -21,7 +21,7 @@ ROUND_IDLE = timedelta(seconds=20)
 DEADLINE_SQL = (
     "LEAST(matches_round.hard_ends_at, COALESCE(matches_round.cutoff_at, matches_round.hard_ends_at), "
     "COALESCE((SELECT max(g.started_at + g.last_pair_ms * interval '1 millisecond') FROM rivals_game g "
-    "WHERE g.round_id = matches_round.id), matches_round.starts_at) + interval '20 seconds')"
+    f"WHERE g.round_id = matches_round.id), matches_round.starts_at) + interval '{ROUND_IDLE.seconds} seconds')"
 )
 
 
@@ -38,6 +38,11 @@ class RoundQuerySet(models.QuerySet):
         from django.db.models.expressions import RawSQL
 
         return self.annotate(deadline_at=RawSQL(DEADLINE_SQL, [], output_field=models.DateTimeField()))
+
+    def due(self, now: datetime):
+        """The running rounds whose deadline (R-17) has passed at ``now``: the stored ``ends_at`` (a
+        lower bound of the deadline, indexed) first, then the deadline from the boards."""
+        return self.with_deadline().filter(status="running", ends_at__lte=now, deadline_at__lte=now)
 
 
 class Match(models.Model):

@@ -286,9 +286,4 @@ def topic_streams(*, kind: str, ident: str, account_id: int) -> tuple[list[str],
 
 def rounds_due(*, round_ids, now: datetime) -> list:
     """Of these rounds (ids, or a subquery of them), the running ones whose deadline passed, by id."""
-    due = (
-        Round.objects.with_deadline()
-        .filter(pk__in=round_ids, status="running", ends_at__lte=now, deadline_at__lte=now)
-        .order_by("pk")
-    )
-    return list(due.values_list("pk", flat=True))
+    return list(Round.objects.due(now).filter(pk__in=round_ids).order_by("pk").values_list("pk", flat=True))

@@ -21,7 +21,6 @@ from rivals import engine
 from rivals.deals.services import deal_fresh_code, deal_new
 from rivals.errors import Conflict, Invalid, NotAllowed
 from rivals.eventstore import event_append
-from rivals.games.selectors import scores_of
 from rivals.games.services import game_create, game_expire_if_due, games_locked
 from rivals.models import Account
 from rivals.points.services import points_award
@@ -152,7 +151,7 @@ def pot_finalize(*, pot_id, now: datetime | None = None) -> bool:
     games = games_locked([e.game_id for e in entrants if e.game_id])
     for game in games.values():
         game_expire_if_due(game=game, now=now)
-    scores = scores_of(games)
+    scores = {pk: game.score for pk, game in games.items()}  # as locked (an end changes no score)
     played = [(e.account_id, (scores[e.game_id],)) for e in entrants if e.game_id]
     placed = {p.account_id: p for p in shared_split(played, pot.prize_split)}
     restricted = Account.objects.restricted_ids(placed)  # placed, not paid (nor passed on)

@@ -62,14 +62,10 @@ def _append(
 
 
 def _expire(ticket: QueueTicket, now: datetime) -> QueueTicket:
+    """``ticket``: locked by the caller — the projection steps it in place."""
     _append(
-        ticket.pk,
-        queue_expired(ticket_id=ticket.pk),
-        expected=ticket.version,
-        actor="system",
-        now=now,
+        ticket.pk, queue_expired(ticket_id=ticket.pk), expected=ticket.version, actor="system", now=now, locked=ticket
     )
-    ticket.refresh_from_db()
     return ticket
 
 
@@ -240,8 +236,8 @@ def queue_leave(*, account: Account, ticket_id, now: datetime | None = None) -> 
         expected=ticket.version,
         actor=f"account:{account.pk}",
         now=now,
+        locked=ticket,  # stepped in place by the projection
     )
-    ticket.refresh_from_db()
     return ticket
 
 
@@ -257,6 +253,7 @@ def queue_tickets_end(*, account_id: int, reason: str, now: datetime) -> int:
             expected=ticket.version,
             actor="system",
             now=now,
+            locked=ticket,
         )
     return len(tickets)
 

@@ -98,8 +98,7 @@ def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent
     game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()  # once the board is locked: after every pair that held it
     if (
-        game.status in FINISHED  # the round is over: every board ends with it
-        or rnd.status != "running"
+        game.status in FINISHED  # the round is over (read running, ended since): every board ends with it
         or not rnd.starts_at <= now < rnd.ends_at  # the deadline as the boards tell it
         or (kind in _PAIR_KINDS and game.present_mask.bit_count() <= 2)  # the board's last pair
     ):

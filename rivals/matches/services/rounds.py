@@ -191,12 +191,7 @@ def nobody_can_play(rnd: Round, boards: list[Game]) -> bool:
 def rounds_end_due(*, now: datetime | None = None) -> int:
     """Beat sweeper: end every running round whose deadline has passed (a lost task, a dead worker)."""
     now = now or timezone.now()
-    due = (
-        Round.objects.with_deadline()
-        .filter(status="running", ends_at__lte=now, deadline_at__lte=now)
-        .order_by("deadline_at")
-        .values_list("pk", flat=True)
-    )
+    due = Round.objects.due(now).order_by("deadline_at").values_list("pk", flat=True)
     return sum(round_end_if_due(round_id=pk, now=now, via="sweeper") for pk in list(due[:500]))
 
 
