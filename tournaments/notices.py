@@ -11,6 +11,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rivals.eventstore import STREAM_BOUND_SQL
 from rivals.notices import Facts, FactSource, Notices, stream_suffix
 from tournaments import events as ev
 from tournaments.events import (
@@ -126,9 +127,9 @@ class LogTournamentFacts(TournamentFacts):
 
         with connection.cursor() as cur:
             cur.execute(
-                "SELECT data FROM rivals_event WHERE stream_id = %s AND type = %s AND data->'wave' = %s::jsonb "
+                f"SELECT data FROM rivals_event WHERE {STREAM_BOUND_SQL} AND type = %s AND data->'wave' = %s::jsonb "
                 "ORDER BY version DESC LIMIT 1",
-                [f"tournament-{tournament_id}", WAVE_SEATED, str(int(wave))],
+                [f"tournament-{tournament_id}"] * 2 + [WAVE_SEATED, str(int(wave))],
             )
             row = cur.fetchone()
         if row is None:
@@ -141,9 +142,9 @@ class LogTournamentFacts(TournamentFacts):
 
         with connection.cursor() as cur:
             cur.execute(
-                "SELECT type, (data->>'account_id')::bigint FROM rivals_event WHERE stream_id = %s "
+                f"SELECT type, (data->>'account_id')::bigint FROM rivals_event WHERE {STREAM_BOUND_SQL} "
                 "AND type IN (%s, %s) ORDER BY version",
-                [f"tournament-{tournament_id}", PLAYER_REGISTERED, PLAYER_UNREGISTERED],
+                [f"tournament-{tournament_id}"] * 2 + [PLAYER_REGISTERED, PLAYER_UNREGISTERED],
             )
             folded: dict[int, None] = {}
             for t, account in cur.fetchall():
@@ -165,16 +166,14 @@ FACTS = FactSource(
 
 
 def _registered(event: Any, d: ev.PlayerRegisteredData, facts: Facts) -> Notices:
-    tournament_id = stream_suffix(event.stream_id, "tournament-")
-    if not tournament_id:
-        return []
+    tournament_id = event.stream_id.removeprefix("tournament-")  # its events are on its stream only
     data = {"tournament_id": tournament_id, "registered_at": d.get("registered_at")}
     return [(d["account_id"], "tournament_registered", data)]
 
 
 def _unregistered(event: Any, d: ev.PlayerUnregisteredData, facts: Facts) -> Notices:
-    tournament_id = stream_suffix(event.stream_id, "tournament-")
-    if not tournament_id or not d.get("reason"):  # ended for the player, not withdrawn
+    tournament_id = event.stream_id.removeprefix("tournament-")
+    if not d.get("reason"):  # ended for the player, not withdrawn
         return []
     data = {"tournament_id": tournament_id, "reason": d["reason"], "starts_at": d.get("starts_at")}
     return [(d["account_id"], "tournament_registration_ended", data)]
@@ -186,9 +185,7 @@ def _starting_soon(event: Any, d: ev.TournamentStartingSoonData, facts: Facts) -
 
 
 def _tables_opened(event: Any, d: ev.TablesOpenedData, facts: Facts) -> Notices:
-    tournament_id = stream_suffix(event.stream_id, "tournament-")
-    if not tournament_id:
-        return []
+    tournament_id = event.stream_id.removeprefix("tournament-")
     seats = facts.of(TournamentFacts).seating(tournament_id, d["wave"])
     out = []
     for table in d["tables"]:
@@ -204,9 +201,7 @@ def _tables_opened(event: Any, d: ev.TablesOpenedData, facts: Facts) -> Notices:
 
 
 def _finalized(event: Any, d: ev.TournamentFinalizedData, facts: Facts) -> Notices:
-    tournament_id = stream_suffix(event.stream_id, "tournament-")
-    if not tournament_id:
-        return []
+    tournament_id = event.stream_id.removeprefix("tournament-")
     out: Notices = [
         (a, "tournament_finished", {"tournament_id": tournament_id, "place": place, "tp": tp, "prize": prize})
         for a, place, tp, prize in d["places"]
@@ -218,9 +213,7 @@ def _finalized(event: Any, d: ev.TournamentFinalizedData, facts: Facts) -> Notic
 
 
 def _cancelled(event: Any, d: ev.TournamentCancelledData, facts: Facts) -> Notices:
-    tournament_id = stream_suffix(event.stream_id, "tournament-")
-    if not tournament_id:
-        return []
+    tournament_id = event.stream_id.removeprefix("tournament-")
     data = {"tournament_id": tournament_id, "reason": d.get("reason")}
     return [(a, "tournament_cancelled", data) for a in facts.of(TournamentFacts).registered(tournament_id)]
 

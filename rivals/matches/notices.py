@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from rivals.eventstore import STREAM_BOUND_SQL
 from rivals.matches import events as ev
 from rivals.matches.events import (
     DUEL_ACCEPTED,
@@ -107,7 +108,10 @@ class LogMatchFacts(MatchFacts):
         from django.db import connection
 
         with connection.cursor() as cur:
-            cur.execute("SELECT data FROM rivals_event WHERE stream_id = %s AND version = 1", [stream_id])
+            # bounded to the stream's partitions (a prepared read need not look in every month)
+            cur.execute(
+                f"SELECT data FROM rivals_event WHERE {STREAM_BOUND_SQL} AND version = 1", [stream_id, stream_id]
+            )
             row = cur.fetchone()
         if row is None:
             return None
