@@ -7,8 +7,8 @@ the keys of its data at its current schema version — and a constructor named a
 (``pair_removed`` builds ``PairRemoved``) with keyword-only, typed arguments, which builds that
 payload and returns it in a ``NewEvent``. The feature registers them here from its app's
 ``ready()``; the platform imports no feature. Tools that describe the events (the OpenAPI schema's
-union on ``type``, derived from the payloads) list them with ``registered()``; readers read an
-event's data as its payload type with ``payload_of``.
+union on ``type``, derived from the payloads) list them with ``registered()``; readers take an
+event's data as its payload type (a step's argument: ``d: PairRemovedData``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol, TypeGuard, TypeVar, cast
+from typing import Any, TypeGuard
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -67,24 +67,9 @@ def payload_name(type_name: str) -> str:
     return f"{type_name}Data"
 
 
-def _is_typed_dict(value: object) -> TypeGuard[type]:
+def is_typed_dict(value: object) -> TypeGuard[type]:
+    """Whether ``value`` is a ``TypedDict`` class (a payload, or a row of one)."""
     return isinstance(value, type) and issubclass(value, dict) and hasattr(value, "__required_keys__")
-
-
-class _HasData(Protocol):
-    @property
-    def data(self) -> Mapping[str, Any]: ...
-
-
-_Payload = TypeVar("_Payload")
-
-
-def payload_of(event: _HasData, payload: type[_Payload]) -> _Payload:
-    """``event``'s data (a stored ``Event``, a ``NewEvent``, a projection's event) as its payload
-    type says: ``payload_of(event, PairRemovedData)["tiles"]`` is a ``list[int]``. A cast, no check:
-    the payload is the current schema version's, so a key an older version lacks is ``NotRequired``
-    there, or read with ``.get``."""
-    return cast(_Payload, event.data)
 
 
 def register(
@@ -109,7 +94,7 @@ def register(
         if any(p.kind is not inspect.Parameter.KEYWORD_ONLY for p in params):
             raise ImproperlyConfigured(f"{feature}: {constructor.__qualname__} takes keyword-only arguments only")
         payload = getattr(module, payload_name(name), None)
-        if not _is_typed_dict(payload):
+        if not is_typed_dict(payload):
             raise ImproperlyConfigured(f"{feature}: no payload TypedDict {module.__name__}.{payload_name(name)}")
         entry = EventType(name, feature, constructor, payload, versions.get(name, 1))
         known = _TYPES.get(name)

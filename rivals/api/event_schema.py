@@ -28,10 +28,6 @@ _SEQUENCES = (list, tuple, set, frozenset, abc.Sequence, abc.Iterable, abc.Colle
 _UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``)
 
 
-def _is_typed_dict(hint: Any) -> bool:
-    return isinstance(hint, type) and issubclass(hint, dict) and hasattr(hint, "__required_keys__")
-
-
 def _required_keys(typed_dict: Any) -> list[str]:
     """A ``TypedDict``'s required keys, read from its hints (``__required_keys__`` misses a
     ``NotRequired`` written under ``from __future__ import annotations`` before Python 3.12)."""
@@ -96,7 +92,7 @@ def hint_schema(hint: Any) -> Any:
         args = [a for a in typing.get_args(hint) if a is not Ellipsis]
         items = hint_schema(args[0]) if args else _UNTYPED
         return _UNTYPED if items is _UNTYPED else {"type": "array", "items": items}
-    if _is_typed_dict(hint):
+    if event_types.is_typed_dict(hint):
         return _typed_dict_schema(hint)
     if origin in (dict, abc.Mapping):
         args = typing.get_args(hint)

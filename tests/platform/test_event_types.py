@@ -248,17 +248,6 @@ def test_every_constructor_writes_exactly_its_payload_type():
     }
 
 
-def test_payload_of_reads_an_events_data_as_its_payload():
-    from rivals.games.events import PairRemovedData, pair_removed
-
-    event = pair_removed(
-        tiles=[3, 9], faces=["b1", "b1"], play_ms=5, interval_ms=5, points=10, record_ms=None, status="playing", seq=1
-    )
-    data = event_types.payload_of(event, PairRemovedData)
-    assert data["tiles"] == [3, 9] and data is event.data
-    assert event_types.event_type("PairRemoved").payload is PairRemovedData
-
-
 def test_every_type_a_projection_reads_has_a_registered_constructor():
     read = set().union(*(p.event_types for p in projections.registered()))
     registered = {e.name for e in event_types.registered()}
