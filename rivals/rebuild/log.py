@@ -94,18 +94,6 @@ class EventLog:
                 self.tick(len(page))
                 yield page
 
-    def latest(self, types: Iterable[str], key: str, where: str = "") -> dict:
-        """``{key: recorded_at}`` of the last event (by position) of each value of the SQL
-        expression ``key`` among the events of ``types`` (e.g. each round's last pair)."""
-        where, params = self._where(types, None, where)
-        with connection.cursor() as cur:
-            cur.execute(
-                f"SELECT DISTINCT ON ({key}) {key}, recorded_at FROM rivals_event WHERE {where} "
-                f"ORDER BY {key}, position DESC",
-                params,
-            )
-            return dict(cur.fetchall())
-
     @staticmethod
     def at(positions: Iterable[int]) -> list[LogEvent]:
         """The events at ``positions``, in position order."""

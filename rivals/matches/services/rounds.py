@@ -141,12 +141,11 @@ def round_end_locked(
     now: datetime,
     actor: str = "system",
     via: str = "intent",
-    boards: list[Game] | None = None,
+    boards: list[Game],
 ) -> dict:
     """Append the one ``RoundEnded`` (the round row is locked), end the unfinished boards, let the
     match go on, then tell the apps built on rounds (``round_ended``). ``boards``: the caller's
-    locked boards, changed in place."""
-    boards = boards if boards is not None else round_boards(rnd, lock=True)
+    locked boards (every end locks them after the round), changed in place."""
     ended = round_result(rnd, boards, at=at, reason=reason)
     result = ended.data
     live = LiveRows(round=rnd)
