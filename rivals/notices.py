@@ -65,6 +65,7 @@ class FactSource:
 
 _TOLD: dict[str, tuple[str, Told]] = {}
 _FACTS: list[FactSource] = []
+_NOTIFYING: frozenset[str] = frozenset()  # _TOLD's keys, kept as the projection reads them per event
 
 
 def register(*, feature: str, told: Mapping[str, Told], facts: FactSource | None = None) -> None:
@@ -77,14 +78,21 @@ def register(*, feature: str, told: Mapping[str, Told], facts: FactSource | None
         if known is not None and known != (feature, fn):
             raise ImproperlyConfigured(f"the notices of {event_type} are registered by {known[0]} and {feature}")
         _TOLD[event_type] = (feature, fn)
+    global _NOTIFYING
+    _NOTIFYING = frozenset(_TOLD)
     if facts is not None and all(f.kind is not facts.kind for f in _FACTS):
         _FACTS.append(facts)
     projections.reindex()  # the notifications projection reads the event types registered here
 
 
+def features() -> list[str]:
+    """The rooms (app labels) that registered notices."""
+    return sorted({feature for feature, _ in _TOLD.values()})
+
+
 def notifying() -> frozenset[str]:
     """The event types that notify someone."""
-    return frozenset(_TOLD)
+    return _NOTIFYING
 
 
 def fact_types() -> frozenset[str]:

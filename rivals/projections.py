@@ -92,8 +92,7 @@ def register(projection: Projection) -> Projection:
     if any(p.name == projection.name for p in _REGISTRY):
         return projection
     _REGISTRY.append(projection)
-    for t in projection.event_types:
-        _BY_TYPE[t].append(projection)
+    reindex()
     return projection
 
 

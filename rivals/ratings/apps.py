@@ -39,8 +39,7 @@ class RatingsConfig(AppConfig):
         from rivals import notices as registry
         from rivals import notification_types
         from rivals.ratings import export, notices
-        from rivals.ratings.serializers import RatingChangedData
 
-        notification_types.register(feature=self.label, shapes={"rating_changed": RatingChangedData})
+        notification_types.register(feature=self.label, shapes=notices.SHAPES)  # the data of its notifications
         registry.register(feature=self.label, told=notices.TOLD)  # who hears of a rated result (rivals.notices)
         export.register()  # its part of a player's export (rivals.accounts.export)

@@ -37,15 +37,3 @@ class RatingRowOut(serializers.Serializer):
 class RatingBoardOut(serializers.Serializer):
     count = serializers.IntegerField()
     results = RatingRowOut(many=True)
-
-
-class RatingChangedData(serializers.Serializer):
-    """The ``rating_changed`` notification's data (R-41): one per player of each rated result."""
-
-    result = serializers.CharField(help_text="the rated result (match:<id>)")
-    mode = serializers.CharField(help_text="quick, duel, arena or tournament")
-    place = serializers.IntegerField(help_text="the player's place in the result")
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    ordinal = serializers.FloatField(help_text="μ − 3σ after the result, to two decimals")
-    ordinal_before = serializers.FloatField(help_text="μ − 3σ before it")
