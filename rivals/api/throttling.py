@@ -34,6 +34,8 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
+from rivals.text import mailbox
+
 
 @memoized
 def _trusted(proxies: tuple[str, ...]) -> tuple:
@@ -176,6 +178,4 @@ class EmailSendThrottle(_PerEmailAndIpThrottle):
     scope = "email_send"
 
     def address_key(self, email: str) -> str:
-        from rivals.text import mailbox
-
         return mailbox(email)

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from rivals.notices import Facts, Notices
 from rivals.points.events import POINTS_AWARDED, PointsAwardedData
 
-PRIZE_SOURCES = frozenset({"quick_match", "arena", "tournament_prize", "pool_pot"})
+PRIZE_SOURCES = ("quick_match", "arena", "tournament_prize", "pool_pot")
 
 
 class PrizeRefData(serializers.Serializer):
@@ -27,7 +27,7 @@ class PrizeRefData(serializers.Serializer):
 
 
 class PrizeAwardedData(serializers.Serializer):
-    source = serializers.ChoiceField(choices=["quick_match", "arena", "tournament_prize", "pool_pot"])
+    source = serializers.ChoiceField(choices=list(PRIZE_SOURCES))
     amount = serializers.IntegerField()
     ref = PrizeRefData(allow_null=True)
 

@@ -83,19 +83,19 @@ def effect(event: Any, game_of: GameOf) -> Effect:
     return out
 
 
+def _solo(event: Any, d: PairRemovedData | JokerUsedData | HintGivenData, game_of: GameOf) -> SoloGame | None:
+    """The solo game of a board event; None for a round's board (counted with the round: RoundEnded)."""
+    return None if "round_id" in d else game_of(event.stream_id.removeprefix("game-"))
+
+
 def _pair(out: Effect, event: Any, d: PairRemovedData | JokerUsedData, game_of: GameOf) -> None:
-    if "round_id" in d:  # a round's board: counted with the round (RoundEnded)
-        return
-    game_id = event.stream_id.removeprefix("game-")
-    solo = game_of(game_id)
+    solo = _solo(event, d, game_of)
     if solo is not None:
-        out.games.append((solo[0], game_id))
+        out.games.append((solo[0], event.stream_id.removeprefix("game-")))
 
 
 def _hint(out: Effect, event: Any, d: HintGivenData, game_of: GameOf) -> None:
-    if "round_id" in d:
-        return
-    solo = game_of(event.stream_id.removeprefix("game-"))
+    solo = _solo(event, d, game_of)
     if solo is not None and d.get("counted", True):  # as the board counts it (rivals.games.state)
         out.add(solo[0], "hints_used")
 
