@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rivals.engine import Board, Layout
-from rivals.engine.assist import SERVICE_NODE_BUDGET, plan_still_valid
+from rivals.engine.assist import SERVICE_NODE_BUDGET
 from rivals.engine.assist import solve as _solve
 from rivals.engine.board import free_mask_of
 from rivals.engine.deals import update_free
@@ -373,8 +373,3 @@ def _after(board: Board, pos: _Position, pair: Pair) -> list[Pair] | None:
         return None
     keeps, solved = pos.keeps(pair)
     return pos.replan(pair, solved) if keeps else None
-
-
-def still_valid(board: Board, plan: Sequence[Pair]) -> list[Pair] | None:
-    """``engine.plan_still_valid`` (re-exported for the simulations)."""
-    return plan_still_valid(board, plan)

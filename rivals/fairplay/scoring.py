@@ -100,9 +100,6 @@ class Cell:
             self.pace_sum += slow
             self.pace_sq += slow * slow
 
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
 
 class Baseline:
     """Rates by (layout, band), shrunk towards the layout's, and the layout's towards everyone's

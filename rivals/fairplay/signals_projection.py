@@ -27,20 +27,6 @@ def baseline_keys(layout: str, band: int) -> list[str]:
     return [f"{layout}:{band}", f"{layout}:*", "*:*"]
 
 
-def load_baseline(layout: str, band: int) -> scoring.Baseline:
-    from rivals.fairplay.models import FairPlayBaseline
-
-    cells = {}
-    for row in FairPlayBaseline.objects.filter(key__in=baseline_keys(layout, band)):
-        lay, b = row.key.split(":")
-        cells[(lay, None if b == "*" else int(b))] = _cell(row)
-    return scoring.Baseline(cells)
-
-
-def _cell(row) -> scoring.Cell:
-    return scoring.Cell(**{f: getattr(row, f) for f in scoring.Cell.__dataclass_fields__})
-
-
 def pair_key(a: int, b: int) -> str:
     return f"{min(a, b)}-{max(a, b)}"
 

@@ -53,7 +53,7 @@ class ResultRead:
     cells: dict[str, scoring.Cell]  # the baseline's cells of the boards' layouts (and of all)
 
     def baseline(self, layout: str, band: int) -> scoring.Baseline:
-        """``signals_projection.load_baseline(layout, band)``, from what was read."""
+        """The baseline's cells of (``layout``, ``band``), its layout and everyone, from what was read."""
         out = {}
         for key in baseline_keys(layout, band):
             if key in self.cells:
