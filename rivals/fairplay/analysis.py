@@ -324,7 +324,7 @@ def analyse_board(
     for k, move in enumerate(moves):
         pair = _norm(*move.tiles)
         if move.joker:  # R-8: the server's pair, its partner maybe not free
-            pos.plan = _after(board, pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
+            pos.plan = _after(pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
             board.remove(*pair)
             live.removed(*pair)
             continue
@@ -351,7 +351,7 @@ def analyse_board(
                 out.lost_at = out.pairs - 1
             pos.plan = pos.replan(pair, mine_plan) if mine else None
         elif pos.plan is not None:
-            pos.plan = _after(board, pos, pair)
+            pos.plan = _after(pos, pair)
         if k > 0:
             (out.hard_ms if hard else out.easy_ms).append(int(move.interval_ms))
         board.remove(*pair)
@@ -367,7 +367,7 @@ def _joker_plan(pos: _Position, pair: Pair) -> list[Pair] | None:
     return pos.replan(pair, None)
 
 
-def _after(board: Board, pos: _Position, pair: Pair) -> list[Pair] | None:
+def _after(pos: _Position, pair: Pair) -> list[Pair] | None:
     """The plan after a pair the player had no choice about (or a joker's)."""
     if pos.plan is None:
         return None

@@ -209,7 +209,7 @@ def _z(observed: float, expected: float, variance: float) -> float:
     return (observed - expected) / math.sqrt(variance) if variance > 0 else 0.0
 
 
-def window_scores(entries: list[dict], history: dict, t: Thresholds) -> dict:
+def window_scores(entries: list[dict], history: dict) -> dict:
     """The scores of an account's window (``entries``: its recent boards, oldest first, each a
     ``board_entry``; ``history``: the sums of its older intervals). Every number the flag shows."""
     choices = sum(e["choices"] for e in entries)
@@ -341,7 +341,7 @@ def account_decide(state: dict, t: Thresholds) -> dict[str, tuple[dict, list[str
     entries = state.get("entries", [])
     if len({e.get("result") for e in entries}) < t.min_results:
         return {}
-    scores = window_scores(entries, state.get("history", {}), t)
+    scores = window_scores(entries, state.get("history", {}))
     out = {}
     for kind, why in (("solver_assist", solver_evidence(scores, t)), ("pace", pace_evidence(scores, t))):
         last = state.get("flagged", {}).get(kind)
