@@ -319,7 +319,8 @@ def worth_comparing(a: set, b: set) -> bool:
 
 # --- an account's state and the decision ------------------------------------------------------------
 
-KINDS = ("solver_assist", "pace", "collusion")
+SIGNAL_KINDS = ("solver_assist", "pace", "collusion")  # the flags' kinds of R-42's signals
+WINDOW_KINDS = ("solver_assist", "pace")  # those an account's window decides (account_decide)
 
 
 def account_add(state: dict, entry: dict, t: Thresholds) -> None:

@@ -15,8 +15,6 @@ from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
 
-SIGNAL_KINDS = ("solver_assist", "pace")
-
 
 def thresholds() -> scoring.Thresholds:
     """The signals' windows and thresholds (settings ``RIVALS["FAIRPLAY_SIGNALS"]``)."""
@@ -47,7 +45,7 @@ class FairPlaySignalsProjection(Projection):
 
         d = event.data
         if event.type == FAIR_PLAY_FLAGGED:
-            if d["kind"] in SIGNAL_KINDS:
+            if d["kind"] in scoring.WINDOW_KINDS:
                 window = FairPlayWindow.objects.filter(account_id=d["account_id"]).first()
                 if window is not None:
                     window.flagged = {**window.flagged, d["kind"]: window.scored}
