@@ -173,8 +173,10 @@ def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: da
                 details={"why": why, "scores": scores, "rounds": _rounds_of(window.entries)},
                 now=now,
             )
-    for key in dict.fromkeys(pair_key(p["account_id"], p["other_id"]) for p in pairs):
-        row = FairPlayPair.objects.get(key=key)
+    keys = list(dict.fromkeys(pair_key(p["account_id"], p["other_id"]) for p in pairs))
+    rows = {row.key: row for row in FairPlayPair.objects.filter(key__in=keys)} if keys else {}  # one read
+    for key in keys:
+        row = rows[key]
         sims = [s[3] for s in row.shared]
         if not scoring.collusion_evidence(sims, t):
             continue
