@@ -249,17 +249,20 @@ def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:
     after.remove(a, b)
     if after.present == 0:
         return True
-    others = [q for q in board_before.removable_pairs() if q != pair]
+    others = None  # the other removable pairs: listed only where they are looked at
     carried = _WINNING.get(_position_key(board_before))
     if carried is not None:
         if pair in carried:  # the rest of the plan wins from the position after the pair
             _WINNING.put(_position_key(after), [q for q in carried if q != pair])
+        others = [q for q in board_before.removable_pairs() if q != pair]
         if others and not set(others).isdisjoint(carried):
             return False  # another pair keeps the board solvable (see _WINNING)
     res = solve(after, DECISIVE_NODE_BUDGET)
     if res.solvable is not True:
         return False
     _WINNING.put(_position_key(after), res.plan)
+    if others is None:
+        others = [q for q in board_before.removable_pairs() if q != pair]
     if not others:
         return True
     # Removing tiles never blocks a legal move, so any other removable pair that appears in
