@@ -152,8 +152,8 @@ class _Removable:
 
     def pairs(self) -> list[Pair]:
         board = self.board
-        if _core is not None:  # the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
-            return _core.removable_pairs(geometry(board.layout), board.cls, board.present, board.lift)
+        if _core is not None:  # the board's: the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
+            return board.removable_pairs()
         free = self.free
         p, cls, lay = board.present, board.cls, board.layout
         by_cls: dict[int, list[int]] = {}
