@@ -72,14 +72,8 @@ def populate(world: World) -> None:
 def _cheats(world: World, competitive: list) -> None:
     """Issue 36: assisted players and colluding pairs among the competitive ones (R-42 finds them)."""
     rng = world.rng_for("cheats")
-    chosen = rng.sample(
-        competitive,
-        min(
-            len(competitive),
-            max(1, round(world.players * ASSISTED_SHARE)) + 2 * max(1, world.players // COLLUDING_PAIRS_PER),
-        ),
-    )
     assisted = max(1, round(world.players * ASSISTED_SHARE))
+    chosen = rng.sample(competitive, min(len(competitive), assisted + 2 * max(1, world.players // COLLUDING_PAIRS_PER)))
     for persona in chosen[:assisted]:
         persona.assist = round(rng.uniform(0.3, 1.0), 2)
     rest = chosen[assisted:]

@@ -10,6 +10,7 @@ from rankings.models import AmrPoints, DailyPoints, WeeklyPoints
 from rivals.clubs.models import Club, ClubMember
 from rivals.daily_bonus.models import DailyBonusClaim
 from rivals.fairplay.models import FairPlayFlag
+from rivals.fairplay.scoring import SIGNAL_KINDS
 from rivals.games.models import Game
 from rivals.matches.models import Match, MatchPlayer
 from rivals.models import Account, Event
@@ -102,7 +103,7 @@ def flags_against_kind(kinds: dict[int, str]) -> dict[str, str]:
     """R-42's flags judged against the bots' hidden kind (``kinds``: account → honest, assisted,
     colluding, bot speed): per kind, how many were flagged by the signals (any of their kinds)."""
     flagged: dict[int, set] = {}
-    rows = FairPlayFlag.objects.filter(account_id__in=kinds, kind__in=("solver_assist", "pace", "collusion"))
+    rows = FairPlayFlag.objects.filter(account_id__in=kinds, kind__in=SIGNAL_KINDS)
     for account, kind in rows.values_list("account_id", "kind"):
         flagged.setdefault(account, set()).add(kind)
     out = {}

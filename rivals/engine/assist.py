@@ -237,14 +237,6 @@ def _position_key(board: Board) -> tuple:
     return (board.layout, board.lift, board.present, tuple(board.cls))
 
 
-def _winning_plan_of(key: tuple) -> list[tuple[int, int]] | None:
-    return _WINNING.get(key)
-
-
-def _remember_winning_plan(key: tuple, plan: list[tuple[int, int]]) -> None:
-    _WINNING.put(key, plan)
-
-
 def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:
     """R-15: the pair is the only removable pair whose removal leaves the board solvable
     (the final pair of a board always is). Bounded by a fixed node budget; an undecided
@@ -257,17 +249,20 @@ def is_decisive(board_before: Board, pair: tuple[int, int]) -> bool:
     after.remove(a, b)
     if after.present == 0:
         return True
-    others = [q for q in board_before.removable_pairs() if q != pair]
-    carried = _winning_plan_of(_position_key(board_before))
+    others = None  # the other removable pairs: listed only where they are looked at
+    carried = _WINNING.get(_position_key(board_before))
     if carried is not None:
         if pair in carried:  # the rest of the plan wins from the position after the pair
-            _remember_winning_plan(_position_key(after), [q for q in carried if q != pair])
+            _WINNING.put(_position_key(after), [q for q in carried if q != pair])
+        others = [q for q in board_before.removable_pairs() if q != pair]
         if others and not set(others).isdisjoint(carried):
             return False  # another pair keeps the board solvable (see _WINNING)
     res = solve(after, DECISIVE_NODE_BUDGET)
     if res.solvable is not True:
         return False
-    _remember_winning_plan(_position_key(after), res.plan)
+    _WINNING.put(_position_key(after), res.plan)
+    if others is None:
+        others = [q for q in board_before.removable_pairs() if q != pair]
     if not others:
         return True
     # Removing tiles never blocks a legal move, so any other removable pair that appears in

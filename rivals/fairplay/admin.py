@@ -27,9 +27,10 @@ from rivals.admin_actions import (
 from rivals.admin_base import PlayerSearchMixin, ReadOnlyAdmin, player_commitments
 from rivals.admin_display import account_link, actor_html, clock, pairs_html, url, when
 from rivals.fairplay import admin_signals  # noqa: F401  (R-42's windows and pairs, registered there)
-from rivals.fairplay.admin_evidence import SIGNAL_KINDS, evidence_html
+from rivals.fairplay.admin_evidence import evidence_html
 from rivals.fairplay.admin_evidence import summary as signal_summary
 from rivals.fairplay.models import FairPlayFlag
+from rivals.fairplay.scoring import SIGNAL_KINDS
 from rivals.fairplay.services import account_suspend, fairplay_flag_review
 from rivals.games.models import RejectedIntent
 from rivals.models import Event

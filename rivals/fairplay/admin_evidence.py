@@ -8,8 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from rivals.admin_display import account_link, table_html, url
-
-SIGNAL_KINDS = ("solver_assist", "pace", "collusion")
+from rivals.fairplay.scoring import SIGNAL_KINDS
 
 
 def _pct(x: float) -> str:

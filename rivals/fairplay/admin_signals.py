@@ -29,7 +29,7 @@ class FairPlayWindowAdmin(ReadOnlyAdmin):
         return account_link(obj.account_id, {obj.account_id: str(obj.account)})
 
     def _scores(self, obj: FairPlayWindow) -> dict:
-        return scoring.window_scores(obj.entries, obj.history or {}, thresholds()) if obj.entries else {}
+        return scoring.window_scores(obj.entries, obj.history or {}) if obj.entries else {}
 
     @admin.display(description="plan agreement (the window)")
     def plan(self, obj: FairPlayWindow) -> str:

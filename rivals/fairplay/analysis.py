@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rivals.engine import Board, Layout
-from rivals.engine.assist import SERVICE_NODE_BUDGET, plan_still_valid
+from rivals.engine.assist import SERVICE_NODE_BUDGET
 from rivals.engine.assist import solve as _solve
 from rivals.engine.board import free_mask_of
 from rivals.engine.deals import update_free
@@ -152,8 +152,8 @@ class _Removable:
 
     def pairs(self) -> list[Pair]:
         board = self.board
-        if _core is not None:  # the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
-            return _core.removable_pairs(geometry(board.layout), board.cls, board.present, board.lift)
+        if _core is not None:  # the board's: the compiled core's (the same pairs: tests/fairplay/test_analysis_core.py)
+            return board.removable_pairs()
         free = self.free
         p, cls, lay = board.present, board.cls, board.layout
         by_cls: dict[int, list[int]] = {}
@@ -324,7 +324,7 @@ def analyse_board(
     for k, move in enumerate(moves):
         pair = _norm(*move.tiles)
         if move.joker:  # R-8: the server's pair, its partner maybe not free
-            pos.plan = _after(board, pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
+            pos.plan = _after(pos, pair) if board.can_remove(*pair) else _joker_plan(pos, pair)
             board.remove(*pair)
             live.removed(*pair)
             continue
@@ -351,7 +351,7 @@ def analyse_board(
                 out.lost_at = out.pairs - 1
             pos.plan = pos.replan(pair, mine_plan) if mine else None
         elif pos.plan is not None:
-            pos.plan = _after(board, pos, pair)
+            pos.plan = _after(pos, pair)
         if k > 0:
             (out.hard_ms if hard else out.easy_ms).append(int(move.interval_ms))
         board.remove(*pair)
@@ -367,14 +367,9 @@ def _joker_plan(pos: _Position, pair: Pair) -> list[Pair] | None:
     return pos.replan(pair, None)
 
 
-def _after(board: Board, pos: _Position, pair: Pair) -> list[Pair] | None:
+def _after(pos: _Position, pair: Pair) -> list[Pair] | None:
     """The plan after a pair the player had no choice about (or a joker's)."""
     if pos.plan is None:
         return None
     keeps, solved = pos.keeps(pair)
     return pos.replan(pair, solved) if keeps else None
-
-
-def still_valid(board: Board, plan: Sequence[Pair]) -> list[Pair] | None:
-    """``engine.plan_still_valid`` (re-exported for the simulations)."""
-    return plan_still_valid(board, plan)

@@ -100,9 +100,6 @@ class Cell:
             self.pace_sum += slow
             self.pace_sq += slow * slow
 
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
-
 
 class Baseline:
     """Rates by (layout, band), shrunk towards the layout's, and the layout's towards everyone's
@@ -212,7 +209,7 @@ def _z(observed: float, expected: float, variance: float) -> float:
     return (observed - expected) / math.sqrt(variance) if variance > 0 else 0.0
 
 
-def window_scores(entries: list[dict], history: dict, t: Thresholds) -> dict:
+def window_scores(entries: list[dict], history: dict) -> dict:
     """The scores of an account's window (``entries``: its recent boards, oldest first, each a
     ``board_entry``; ``history``: the sums of its older intervals). Every number the flag shows."""
     choices = sum(e["choices"] for e in entries)
@@ -322,7 +319,8 @@ def worth_comparing(a: set, b: set) -> bool:
 
 # --- an account's state and the decision ------------------------------------------------------------
 
-KINDS = ("solver_assist", "pace", "collusion")
+SIGNAL_KINDS = ("solver_assist", "pace", "collusion")  # the flags' kinds of R-42's signals
+WINDOW_KINDS = ("solver_assist", "pace")  # those an account's window decides (account_decide)
 
 
 def account_add(state: dict, entry: dict, t: Thresholds) -> None:
@@ -344,7 +342,7 @@ def account_decide(state: dict, t: Thresholds) -> dict[str, tuple[dict, list[str
     entries = state.get("entries", [])
     if len({e.get("result") for e in entries}) < t.min_results:
         return {}
-    scores = window_scores(entries, state.get("history", {}), t)
+    scores = window_scores(entries, state.get("history", {}))
     out = {}
     for kind, why in (("solver_assist", solver_evidence(scores, t)), ("pace", pace_evidence(scores, t))):
         last = state.get("flagged", {}).get(kind)

@@ -27,8 +27,7 @@ from rivals.fairplay.analysis import Move, analyse_board
 from rivals.fairplay.events import fair_play_signals_scored
 from rivals.fairplay.services import fairplay_flag
 from rivals.fairplay.signals_projection import pair_key, thresholds
-from rivals.fairplay.signals_read import BOARD_EVENTS, UNSCORED, result_read
-from rivals.games.events import JOKER_USED
+from rivals.fairplay.signals_read import BOARD_EVENTS, moves_of, result_read
 from rivals.games.models import Game
 from rivals.models import Event
 from rivals.romanian_time import iso
@@ -42,13 +41,8 @@ def signals_stream(result: str) -> str:
 
 def board_moves(game: Game) -> list[Move] | None:
     """The removals of a board, in order (None when an undo or a shuffle changed it: not scored)."""
-    moves = []
     events = Event.objects.filter(**stream_filter(game.stream_id), type__in=BOARD_EVENTS).order_by("version")
-    for event_type, data in events.values_list("type", "data"):
-        if event_type in UNSCORED:
-            return None
-        moves.append(Move(tuple(data["tiles"]), int(data.get("interval_ms") or 0), event_type == JOKER_USED))
-    return moves
+    return moves_of(events.values_list("type", "data"))
 
 
 def board_signals(game: Game, t: scoring.Thresholds) -> dict | None:
@@ -179,8 +173,10 @@ def _flags(boards: list[dict], pairs: list[dict], t: scoring.Thresholds, now: da
                 details={"why": why, "scores": scores, "rounds": _rounds_of(window.entries)},
                 now=now,
             )
-    for key in dict.fromkeys(pair_key(p["account_id"], p["other_id"]) for p in pairs):
-        row = FairPlayPair.objects.get(key=key)
+    keys = list(dict.fromkeys(pair_key(p["account_id"], p["other_id"]) for p in pairs))
+    rows = {row.key: row for row in FairPlayPair.objects.filter(key__in=keys)} if keys else {}  # one read
+    for key in keys:
+        row = rows[key]
         sims = [s[3] for s in row.shared]
         if not scoring.collusion_evidence(sims, t):
             continue

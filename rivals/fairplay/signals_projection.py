@@ -15,8 +15,6 @@ from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
 
-SIGNAL_KINDS = ("solver_assist", "pace")
-
 
 def thresholds() -> scoring.Thresholds:
     """The signals' windows and thresholds (settings ``RIVALS["FAIRPLAY_SIGNALS"]``)."""
@@ -25,20 +23,6 @@ def thresholds() -> scoring.Thresholds:
 
 def baseline_keys(layout: str, band: int) -> list[str]:
     return [f"{layout}:{band}", f"{layout}:*", "*:*"]
-
-
-def load_baseline(layout: str, band: int) -> scoring.Baseline:
-    from rivals.fairplay.models import FairPlayBaseline
-
-    cells = {}
-    for row in FairPlayBaseline.objects.filter(key__in=baseline_keys(layout, band)):
-        lay, b = row.key.split(":")
-        cells[(lay, None if b == "*" else int(b))] = _cell(row)
-    return scoring.Baseline(cells)
-
-
-def _cell(row) -> scoring.Cell:
-    return scoring.Cell(**{f: getattr(row, f) for f in scoring.Cell.__dataclass_fields__})
 
 
 def pair_key(a: int, b: int) -> str:
@@ -61,7 +45,7 @@ class FairPlaySignalsProjection(Projection):
 
         d = event.data
         if event.type == FAIR_PLAY_FLAGGED:
-            if d["kind"] in SIGNAL_KINDS:
+            if d["kind"] in scoring.WINDOW_KINDS:
                 window = FairPlayWindow.objects.filter(account_id=d["account_id"]).first()
                 if window is not None:
                     window.flagged = {**window.flagged, d["kind"]: window.scored}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
@@ -53,7 +54,7 @@ class ResultRead:
     cells: dict[str, scoring.Cell]  # the baseline's cells of the boards' layouts (and of all)
 
     def baseline(self, layout: str, band: int) -> scoring.Baseline:
-        """``signals_projection.load_baseline(layout, band)``, from what was read."""
+        """The baseline's cells of (``layout``, ``band``), its layout and everyone, from what was read."""
         out = {}
         for key in baseline_keys(layout, band):
             if key in self.cells:
@@ -94,7 +95,8 @@ def _json(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _moves(events: list) -> list[Move] | None:
+def moves_of(events: Iterable[tuple[str, dict]]) -> list[Move] | None:
+    """A board's removals from its (type, data) events in order (None after an undo or a shuffle)."""
     moves = []
     for event_type, data in events:
         if event_type in UNSCORED:
@@ -140,7 +142,7 @@ def result_read(result: str, rating_stream: str, scored_stream: str) -> ResultRe
             layout=g[5],
             ruleset=g[6],
             initial_faces=g[7],
-            moves=_moves(g[8]),
+            moves=moves_of(g[8]),
             earlier=_earlier(g[9]),
         )
         for g in _json(games)

@@ -96,8 +96,21 @@ def test_R_42_the_analysis_gives_the_same_signals_with_the_compiled_core_as_with
 
 def test_R_42_the_analysis_keeps_the_removable_pairs_removal_by_removal_without_the_core(monkeypatch):
     """The Python fallback (``_Removable`` kept up to date removal by removal) lists the engine's
-    pairs too."""
+    pairs too, and its plan repair (the swap only) answers 1 exactly where the compiled core does,
+    the swapped plan emptying the board after the pair."""
     monkeypatch.setattr(analysis, "_core", None)
     positions, deal = walk_removable(9, 10)
     assert positions > 300
-    assert _Position(engine.Board(deal.layout, deal.faces, "rivals"), None, 10).repair((0, 1)) == 0
+    board = engine.Board(deal.layout, deal.faces, "rivals")
+    pos = _Position(board, [tuple(sorted(p)) for p in deal.plan], 10)
+    got = {q: pos.repair(q) for q in board.removable_pairs() if q not in pos.pairs}
+    assert got == {(12, 105): 1, (60, 135): 0, (96, 111): 1, (110, 129): 0, (110, 140): 0, (117, 135): 1}
+    g = geometry(board.layout)
+    for q, repair in got.items():
+        assert (repair == 1) == (_core.plan_repair(g, board.present, board.lift, pos.plan, *q) == 1)
+        if repair == 1:
+            after = board.copy()
+            for p in [q, *pos.swapped(q)]:
+                assert after.can_remove(*p)
+                after.remove(*p)
+            assert after.present == 0

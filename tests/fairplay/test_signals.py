@@ -50,12 +50,12 @@ def _sequence(deal: engine.Deal, pick) -> list[tuple[int, int]]:
     return out
 
 
-def _oracle(deal: engine.Deal, pairs: list[tuple[int, int]]) -> tuple[int, int, int, int]:
-    """(choices, plan hits, critical, kept) by brute force: every removable pair solved at every
-    position; the plan kept while it wins, else the first pair of any winning plan that starts
-    with the swap of partners or, failing that, the solver's."""
+def _oracle(deal: engine.Deal, pairs: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(choices, critical, kept) by brute force: every removable pair solved at every position
+    (the plan hits depend on the server's plan after each pair: the test's last line checks them
+    on the plan itself)."""
     b = engine.Board(deal.layout, deal.faces, "rivals")
-    choices = hits = critical = kept = 0
+    choices = critical = kept = 0
     solvable = True
     for p in pairs:
         removable = b.removable_pairs()
@@ -71,7 +71,7 @@ def _oracle(deal: engine.Deal, pairs: list[tuple[int, int]]) -> tuple[int, int, 
                 kept += keeps[p]
             solvable = keeps[p]
         b.remove(*p)
-    return choices, hits, critical, kept
+    return choices, critical, kept
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 5])
@@ -80,8 +80,7 @@ def test_R_42_the_analysis_of_a_board_equals_brute_force(seed):
     for pick in (lambda ps: ps[0], lambda ps: ps[-1], lambda ps: ps[len(ps) // 2]):
         pairs = _sequence(deal, pick)
         got = analyse_board(deal.layout, deal.faces, [Move(p, 2000) for p in pairs], deal.plan, probes=1000)
-        choices, _, critical, kept = _oracle(deal, pairs)
-        assert (got.choices, got.critical, got.kept) == (choices, critical, kept)
+        assert (got.choices, got.critical, got.kept) == _oracle(deal, pairs)
     plan = analyse_board(deal.layout, deal.faces, [Move(p, 1000) for p in deal.plan], deal.plan, probes=1000)
     assert plan.plan_hits == plan.choices and plan.kept == plan.critical and plan.lost_at is None
 

@@ -129,7 +129,7 @@ def population(args) -> int:
             f"p99 {other[int(0.99 * (len(other) - 1))]:.2f}, max {other[-1]:.2f}, ≥ {t.collusion_similarity}: "
             f"{sum(s >= t.collusion_similarity for s in other)}"
         )
-    _scores(run, bots, t)
+    _scores(run, bots)
     big = [ms for ms, size in zip(run.per_board_ms, run.board_sizes, strict=True) if size == 144]
     print("\n## Cost (process time of the analysis and scoring, per board)")
     if big:
@@ -147,7 +147,7 @@ def population(args) -> int:
     return 0 if ok and rate <= 0.01 and caught >= 0.9 else 1
 
 
-def _scores(run, bots, t) -> None:
+def _scores(run, bots) -> None:
     """The final windows' scores by kind: how far the honest are from the thresholds."""
     from rivals.fairplay import scoring
 
@@ -162,7 +162,7 @@ def _scores(run, bots, t) -> None:
     groups.append(("colluding", lambda b: b.kind in ("leader", "follower")))
     for name, member in groups:
         rows = [
-            scoring.window_scores(run.scores[b.index]["entries"], run.scores[b.index].get("history", {}), t)
+            scoring.window_scores(run.scores[b.index]["entries"], run.scores[b.index].get("history", {}))
             for b in bots
             if member(b) and b.index in run.scores
         ]

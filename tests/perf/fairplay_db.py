@@ -17,7 +17,8 @@ import statistics
 import time
 from datetime import UTC, datetime, timedelta
 
-VERDICT = {True: "PASS", False: "FAIL"}
+from tests.perf.bench_fairplay import VERDICT
+
 T0 = datetime(2026, 6, 1, 9, tzinfo=UTC)
 
 
@@ -73,9 +74,7 @@ def _p95(xs: list[float]) -> float:
 
 
 def database_costs(args, name: str) -> None:
-    import django
-
-    django.setup()
+    """Run by ``bench_fairplay.main`` once Django is set up, in the benchmark's database ``name``."""
     from django.core.management import call_command
     from django.db import connection
 

@@ -96,8 +96,6 @@ class Run:
     flagged: dict[int, dict] = field(default_factory=dict)  # bot → kinds
     pair_flags: set = field(default_factory=set)
     boards: int = 0
-    analyse_s: float = 0.0
-    score_s: float = 0.0
     per_board_ms: list[float] = field(default_factory=list)
     board_sizes: list[int] = field(default_factory=list)
     sims_honest: list[float] = field(default_factory=list)
@@ -170,7 +168,6 @@ def _score_table(run, deal, boards, bots, baseline, states, pair_sims, t, result
         board = analyse_board(
             deal.layout, deal.faces, moves, deal.plan, probes=t.probes, probe_budget=t.probe_nodes
         ).as_dict()
-        run.analyse_s += time.process_time() - started
         band = scoring.band_of(mu, t.band_width)
         entry = scoring.board_entry(board, layout=layout, band=band, baseline=baseline, t=t)
         entry.update(result=result, account_id=i)
@@ -191,7 +188,6 @@ def _score_table(run, deal, boards, bots, baseline, states, pair_sims, t, result
         run.per_board_ms.append(1000 * (time.process_time() - started))
         run.board_sizes.append(deal.layout.size)
         run.boards += 1
-    started = time.process_time()
     for i, band, board, entry in entries:
         baseline.add(layout, band, board)
         state = states[i]
@@ -201,4 +197,3 @@ def _score_table(run, deal, boards, bots, baseline, states, pair_sims, t, result
             state.setdefault("flagged", {})[kind] = state["scored"]
             run.flagged.setdefault(i, {})[kind] = {"why": why, **scores}
         run.scores[i] = state
-    run.score_s += time.process_time() - started
