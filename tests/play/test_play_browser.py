@@ -388,11 +388,12 @@ def test_the_daily_bonus_claimed_and_doubled_and_the_rankings_with_the_own_ratin
     assert "+10" in p.page.inner_text(".doubled")
     p.page.screenshot(path=shots / "11-daily-bonus.png")
     # a second claim the same day: the button is off; the API's own refusal is shown as its message
-    status, _message = p.page.evaluate(
+    status, message = p.page.evaluate(
         "async () => { try { await window.play.api.dailyBonusClaim(); return [200, ''] }"
         " catch (e) { return [e.status, e.message] } }"
     )
     assert status == 409
+    assert message == "today's daily bonus is already claimed"  # the API's words, not "HTTP 409"
 
     p.page.goto(f"{p.base}/play/#/rankings/daily")
     p.page.wait_for_selector(".me-rank .place")
