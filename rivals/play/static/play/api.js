@@ -50,7 +50,7 @@ export const session = {
 export function deviceId() {
   let id = localStorage.getItem(DEVICE_KEY);
   if (!id) {
-    id = randomId(); // README "Security": a guest's device id is its sign-in secret (128 random bits)
+    id = randomId(); // docs/security.md: a guest's device id is its sign-in secret (128 random bits)
     localStorage.setItem(DEVICE_KEY, id);
   }
   return id;
