@@ -124,9 +124,6 @@ export const accountRename = (displayName) =>
 
 // --- API.md § Boards and games ---------------------------------------------------------------------
 
-/** `GET /api/v1/layouts` → `[{"id", "name", "tiles"}]`. */
-export const layouts = () => get("/layouts");
-
 /** `GET /api/v1/levels/{n}` → `{"level", "code", "layout", "hard", "difficulty", "unlocked"}`. */
 export const level = (n) => get(`/levels/${n}`);
 
