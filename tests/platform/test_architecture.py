@@ -335,8 +335,6 @@ def test_the_matches_services_import_one_another_one_way_function_level_imports_
 # Each room's ``events.py`` names its event types once (``CLUB_RENAMED = "ClubRenamed"``, beside
 # its ``*_EVENTS`` frozenset); code that reads events imports those names and never retypes the
 # string. Tests keep the literals (they test the wire format); migrations are history.
-# Rooms whose events.py has no names yet: their own code, and everyone's reads of their types.
-EVENT_NAMES_NEXT: dict[str, str] = {}
 # Code that writes its events as plain dicts and imports nothing of the platform.
 EVENT_NAMES_WRITERS = {"rivals.sichuan.engine": "the pure engine emits its events as dicts (no Django, no store)"}
 # (reader, owner) pairs where the import rules forbid importing the owner's names.
@@ -389,7 +387,7 @@ def test_event_types_are_imported_where_read_never_retyped():
     assert len(_event_type_owners()) > 100  # the vocabulary was found
     left = []
     for module, line, type_name, owner in _event_type_literals():
-        if _in(module, EVENT_NAMES_NEXT) or _in(owner, EVENT_NAMES_NEXT) or _in(module, EVENT_NAMES_WRITERS):
+        if _in(module, EVENT_NAMES_WRITERS):
             continue
         if any(_in(module, (reader,)) and _in(owner, (o,)) for reader, o in EVENT_NAMES_UNREACHABLE):
             continue
