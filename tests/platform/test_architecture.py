@@ -9,6 +9,7 @@ module grows past ~400 lines but the few named here with their reason."""
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -185,8 +186,6 @@ def _stream_prefixes() -> set[str]:
                         written.add(head.value)
     return written - NOT_STREAMS
 
-
-import re  # noqa: E402
 
 _PREFIX = re.compile(r"^[a-z]+(-[a-z]+)*-$")
 # f-strings shaped like a stream id that are not one: a closed account's username, a fair-play
