@@ -244,7 +244,6 @@ export async function show(root, { params: [matchId] }) {
   }
   return () => {
     clearInterval(timer);
-    if (round) live.unsubscribe(`round:${round.id}`);
     subs.forEach((unsubscribe) => unsubscribe());
   };
 }
