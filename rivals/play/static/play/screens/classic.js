@@ -4,7 +4,7 @@
 // GET /records?mode=classic.
 
 import * as api from "../api.js";
-import { esc, fmtMs, guard } from "../ui.js";
+import { guard, recordsRows } from "../ui.js";
 
 export async function show(root) {
   root.innerHTML = `
@@ -32,7 +32,5 @@ export async function show(root) {
   form.querySelector("button.pool").onclick = () => start("pool_practice");
   const rows = await guard(() => api.records("classic"));
   if (rows)
-    root.querySelector("table.records tbody").innerHTML = rows.length
-      ? rows.map((r, i) => `<tr><td>${i + 1}</td><td>${fmtMs(r.time_ms)}</td><td>${esc(r.layout)}</td><td><code>${esc(r.code)}</code></td></tr>`).join("")
-      : `<tr><td>no win yet</td></tr>`;
+    root.querySelector("table.records tbody").innerHTML = recordsRows(rows, "no win yet");
 }

@@ -5,7 +5,7 @@
 // GET /records?mode=single.
 
 import * as api from "../api.js";
-import { esc, fmtMs, guard, playerName } from "../ui.js";
+import { esc, fmtMs, guard, playerName, recordsRows } from "../ui.js";
 
 const PAGE = 10;
 
@@ -54,7 +54,5 @@ export async function show(root, { params: [page = "1"] }) {
     };
   const records = await guard(() => api.records("single"));
   if (records)
-    root.querySelector("table.records tbody").innerHTML = records.length
-      ? records.map((r, i) => `<tr><td>${i + 1}</td><td>${fmtMs(r.time_ms)}</td><td>${esc(r.layout)}</td><td><code>${esc(r.code)}</code></td></tr>`).join("")
-      : "<tr><td>no level won yet</td></tr>";
+    root.querySelector("table.records tbody").innerHTML = recordsRows(records, "no level won yet");
 }
