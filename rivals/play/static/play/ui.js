@@ -43,6 +43,11 @@ export function playerName(player) {
   return player.display_name || `player ${player.id}`;
 }
 
+/** A level's best times (`GET /levels/{n}/leaderboard`, R-4: ties share a place) as a table. */
+export function leaderboardTable(rows) {
+  return `<table class="leaderboard">${rows.map((r) => `<tr><td>${r.place}</td><td>${esc(playerName(r.player))}</td><td>${fmtMs(r.time_ms)}</td></tr>`).join("")}</table>`;
+}
+
 /** Own best times (`GET /records`, T-13) as table rows; `none` the row when there is none. */
 export function recordsRows(rows, none) {
   return rows.length

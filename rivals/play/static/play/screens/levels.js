@@ -5,7 +5,7 @@
 // GET /records?mode=single.
 
 import * as api from "../api.js";
-import { esc, fmtMs, guard, playerName, recordsRows } from "../ui.js";
+import { esc, guard, leaderboardTable, recordsRows } from "../ui.js";
 
 const PAGE = 10;
 
@@ -47,7 +47,7 @@ export async function show(root, { params: [page = "1"] }) {
         const rows = await api.levelLeaderboard(a.dataset.level); // R-4: ties share a place
         root.querySelector(".leaderboard-box").innerHTML = `<h3>Level ${a.dataset.level}: best times</h3>${
           rows.length
-            ? `<table class="leaderboard">${rows.map((r) => `<tr><td>${r.place}</td><td>${esc(playerName(r.player))}</td><td>${fmtMs(r.time_ms)}</td></tr>`).join("")}</table>`
+            ? leaderboardTable(rows)
             : "<p>nobody has completed it yet</p>"
         }`;
       });
