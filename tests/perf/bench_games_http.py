@@ -101,6 +101,13 @@ class Api:
             self.observer(self, method, path, body, res.status, answer, time.perf_counter() - t)
         return res.status, answer
 
+    def guest(self, name: str) -> int:
+        """Signs in as the guest of the device ``<name>-perf-device-…``: its token kept, its account id returned."""
+        status, body = self.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
+        assert status in (200, 201), body
+        self.token = body["token"]
+        return body["account_id"]
+
 
 class Player:
     """One account playing one game at a time along the server's plan."""
@@ -112,9 +119,7 @@ class Player:
         self.mode = mode
         self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
-        assert status in (200, 201), body
-        self.api.token = body["token"]
+        self.api.guest(name)
         self.new_game()
 
     def new_game(self):

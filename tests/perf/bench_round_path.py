@@ -35,7 +35,6 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,18 +51,6 @@ PG15 = Path("/usr/lib/postgresql/15/bin")  # Debian's PostgreSQL 15, with its co
 
 def loadavg() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-class NoTables:
-    """``load.interleaved`` without the per-table figures (they wait 10 s after each run)."""
-
-    runs = [None]
-
-    def __init__(self):
-        self.by_kind = defaultdict(list)
-
-    def __bool__(self) -> bool:
-        return False
 
 
 class Counting:
@@ -95,9 +82,7 @@ class Seat:
 
     def __init__(self, name: str):
         self.api = solo.Api(MINIMAL)
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
-        assert status in (200, 201), body
-        self.api.token, self.account_id = body["token"], body["account_id"]
+        self.account_id = self.api.guest(name)
         self.round_id, self.plan, self.seq = None, [], 0
 
     def join(self, round_id: str, plan: list | None) -> list:
@@ -360,8 +345,7 @@ def main() -> int:
                 args.repeats,
                 pids,
                 url,
-                statements,
-                NoTables(),
+                statements,  # no tables: their figures wait 10 s after each run
             )
             load.statements_report(stmts, top=16)
             per_repeat = [r / s for s, r in zip(rates["solo"], rates["round"], strict=True)]

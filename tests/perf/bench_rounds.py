@@ -130,9 +130,7 @@ class RoundPlayer:
         self.engine = engine
         self.mode = mode
         self.api = solo.Api(prefer)
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
-        assert status in (200, 201), body
-        self.api.token, self.account_id = body["token"], body["account_id"]
+        self.account_id = self.api.guest(name)
         self.round_id = self.match_id = None
         self.plan: list = []
         self.seq = 0

@@ -112,9 +112,8 @@ class FloorPlayer:
 
     def __init__(self, name: str):
         self.api = solo.Api()
-        status, body = self.api.call("POST", "/api/v1/auth/guest", {"device_id": f"{name}-perf-device-0123456789"})
-        assert status in (200, 201), body
-        self.api.token, self.seq, self.plan = body["token"], 0, [None]
+        self.api.guest(name)
+        self.seq, self.plan = 0, [None]
 
     def step(self) -> tuple[bool, float]:
         t = time.perf_counter()
@@ -259,11 +258,24 @@ def measured(
 
 
 def interleaved(
-    recorder, floor, real: dict, seconds: float, repeats: int, pids: list[int], url: str, statements, tables
+    recorder,
+    floor,
+    real: dict,
+    seconds: float,
+    repeats: int,
+    pids: list[int],
+    url: str,
+    statements,
+    tables: Tables | None = None,
 ):
     """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
     the floor runs on either side of it, in throughput and in CPU per intent (web, database); the
-    rows written per table of each run by kind (``tables.by_kind``)."""
+    rows written per table of each run by kind (``tables.by_kind``; without ``tables``, none)."""
+
+    def kept(kind: str) -> None:
+        if tables:
+            tables.by_kind[kind].append(tables.runs[-1])
+
     ratios: dict[str, list[float]] = defaultdict(list)
     rates: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
@@ -271,18 +283,18 @@ def interleaved(
     recorder.phase = "closed floor"
     before, _, before_web, before_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
     stmts["floor"].append(floor_stmts)
-    tables.by_kind["floor"].append(tables.runs[-1])
+    kept("floor")
     print(f"1. floor {before:.0f}/s; CPU per intent: web {before_web:.2f} ms, database {before_db:.2f} ms", flush=True)
     for r in range(repeats):
         for kind, players in real.items():
             recorder.phase = f"closed {kind}"
             rate, lat, web, db, run_stmts = measured(players, seconds, pids, url, statements, tables)
             stmts[kind].append(run_stmts)
-            tables.by_kind[kind].append(tables.runs[-1])
+            kept(kind)
             recorder.phase = "closed floor"
             after, _, after_web, after_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
             stmts["floor"].append(floor_stmts)
-            tables.by_kind["floor"].append(tables.runs[-1])
+            kept("floor")
             ratio = rate / ((before + after) / 2)
             ratios[kind].append(ratio)
             rates[kind].append(rate)

@@ -50,7 +50,7 @@ export const session = {
 export function deviceId() {
   let id = localStorage.getItem(DEVICE_KEY);
   if (!id) {
-    id = randomId(); // README "Security": a guest's device id is its sign-in secret (128 random bits)
+    id = randomId(); // docs/security.md: a guest's device id is its sign-in secret (128 random bits)
     localStorage.setItem(DEVICE_KEY, id);
   }
   return id;
@@ -123,9 +123,6 @@ export const accountRename = (displayName) =>
   call("PATCH", "/account", { body: { display_name: displayName }, idempotent: true });
 
 // --- API.md § Boards and games ---------------------------------------------------------------------
-
-/** `GET /api/v1/layouts` → `[{"id", "name", "tiles"}]`. */
-export const layouts = () => get("/layouts");
 
 /** `GET /api/v1/levels/{n}` → `{"level", "code", "layout", "hard", "difficulty", "unlocked"}`. */
 export const level = (n) => get(`/levels/${n}`);

@@ -1,5 +1,5 @@
 // Small helpers shared by the screens: escaping, the error banner (the API's `message`, as it is),
-// times.
+// times, the tables of best times.
 
 export const $ = (selector, root = document) => root.querySelector(selector);
 
@@ -41,4 +41,16 @@ export function fmtMs(ms) {
 export function playerName(player) {
   if (!player) return "—";
   return player.display_name || `player ${player.id}`;
+}
+
+/** A level's best times (`GET /levels/{n}/leaderboard`, R-4: ties share a place) as a table. */
+export function leaderboardTable(rows) {
+  return `<table class="leaderboard">${rows.map((r) => `<tr><td>${r.place}</td><td>${esc(playerName(r.player))}</td><td>${fmtMs(r.time_ms)}</td></tr>`).join("")}</table>`;
+}
+
+/** Own best times (`GET /records`, T-13) as table rows; `none` the row when there is none. */
+export function recordsRows(rows, none) {
+  return rows.length
+    ? rows.map((r, i) => `<tr><td>${i + 1}</td><td>${fmtMs(r.time_ms)}</td><td>${esc(r.layout)}</td><td><code>${esc(r.code)}</code></td></tr>`).join("")
+    : `<tr><td>${none}</td></tr>`;
 }

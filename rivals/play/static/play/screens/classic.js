@@ -4,7 +4,7 @@
 // GET /records?mode=classic.
 
 import * as api from "../api.js";
-import { esc, fmtMs, guard } from "../ui.js";
+import { guard, recordsRows } from "../ui.js";
 
 export async function show(root) {
   root.innerHTML = `
@@ -18,23 +18,19 @@ export async function show(root) {
     <h3>Your best times</h3>
     <table class="records"><tbody><tr><td>…</td></tr></tbody></table>`;
   const form = root.querySelector("form.new-classic");
+  /** A new game of `mode` on the code typed, or on a random deal. */
+  const start = (mode) =>
+    guard(async () => {
+      const code = form.code.value.trim();
+      const game = await api.gameCreate(code ? { mode, code } : { mode });
+      location.hash = `#/game/${game.id}`;
+    });
   form.onsubmit = (ev) => {
     ev.preventDefault();
-    guard(async () => {
-      const code = form.code.value.trim();
-      const game = await api.gameCreate(code ? { mode: "classic", code } : { mode: "classic" });
-      location.hash = `#/game/${game.id}`;
-    });
+    start("classic");
   };
-  form.querySelector("button.pool").onclick = () =>
-    guard(async () => {
-      const code = form.code.value.trim();
-      const game = await api.gameCreate(code ? { mode: "pool_practice", code } : { mode: "pool_practice" });
-      location.hash = `#/game/${game.id}`;
-    });
+  form.querySelector("button.pool").onclick = () => start("pool_practice");
   const rows = await guard(() => api.records("classic"));
   if (rows)
-    root.querySelector("table.records tbody").innerHTML = rows.length
-      ? rows.map((r, i) => `<tr><td>${i + 1}</td><td>${fmtMs(r.time_ms)}</td><td>${esc(r.layout)}</td><td><code>${esc(r.code)}</code></td></tr>`).join("")
-      : `<tr><td>no win yet</td></tr>`;
+    root.querySelector("table.records tbody").innerHTML = recordsRows(rows, "no win yet");
 }

@@ -11,7 +11,7 @@ import * as api from "../api.js";
 import { refreshMe } from "../app.js";
 import { Board } from "../board.js";
 import { faceName } from "../faces.js";
-import { esc, fmtMs, guard, playerName, showError } from "../ui.js";
+import { esc, fmtMs, guard, leaderboardTable, showError } from "../ui.js";
 
 const BUTTONS = {
   single: ["hint", "undo", "shuffle", "joker", "pause", "restart"],
@@ -137,9 +137,7 @@ export async function show(root, { params: [id] }) {
     if (game.mode !== "single") return;
     const rows = await guard(() => api.levelLeaderboard(game.level)); // R-4
     if (rows)
-      el(".after").innerHTML = `<h3>Level ${game.level}: best times</h3><table class="leaderboard">${rows
-        .map((r) => `<tr><td>${r.place}</td><td>${esc(playerName(r.player))}</td><td>${fmtMs(r.time_ms)}</td></tr>`)
-        .join("")}</table><p><a href="#/levels">next level</a></p>`;
+      el(".after").innerHTML = `<h3>Level ${game.level}: best times</h3>${leaderboardTable(rows)}<p><a href="#/levels">next level</a></p>`;
   }
 
   for (const b of root.querySelectorAll(".buttons button")) {

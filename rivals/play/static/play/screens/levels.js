@@ -5,7 +5,7 @@
 // GET /records?mode=single.
 
 import * as api from "../api.js";
-import { esc, fmtMs, guard, playerName } from "../ui.js";
+import { esc, guard, leaderboardTable, recordsRows } from "../ui.js";
 
 const PAGE = 10;
 
@@ -47,14 +47,12 @@ export async function show(root, { params: [page = "1"] }) {
         const rows = await api.levelLeaderboard(a.dataset.level); // R-4: ties share a place
         root.querySelector(".leaderboard-box").innerHTML = `<h3>Level ${a.dataset.level}: best times</h3>${
           rows.length
-            ? `<table class="leaderboard">${rows.map((r) => `<tr><td>${r.place}</td><td>${esc(playerName(r.player))}</td><td>${fmtMs(r.time_ms)}</td></tr>`).join("")}</table>`
+            ? leaderboardTable(rows)
             : "<p>nobody has completed it yet</p>"
         }`;
       });
     };
   const records = await guard(() => api.records("single"));
   if (records)
-    root.querySelector("table.records tbody").innerHTML = records.length
-      ? records.map((r, i) => `<tr><td>${i + 1}</td><td>${fmtMs(r.time_ms)}</td><td>${esc(r.layout)}</td><td><code>${esc(r.code)}</code></td></tr>`).join("")
-      : "<tr><td>no level won yet</td></tr>";
+    root.querySelector("table.records tbody").innerHTML = recordsRows(records, "no level won yet");
 }

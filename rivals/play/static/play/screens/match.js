@@ -116,6 +116,11 @@ export async function show(root, { params: [matchId] }) {
     refreshMatch();
   }
 
+  /** The end of a round read (`GET /rounds/{id}`'s `result`), in the shape of its RoundEnded event. */
+  function endedAsRead(r) {
+    roundEnded({ ...r.result, index: r.index, results: r.result.places.map((p) => ({ ...p, account_id: p.player.id })) });
+  }
+
   /** GET /matches/{id}: standings, prizes and the deals (revealed once over, R-40). */
   function refreshMatch() {
     if (refreshing) return refreshing;
@@ -188,7 +193,7 @@ export async function show(root, { params: [matchId] }) {
     board.load(r.tiles);
     drawOpponents();
     drawFigures();
-    if (r.result) roundEnded({ ...r.result, index: r.index, results: r.result.places.map((p) => ({ ...p, account_id: p.player.id })) });
+    if (r.result) endedAsRead(r);
     freeze();
   }
 
@@ -222,7 +227,7 @@ export async function show(root, { params: [matchId] }) {
         askedEnd = true;
         guard(async () => {
           const r = await api.round(round.id);
-          if (r.result) roundEnded({ ...r.result, index: r.index, results: r.result.places.map((p) => ({ ...p, account_id: p.player.id })) });
+          if (r.result) endedAsRead(r);
           else round.endsAt = Date.parse(r.ends_at);
           askedEnd = !!r.result;
         });
@@ -239,7 +244,6 @@ export async function show(root, { params: [matchId] }) {
   }
   return () => {
     clearInterval(timer);
-    if (round) live.unsubscribe(`round:${round.id}`);
     subs.forEach((unsubscribe) => unsubscribe());
   };
 }
