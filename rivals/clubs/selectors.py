@@ -9,7 +9,6 @@ from django.db.models import QuerySet
 from rivals.accounts.selectors import ZERO_POINTS, points_totals
 from rivals.clubs.models import Club, ClubMember
 from rivals.clubs.services import club_name_key
-from rivals.ids import is_uuid
 
 MEMBERS_SHOWN = 500
 
@@ -21,11 +20,6 @@ def clubs_search(*, q: str = "", include_closed: bool = False) -> QuerySet[Club]
     if q:
         qs = qs.filter(name_key__contains=club_name_key(q.strip()))
     return qs.order_by("name_key", "id")
-
-
-def club_get(club_id: str) -> Club | None:
-    """The club of this id (any status), or None (unknown, or not an id)."""
-    return Club.objects.filter(pk=club_id).first() if is_uuid(club_id) else None
 
 
 def club_of(account) -> dict[str, Any] | None:

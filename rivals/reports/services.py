@@ -21,8 +21,7 @@ from django.db import IntegrityError, transaction
 
 from rivals import personal
 from rivals.accounts.services import account_name_reset, account_public_face_guard
-from rivals.clubs.selectors import club_get
-from rivals.clubs.services import club_rename
+from rivals.clubs.services import club_get, club_rename
 from rivals.errors import Conflict, Invalid, NotAllowed, NotFound
 from rivals.eventstore import event_append
 from rivals.models import Account
@@ -52,9 +51,7 @@ def report_subject(subject: str) -> Account | Club:
         if player is None:
             raise NotFound("no such player")
         return player
-    club = club_get(match.group(4))
-    if club is None:
-        raise NotFound("no such club")
+    club = club_get(match.group(4))  # NotFound: no such club
     if club.status != "open":
         raise NotAllowed("the club is closed: its name is no longer used", details={"status": club.status})
     return club
