@@ -243,7 +243,7 @@ def test_a_slow_socket_is_closed_with_4408_and_resumes_by_since(live_folder, dja
         server.stop()
 
 
-def test_a_suspended_accounts_sockets_close(live):
+def test_r38_a_suspended_accounts_sockets_close(live):
     from rivals.fairplay.services import account_suspend
     from rivals.models import Account
 
@@ -259,6 +259,22 @@ def test_a_suspended_accounts_sockets_close(live):
         assert closed.value.rcvd.code == 4403
         assert [m["type"] for m in got] == ["account_suspended"]
     assert a.post("/live/ticket").status_code == 403
+
+
+def test_r38_a_closed_accounts_sockets_close(live):
+    """R-38: a closed account's sockets close too (4403), like a suspended one's."""
+    from rivals.accounts.services import account_close
+    from rivals.models import Account
+
+    a = Client(live, "close-a")
+    with a.socket() as ws:
+        send(ws, op="subscribe", topic="account")
+        recv(ws)
+        account_close(account=Account.objects.get(pk=a.account_id), reason="test", actor="operator:test")
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                recv(ws)
+        assert closed.value.rcvd.code == 4403
 
 
 def test_the_socket_says_a_match_before_its_round_with_typed_data_and_one_time_spelling(live):

@@ -170,6 +170,7 @@ def test_r17_decision_every_player_stuck_ends_the_round_at_once():
     last = _make_stuck(rnd, b, 2)
     rnd = reload(rnd)
     assert rnd.status == "ended" and rnd.end_reason == "all_stuck" and rnd.ended_at < at(3)
+    assert rnd.ended_at == last.now  # at the pair that left the last board stuck
     # the pair that left the last board stuck answers with the end (issue 35: ended after its commit)
     assert (last.round.status, last.game.status, last.round.ended_at) == ("ended", "ended", rnd.ended_at)
 
