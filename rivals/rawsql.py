@@ -55,7 +55,12 @@ def column_names(cursor) -> tuple[str, ...]:
 def models_from_rows(model, cursor, rows) -> list:
     """Instances of ``model`` from ``rows`` of the current result of ``cursor`` (a Django or
     psycopg cursor)."""
-    names = column_names(cursor)
+    return models_from_columns(model, column_names(cursor), rows)
+
+
+def models_from_columns(model, names: tuple[str, ...], rows) -> list:
+    """Instances of ``model`` from ``rows`` whose columns are ``names`` (a slice of a result that
+    carries two models side by side: ``rivals.matches.services.round_reads``)."""
     fields, converters, order = _plan(model, names)
     concrete = model._meta.concrete_fields
     attnames = [f.attname for f in concrete]

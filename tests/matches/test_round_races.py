@@ -12,6 +12,7 @@ from rivals.errors import OutsideRoundTime
 from rivals.games.models import Game
 from rivals.matches import services as svc
 from rivals.matches.models import Round
+from rivals.romanian_time import iso_z
 from tests.matches.helpers import accounts, at, board, first_round, match, pair, plan, play, race, reload
 from tests.matches.helpers import round_ended_events as ended_events
 
@@ -93,6 +94,51 @@ def test_r17_a_pair_waits_for_no_other_players_lock():
         with connection.cursor() as cur:
             cur.execute("RESET lock_timeout")
     assert reload(rnd).ends_at == at(24)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_r38_an_intent_after_the_end_is_refused_from_its_read_waiting_for_no_lock():
+    """A round ended (final, committed): a late player's intent is refused with R-38's figures from
+    the pair's one read — it waits for no lock, not even its own board's, held here by another."""
+    a, b = accounts(2, prefix="late")
+    rnd = first_round(match("quick", [a, b]))
+    pair(rnd, a, 2)
+    assert svc.round_end_if_due(round_id=rnd.pk, now=at(23), via="task")  # idle at 22 s
+    body = _pair_body(rnd, b)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                Round.objects.select_for_update().get(pk=rnd.pk)
+                Game.objects.select_for_update().filter(round_id=rnd.pk).count()
+                held.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with connection.cursor() as cur:
+            cur.execute("SET lock_timeout = '3s'")  # a wait for any lock fails the intent
+        with pytest.raises(OutsideRoundTime) as refused:
+            svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(24.5))
+    finally:
+        release.set()
+        holder.join(20)
+        with connection.cursor() as cur:
+            cur.execute("RESET lock_timeout")
+    mine = board(rnd, b)
+    assert refused.value.details == {
+        "status": "ended",
+        "ended_at": iso_z(at(22)),
+        "late_ms": 2500,
+        "round": str(rnd.pk),
+        "game_id": str(mine.pk),
+    }
+    assert mine.seq == 0 and len(ended_events(rnd)) == 1
 
 
 @pytest.mark.django_db(transaction=True)
@@ -196,3 +242,28 @@ def test_queue_joins_at_once_without_a_queue_lock_make_one_match_of_every_ticket
         assert len({t.match_id for t in tickets}) == 1
         match_ = tickets[0].match
         assert sorted(match_.players.values_list("account_id", flat=True)) == sorted(p.pk for p in players)
+
+
+@pytest.mark.django_db
+def test_r17_a_round_pair_sends_its_read_and_its_append_only(monkeypatch):
+    """Issue 35: a pair that cannot end the round is one read (the round, the caller's board
+    locked, the other boards) and one append (its projections ride in the append's statement)."""
+    import psycopg
+
+    a, b = accounts(2, prefix="count")
+    rnd = first_round(match("quick", [a, b]))
+    body = _pair_body(rnd, b)
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        sent.append(str(query)[:60])
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    result = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(4))
+    monkeypatch.undo()
+    assert result.refused is None and result.game.seq == 1
+    sent = [q for q in sent if "SAVEPOINT" not in q]  # the test's own transaction (BEGIN/COMMIT in a request)
+    assert len(sent) == 2, sent
+    assert sent[0].startswith("WITH r AS") and sent[1].startswith("WITH RECURSIVE v")

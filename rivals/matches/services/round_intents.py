@@ -91,12 +91,26 @@ def round_intent_apply(*, account: Account, round_id, intent, now: datetime | No
     return result
 
 
+def _over(rnd: Round, game: Game, now: datetime) -> OutsideRoundTime:
+    """R-38: an intent on a round already over is refused, saying by how much it came late."""
+    return OutsideRoundTime(
+        "the round is over",
+        details={
+            "status": "ended",
+            "ended_at": iso_z(rnd.ended_at),
+            "late_ms": _ms(now - rnd.ended_at),
+            "round": str(rnd.pk),
+            "game_id": str(game.pk),
+        },
+    )
+
+
 def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
     rnd, boards = round_with_own_board(round_id, account=account)
-    if not boards:  # the round is over
-        raise _Ending
     game = next(g for g in boards if g.account_id == account.pk)
     now = now or timezone.now()  # once the board is locked: after every pair that held it
+    if rnd.status == "ended":  # ended and committed (final): refused from this read, no lock taken
+        raise _over(rnd, game, now)
     if (
         game.status in FINISHED  # the round is over (read running, ended since): every board ends with it
         or not rnd.starts_at <= now < rnd.ends_at  # the deadline as the boards tell it (R-17)
@@ -118,10 +132,7 @@ def _ending_intent(*, account: Account, round_id, kind: str, seq: int, intent, n
     # R-38: an intent outside the round's time is refused and says by how much (fair-play review)
     where = {"round": str(rnd.pk), "game_id": str(game.pk)}
     if rnd.status == "ended":
-        raise OutsideRoundTime(
-            "the round is over",
-            details={"status": "ended", "ended_at": iso_z(rnd.ended_at), "late_ms": _ms(now - rnd.ended_at), **where},
-        )
+        raise _over(rnd, game, now)
     if now >= rnd.ends_at:
         at, reason = rnd.deadline()
         round_end_locked(rnd, at=at, reason=reason, now=now, boards=boards)

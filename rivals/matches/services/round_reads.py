@@ -14,7 +14,7 @@ from rivals.games.models import Game
 from rivals.ids import is_uuid
 from rivals.matches.models import Round
 from rivals.models import Account
-from rivals.rawsql import execute_prepared, models_from_rows, select_list
+from rivals.rawsql import column_names, execute_prepared, models_from_columns, models_from_rows, select_list
 
 
 def round_row(round_id, *, account: Account | None = None, lock: bool = False, skip_locked: bool = False) -> Round:
@@ -99,17 +99,24 @@ _OPPONENT_DEFERRED = ("initial_faces", "faces", "removed", "plan")
 
 @cache
 def _own_locked_sql() -> str:
+    """One statement (issue 35: one round trip a pair): the round the account plays, and — while
+    it runs — the caller's board locked beside the other boards unlocked, each row carrying the
+    round's columns first; a round over gives every board unlocked (its players' late intents are
+    refused from it); an unknown round no row."""
     cols = select_list(Game)
     deferred = {Game._meta.get_field(name).column for name in _OPPONENT_DEFERRED}
     others = ", ".join(
         f'NULL::jsonb AS "{f.column}"' if f.column in deferred else f'g."{f.column}"'
         for f in Game._meta.concrete_fields
     )
+    running = "(SELECT status FROM r) = 'running'"
     return (
-        f"WITH mine AS (SELECT {cols} FROM rivals_game WHERE round_id = %s AND account_id = %s FOR UPDATE) "
-        f"SELECT {cols}, NULL::text AS player_name FROM mine UNION ALL "
+        f"WITH r AS ({_round_sql(False)}), "
+        f"mine AS (SELECT {cols} FROM rivals_game WHERE round_id = %s AND account_id = %s AND {running} FOR UPDATE), "
+        f"b AS (SELECT {cols}, NULL::text AS player_name FROM mine UNION ALL "
         f"SELECT {others}, a.display_name FROM rivals_game g JOIN rivals_account a "
-        "ON a.id = g.account_id WHERE g.round_id = %s AND g.account_id <> %s"
+        f"ON a.id = g.account_id WHERE g.round_id = %s AND (g.account_id <> %s OR NOT {running})) "
+        f"SELECT {select_list(Round, 'r')}, b.* FROM r LEFT JOIN b ON true"
     )
 
 
@@ -123,23 +130,25 @@ def _defer_opponent_columns(game: Game) -> Game:
 def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Game]]:
     """A pair's read (issue 35): the round unlocked, the caller's board locked — as it is once the
     lock is held — and the other boards as they were (unlocked: they only ever move the deadline
-    later, R-17), in two prepared statements. The players of a round wait for no one's lock but
-    their own board's. 404 for a round the account does not play; no boards for a round over."""
+    later, R-17), in one prepared statement. The players of a round wait for no one's lock but
+    their own board's. 404 for a round the account does not play; a round over (ended: final)
+    comes with its boards unlocked, each without its tile lists."""
     if not is_uuid(round_id):
         raise NotFound("no such round")
-    me = int(account.pk)
+    me, rid = int(account.pk), str(round_id)
     with connection.cursor() as django_cursor:
-        cur = execute_prepared(django_cursor, _round_sql(False), [str(round_id), f"[{me}]"])
-        rounds = models_from_rows(Round, cur, cur.fetchall())
-        if not rounds:
-            raise NotFound("no such round")
-        if rounds[0].status != "running":  # over: nothing to lock (the caller refuses under the end's locks)
-            return rounds[0], []
-        cur = execute_prepared(django_cursor, _own_locked_sql(), [str(round_id), me, str(round_id), me])
-        games = [
-            g if g.account_id == me else _defer_opponent_columns(g) for g in models_from_rows(Game, cur, cur.fetchall())
-        ]
-    rnd = rounds[0]
+        cur = execute_prepared(django_cursor, _own_locked_sql(), [rid, f"[{me}]", rid, me, rid, me])
+        rows = cur.fetchall()
+        names = column_names(cur)
+    if not rows:
+        raise NotFound("no such round")
+    split = len(Round._meta.concrete_fields)
+    rnd = models_from_columns(Round, names[:split], [rows[0][:split]])[0]
+    running = rnd.status == "running"
+    games = [
+        g if running and g.account_id == me else _defer_opponent_columns(g)
+        for g in models_from_columns(Game, names[split:], [row[split:] for row in rows if row[split] is not None])
+    ]
     boards = {g.account_id: g for g in games}
     boards = [boards[a] for a in rnd.players if a in boards]
     return rnd.clock_from(boards), boards
