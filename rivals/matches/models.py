@@ -205,6 +205,10 @@ class QueueTicket(_Expiring):
     status = models.CharField(max_length=8, choices=STATUSES, default="waiting")
     match = models.ForeignKey(Match, on_delete=models.PROTECT, null=True, blank=True, related_name="tickets")
 
+    # not a column: the round its match plays now, when the code that matched it knows it (the
+    # join whose pairing pass made the match) — the answer needs not read it again
+    current_round_id: uuid.UUID | None = None
+
     class Meta:
         db_table = "matches_queue_ticket"
         ordering = ["-created_at"]

@@ -19,6 +19,7 @@ of a round share no row on a pair.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -158,7 +159,7 @@ def _round_ended(rows: MatchRows, event: Event, d: ev.RoundEndedData) -> None:
 
 def _ticket_joined(rows: MatchRows, event: Event, d: ev.QueueJoinedData) -> None:
     rows.tickets[d["ticket_id"]] = QueueTicket(
-        id=d["ticket_id"],
+        id=uuid.UUID(d["ticket_id"]),  # as the ORM reads it: the join answers with this instance
         account_id=d["account_id"],
         mode=d["mode"],
         created_at=event.recorded_at,
@@ -190,7 +191,7 @@ def _ticket_closed(rows: MatchRows, event: Event, d: ev.QueueLeftData | ev.Queue
 def _ticket_matched(rows: MatchRows, event: Event, d: ev.QueueMatchedData) -> None:
     ticket = _row(rows.tickets, d["ticket_id"], event, "queue ticket")
     _close(ticket, event, "matched")
-    ticket.match_id = d["match_id"]
+    ticket.match_id = uuid.UUID(d["match_id"])
 
 
 def _duel_closed(rows: MatchRows, event: Event, d: ev.DuelDeclinedData | ev.DuelExpiredData) -> None:
@@ -290,7 +291,10 @@ class MatchesProjection(Projection):
     tables = tuple(Table(c.model._meta.db_table) for c in DRIVER.collections)
 
     def apply(self, event: Event, live: LiveRows | None = None) -> None:
-        DRIVER.apply(_load(event, live), lambda rows: step(rows, event), keep=_kept_by_caller(live))
+        rows = _load(event, live)
+        DRIVER.apply(rows, lambda rows: step(rows, event), keep=_kept_by_caller(live))
+        if live is not None and event.type == QUEUE_JOINED:  # the new ticket, handed to its join: not read back
+            live.ticket = rows.tickets[event.data["ticket_id"]]
 
     def flush(self, live: LiveRows) -> None:
         fields, live.round_dirty = live.round_dirty, frozenset()

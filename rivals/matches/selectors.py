@@ -162,9 +162,9 @@ def match_view(*, match: Match, now=None, rounds: list[Round] | None = None) -> 
 
 def ticket_view(ticket: QueueTicket) -> dict[str, Any]:
     """A ticket as its owner reads it; a matched one names the round of its match to play now (one
-    small read: a client needs not read the match to find it)."""
-    current = None
-    if ticket.status == "matched" and ticket.match_id:
+    small read, unless the ticket knows it: a client needs not read the match to find it)."""
+    current = ticket.current_round_id
+    if current is None and ticket.status == "matched" and ticket.match_id:
         current = (
             Round.objects.filter(match_id=ticket.match_id, status="running")
             .order_by("index")

@@ -75,12 +75,15 @@ def matches_create(
     now: datetime | None = None,
     secret: SecretDeal | None = None,
     match_ids: list[uuid.UUID] | None = None,
+    accounts_known: bool = False,
 ) -> list[tuple[uuid.UUID, uuid.UUID]]:
     """Many matches at once — e.g. every table of a tournament wave: ``tables`` is
     ``[(account_ids, context)]``; returns ``[(match_id, round_id)]`` in the same order. All
     their streams (match, round, boards) are opened in a few statements and projected in bulk;
     each round's end check is armed after commit. ``secret``: one deal every round of these
-    matches plays (a wave's; R-40: secret until no match plays it), else a fresh deal per round."""
+    matches plays (a wave's; R-40: secret until no match plays it), else a fresh deal per round.
+    ``accounts_known``: the players are rows the caller read (the queue's tickets' accounts), not
+    ids to check."""
     if mode not in ROUNDS:
         raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
     low, high = PLAYERS[mode]
@@ -92,7 +95,7 @@ def matches_create(
                 details={"players": [f"{low}–{high} distinct account ids"]},
             )
     everyone = {a for ids in groups for a in ids}
-    if Account.objects.filter(pk__in=everyone).count() != len(everyone):
+    if not accounts_known and Account.objects.filter(pk__in=everyone).count() != len(everyone):
         raise Invalid("unknown account in the players", details={"players": ["unknown account ids"]})
     now = now or timezone.now()
     starts_at = starts_at or now

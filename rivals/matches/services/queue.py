@@ -48,8 +48,10 @@ STREAM_TYPE = "queue"
 
 def _append(
     ticket_id, event: NewEvent, *, expected: int, actor: str, now: datetime, locked: QueueTicket | None = None
-) -> None:
-    """``locked``: the ticket's row the caller holds locked — the projection steps it, reads it no more."""
+) -> QueueTicket | None:
+    """``locked``: the ticket's row the caller holds locked — the projection steps it, reads it no
+    more. Returns the ticket as the projection left it (a join's: the new row)."""
+    live = LiveRows(ticket=locked)
     event_append(
         stream_id=f"queue-{ticket_id}",
         stream_type=STREAM_TYPE,
@@ -57,8 +59,9 @@ def _append(
         actor=actor,
         now=now,
         events=[event],
-        live=LiveRows(ticket=locked) if locked is not None else None,
+        live=live,
     )
+    return live.ticket
 
 
 def _expire(ticket: QueueTicket, now: datetime) -> QueueTicket:
@@ -86,9 +89,11 @@ def _live_ticket(account: Account, now: datetime) -> QueueTicket | None:
 
 
 def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> tuple[QueueTicket, bool]:
-    """Join the queue of ``mode``; returns (ticket, created). The join that completes a group
-    creates the match at once (its pairing pass, after the ticket is committed), with the waiting
-    tickets in the order they joined."""
+    """Join the queue of ``mode``; returns (ticket, created) — a ticket this join's own pass
+    matched knows its match's first round (``current_round_id``). The join that completes a group creates the match at once (its pairing pass,
+    after the ticket is committed), with the waiting tickets in the order they joined. The answer
+    is the ticket as the pass left it (issue 35: not read again); a pass of another join that
+    matches it a moment later is what the next poll tells."""
     if mode not in GROUP:
         raise Invalid(f"unknown queue mode {mode!r}", details={"mode": [f"one of {sorted(GROUP)}"]})
     now = now or timezone.now()
@@ -99,20 +104,24 @@ def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> t
             return live, False
         ticket_id = uuid.uuid4()
         ttl = timedelta(seconds=settings.RIVALS["QUEUE_TICKET_TTL_S"])
-        _append(
+        ticket = _append(
             ticket_id,
             queue_joined(ticket_id=ticket_id, account_id=account.pk, mode=mode, expires_at=now + ttl),
             expected=0,
             actor=f"account:{account.pk}",
             now=now,
         )
+        assert ticket is not None  # the projection hands the new ticket back
     with transaction.atomic():
-        _pass(mode=mode, now=now, actor=f"account:{account.pk}")
-    ticket = QueueTicket.objects.select_related("match").get(pk=ticket_id)
-    if ticket.status == "waiting":
-        from rivals.matches.tasks import schedule_ticket_expiry
+        made = _pass(mode=mode, now=now, actor=f"account:{account.pk}")
+    for group, round_id in made:
+        for matched in group:
+            if matched.pk == ticket.pk:
+                matched.current_round_id = round_id
+                return matched, True
+    from rivals.matches.tasks import schedule_ticket_expiry
 
-        schedule_ticket_expiry(ticket_id=ticket.pk, at=ticket.expires_at)
+    schedule_ticket_expiry(ticket_id=ticket.pk, at=ticket.expires_at)
     return ticket, True
 
 
@@ -135,13 +144,14 @@ def _waiting(mode: str, now: datetime) -> list[Waiting]:
     ]
 
 
-def _pass(*, mode: str, now: datetime, actor: str) -> int:
+def _pass(*, mode: str, now: datetime, actor: str) -> list[tuple[list[QueueTicket], uuid.UUID]]:
     """One pairing pass over the waiting tickets of ``mode`` (in the caller's transaction): the
     groups ``pairing.groups`` chooses become matches — those whose tickets all still wait once
-    locked. Returns the matches made."""
+    locked. Returns the matches made: each group's tickets (matched, as the projection left them)
+    and its match's first round."""
     chosen = pairing.groups(_waiting(mode, now), size=GROUP[mode], now=now, window=queue_window())
     if not chosen:
-        return 0
+        return []
     ids = sorted(str(t.ticket) for group in chosen for t in group)
     # locked in one order (ORDER BY pk): two passes over overlapping tickets wait for each other,
     # they never deadlock — unordered, the rows were locked in whatever order the scan met them
@@ -153,7 +163,7 @@ def _pass(*, mode: str, now: datetime, actor: str) -> int:
     }
     groups = [[locked[str(t.ticket)] for t in group] for group in chosen if all(str(t.ticket) in locked for t in group)]
     if not groups:
-        return 0
+        return []
     # the tickets hear of their match before its first round starts (API.md: a match's match_found
     # comes before its round_started): QueueMatched first, then the matches
     match_ids = [uuid.uuid4() for _ in groups]
@@ -161,10 +171,14 @@ def _pass(*, mode: str, now: datetime, actor: str) -> int:
         for t in group:
             matched = queue_matched(ticket_id=t.pk, match_id=match_id, account_id=t.account_id)
             _append(t.pk, matched, expected=t.version, actor=actor, now=now, locked=t)
-    matches_create(
-        mode=mode, tables=[([t.account_id for t in group], None) for group in groups], now=now, match_ids=match_ids
+    made = matches_create(
+        mode=mode,
+        tables=[([t.account_id for t in group], None) for group in groups],
+        now=now,
+        match_ids=match_ids,
+        accounts_known=True,  # the tickets' own accounts (a foreign key), not a caller's list
     )
-    return len(groups)
+    return [(group, round_id) for group, (_, round_id) in zip(groups, made, strict=True)]
 
 
 def queue_window() -> pairing.Window:
@@ -182,7 +196,7 @@ def queue_pair(*, mode: str, now: datetime | None = None) -> int:
     now = now or timezone.now()
     if QueueTicket.objects.filter(mode=mode, status="waiting", expires_at__gt=now).count() < GROUP[mode]:
         return 0
-    return _pass(mode=mode, now=now, actor="system")
+    return len(_pass(mode=mode, now=now, actor="system"))
 
 
 def queue_pair_due(*, now: datetime | None = None) -> int:
