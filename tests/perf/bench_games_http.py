@@ -112,18 +112,23 @@ class Api:
 class Player:
     """One account playing one game at a time along the server's plan."""
 
-    def __init__(self, name: str, mode: str, db_url: str, prefer: str | None = None):
+    def __init__(self, name: str, mode: str, db_url: str, prefer: str | None = None, layout: str | None = None):
         import psycopg
 
         self.api = Api(prefer)
         self.mode = mode
+        self.layout = layout  # classic games dealt on this layout (else the server's choice)
         self.db_url = db_url
         self.db = psycopg.connect(db_url, autocommit=True)
         self.api.guest(name)
         self.new_game()
 
     def new_game(self):
-        body = {"mode": "single", "level": 1} if self.mode == "single" else {"mode": "classic"}
+        body: dict = {"mode": "single", "level": 1} if self.mode == "single" else {"mode": "classic"}
+        if self.layout is not None:
+            from rivals import engine
+
+            body["code"] = engine.random_code(layout_id=self.layout)
         status, game = self.api.call("POST", "/api/v1/games", body)
         assert status == 201, game
         self.game_id, self.seq = game["id"], 0

@@ -111,10 +111,18 @@ def rounds_played(calls: Calls, players: list, rounds: int) -> int:
     return accepted
 
 
-def solo_played(calls: Calls, client, games: int) -> int:
+def solo_played(calls: Calls, client, games: int, layout: str = "L08") -> int:
+    """``games`` solo games: level 1 on ``L08``, else classic games dealt on ``layout``."""
+    from rivals import engine
+
     accepted = 0
     for _ in range(games):
-        _, game = calls(client, "POST", "/api/v1/games", {"mode": "single", "level": 1})
+        body = (
+            {"mode": "single", "level": 1}
+            if layout == "L08"
+            else {"mode": "classic", "code": engine.random_code(layout_id=layout)}
+        )
+        _, game = calls(client, "POST", "/api/v1/games", body)
         _, view = calls(client, "GET", f"/api/v1/games/{game['id']}")
         seq = view["seq"]
         for pair in _plan(view):
@@ -140,10 +148,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="rounds (and solo games) per repeat")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--layout",
+        default="L08",
+        help="the rounds' deals (L08: 36 tiles, solo level 1; another: solo classic games on it, e.g. L00: 144)",
+    )
     args = parser.parse_args()
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
-        RIVALS_ROUND_LAYOUTS="L08",
+        RIVALS_ROUND_LAYOUTS=args.layout,
         RIVALS_QUEUE_WINDOW_START="1000",  # R-42's window open: the two players pair at once
         THROTTLE_USER="1000000/minute",
         THROTTLE_ANON="1000000/minute",
@@ -159,14 +172,14 @@ def main() -> int:
         call_command("migrate", verbosity=0)
         warm = Calls()
         rounds_played(warm, [_guest("warm-a"), _guest("warm-b")], 3)
-        solo_played(warm, _guest("warm-solo"), 3)
+        solo_played(warm, _guest("warm-solo"), 3, args.layout)
 
         players, solo = [_guest("a"), _guest("b")], _guest("solo")
         calls, pairs, lives = Calls(), [], []
         round_intents = solo_intents = 0
         for _ in range(args.repeats):  # interleaved: rounds, then as many solo games, each repeat
             part = Calls()
-            r, s = rounds_played(part, players, args.rounds), solo_played(part, solo, args.rounds)
+            r, s = rounds_played(part, players, args.rounds), solo_played(part, solo, args.rounds, args.layout)
             round_intents, solo_intents = round_intents + r, solo_intents + s
             for kind in part.n:
                 calls.cpu[kind] += part.cpu[kind]

@@ -74,6 +74,17 @@ class QuickPlayer(rounds.RoundPlayer):
     POLL = 0.01
 
 
+def endpoints_report(recorder, counting, phases) -> None:
+    """Each kind's requests by endpoint: calls per accepted intent and the clients' mean wait —
+    where a round's life spends its requests beside its pairs."""
+    for phase in phases:
+        rows = [(ep, lat) for (ph, ep), lat in recorder.latency.items() if ph == phase]
+        intents = sum(len(lat) for ep, lat in rows if ep.endswith("/intents") and ep.startswith("POST"))
+        print(f"   {phase}: requests per intent request, by endpoint")
+        for ep, lat in sorted(rows, key=lambda r: -len(r[1])):
+            print(f"     {len(lat) / max(intents, 1):7.3f}  {load.ms(statistics.mean(lat)):>9}  {ep}")
+
+
 # --- 2. a 4-player round ----------------------------------------------------------------------------
 
 
@@ -122,7 +133,7 @@ def new_table(seats: list[Seat], layout: str) -> str:
 
     from rivals.matches.services import match_create
 
-    settings.RIVALS["ROUND_LAYOUTS"] = [layout]  # this process's deals only (the server's stay L08)
+    settings.RIVALS["ROUND_LAYOUTS"] = [layout]  # this process's deals only (the server's stay --deals')
     match = match_create(mode="tournament", account_ids=[s.account_id for s in seats])
     return str(match.rounds.get().pk)
 
@@ -261,6 +272,12 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=6)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--layout", default="L00", help="the 4-player round's layout (a 144-tile one)")
+    ap.add_argument(
+        "--deals",
+        default="L08",
+        help="1.'s and 3.'s deals: L08 (36 tiles; solo plays level 1, the smallest deal: the most per-round "
+        "work per intent), or another layout (Quick Match rounds dealt on it, solo plays classic games on it)",
+    )
     ap.add_argument("--open-seconds", type=float, default=20)
     ap.add_argument("--four-only", action="store_true", help="only 2. (and 4.): more samples of the 4-player round")
     ap.add_argument("--machine-postgres", action="store_true", help="the machine's server (no statements)")
@@ -293,7 +310,7 @@ def main() -> int:
         os.environ.update(
             CELERY_BROKER_URL=broker,
             CACHE_URL=cache,
-            RIVALS_ROUND_LAYOUTS="L08",
+            RIVALS_ROUND_LAYOUTS=args.deals,
             DJANGO_SETTINGS_MODULE="config.settings",
         )
         stack = Stack(
@@ -302,7 +319,7 @@ def main() -> int:
             cache_url=cache,
             folder=folder,
             RIVALS_BENCH_FLOOR="1",
-            RIVALS_ROUND_LAYOUTS="L08",
+            RIVALS_ROUND_LAYOUTS=args.deals,
             DATABASE_CONN_MAX_AGE="900",
             # anyone pairs with anyone at once (R-42's window wide open): the perfect players' ratings
             # drift apart within a few rounds, and a player who leaves the queue after 3 s (its
@@ -326,7 +343,11 @@ def main() -> int:
             )
             c = args.clients
             floor = [load.Guarded(load.FloorPlayer(f"floor-{i}"), errors) for i in range(c)]
-            singles = [load.Guarded(solo.Player(f"single-m{i}", "single", url, MINIMAL), errors) for i in range(c)]
+            solo_kind, solo_layout = ("single", None) if args.deals == "L08" else ("classic", args.deals)
+            singles = [
+                load.Guarded(solo.Player(f"single-m{i}", solo_kind, url, MINIMAL, layout=solo_layout), errors)
+                for i in range(c)
+            ]
             quick = [load.Guarded(QuickPlayer(f"quick-m{i}", prefer=MINIMAL), errors) for i in range(c - c % 2)]
             load.parallel(lambda p: p.step(), floor + singles + quick)
             pids = stack.web_worker_pids()
@@ -348,6 +369,7 @@ def main() -> int:
                 statements,  # no tables: their figures wait 10 s after each run
             )
             load.statements_report(stmts, top=16)
+            endpoints_report(recorder, counting, ("closed solo", "closed round"))
             per_repeat = [r / s for s, r in zip(rates["solo"], rates["round"], strict=True)]
             summary = {}
             for kind in ("solo", "round"):
