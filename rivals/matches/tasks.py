@@ -48,15 +48,12 @@ def schedule_duel_expiry(*, duel_id, at: datetime) -> None:
 @shared_task(name="matches.round_end_check", acks_late=True)
 def round_end_check(*, round_id: str) -> bool:
     """R-17 at the round's deadline: end it if due, else re-arm for the deadline pairs moved to."""
-    from rivals.matches.services import round_end_if_due
-    from rivals.matches.services.round_reads import round_clock
+    from rivals.matches.services.rounds import round_end_or_clock
 
-    if round_end_if_due(round_id=round_id, via="task"):
-        return True
-    rnd = round_clock(round_id)  # the deadline the boards' pairs moved it to (R-17)
-    if rnd is not None and rnd.status == "running":
+    ended, rnd = round_end_or_clock(round_id=round_id, via="task")
+    if not ended and rnd is not None and rnd.status == "running":  # the deadline its pairs moved it to (R-17)
         task_send(round_end_check, eta=rnd.ends_at, round_id=round_id)
-    return False
+    return ended
 
 
 @shared_task(name="matches.rounds_end_check", acks_late=True)

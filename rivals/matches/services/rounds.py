@@ -65,29 +65,36 @@ def round_read(*, account: Account, round_id, now: datetime | None = None) -> tu
 # --- the end (R-17, R-18) -------------------------------------------------------------------------
 
 
-@transaction.atomic
 def round_end_if_due(*, round_id, now: datetime | None = None, via: str = "read") -> bool:
     """End the round if its deadline has passed. Idempotent: True only for the call that ended it.
 
     ``via`` (read / intent / task / sweeper) is kept in the event's metadata for operators; it
     never changes the result, which depends only on the boards at the deadline."""
+    return round_end_or_clock(round_id=round_id, now=now, via=via)[0]
+
+
+@transaction.atomic
+def round_end_or_clock(*, round_id, now: datetime | None = None, via: str = "task") -> tuple[bool, Round | None]:
+    """``round_end_if_due``, and the round as the check read it: ended by this call (True), else
+    still running with its current deadline (``ends_at``, R-17) — what the timer task re-arms
+    for, not read again — or over, or None when there is no such round."""
     now = now or timezone.now()
     try:
         rnd = round_row(round_id, lock=True)
     except NotFound:
-        return False
-    if rnd.status != "running" or now < rnd.ends_at:  # the stored deadline: the earliest it can be
-        return False
+        return False, None
+    if rnd.status != "running":
+        return False, rnd
     # the boards as they are: their pairs in flight can only move the deadline later, so a check
     # that is not due stops here without holding up a player
     if now < rnd.clock_from(round_boards(rnd)).ends_at:
-        return False
+        return False, rnd
     boards = round_boards(rnd, lock=True)  # waits for the pairs in flight: the deadline is theirs
     if now < rnd.clock_from(boards).ends_at:
-        return False
+        return False, rnd
     at, reason = rnd.deadline()
     round_end_locked(rnd, at=at, reason=reason, now=now, via=via, boards=boards)
-    return True
+    return True, rnd
 
 
 @transaction.atomic
