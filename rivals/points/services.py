@@ -20,7 +20,10 @@ def ledger_stream(account_id: int) -> str:
     return f"points-{account_id}"
 
 
-@transaction.atomic
+# savepoint=False: inside a caller's transaction (a round's end, a tournament's prizes) an award
+# is part of it — nothing here is caught and retried, so a savepoint would be two round trips
+# for nothing; called alone, it is its own transaction
+@transaction.atomic(savepoint=False)
 def points_award(
     *,
     account: Account | int,

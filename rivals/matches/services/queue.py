@@ -41,6 +41,7 @@ from rivals.matches.services.matches import matches_create
 from rivals.models import Account
 from rivals.projections import LiveRows
 from rivals.ratings.selectors import pairing_ratings
+from rivals.rawsql import execute_prepared, models_from_rows, select_list
 
 GROUP = {"quick": 2, "arena": 4}  # R-12: two players; R-20: four
 STREAM_TYPE = "queue"
@@ -73,19 +74,27 @@ def _expire(ticket: QueueTicket, now: datetime) -> QueueTicket:
 
 
 def _live_ticket(account: Account, now: datetime) -> QueueTicket | None:
-    for ticket in (
-        QueueTicket.objects.select_related("match")
-        .filter(account=account, status__in=("waiting", "matched"))
-        .order_by("-created_at")[:5]
-    ):
+    """The account's live ticket, if any (newest first, through ``queue_account_recent``): one
+    prepared statement, its match's status beside each ticket."""
+    with connection.cursor() as django_cursor:
+        cur = execute_prepared(django_cursor, _LIVE_SQL, [int(account.pk)])
+        tickets = models_from_rows(QueueTicket, cur, cur.fetchall())
+    for ticket in tickets:
         if ticket.status == "waiting":
             if ticket.expires_at <= now:
                 _expire(QueueTicket.objects.select_for_update().get(pk=ticket.pk), now)
                 continue
             return ticket
-        if ticket.match.status == "running":
+        if ticket.match_status == "running":
             return ticket
     return None
+
+
+_LIVE_SQL = (
+    f"SELECT {select_list(QueueTicket, 't')}, m.status AS match_status FROM matches_queue_ticket t "
+    "LEFT JOIN matches_match m ON m.id = t.match_id WHERE t.account_id = %s AND t.status IN ('waiting', 'matched') "
+    "ORDER BY t.created_at DESC LIMIT 5"
+)
 
 
 def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> tuple[QueueTicket, bool]:
@@ -213,23 +222,33 @@ def _ticket_of(account: Account, ticket_id, *, lock: bool = False) -> QueueTicke
     return ticket
 
 
-@transaction.atomic
 def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = None) -> QueueTicket:
     """A ticket as its owner polls it: an expiry that is due is applied first.
 
     Decision (issue 21): a ticket that was left (``DELETE``, or ended by the server for a
     suspension, R-38) is gone — 404, as HTTP reads a deleted resource; an expired or matched
     ticket stays readable, since the client polls to learn just that. ``DELETE`` again still answers
-    the left ticket (a retried leave must not look like a failure)."""
+    the left ticket (a retried leave must not look like a failure). A poll is one prepared
+    statement and no transaction (issue 35: a waiting player polls); only a due expiry takes one."""
     now = now or timezone.now()
-    ticket = _ticket_of(account, ticket_id)
+    ticket = None
+    if is_uuid(ticket_id):
+        with connection.cursor() as django_cursor:
+            cur = execute_prepared(django_cursor, _TICKET_SQL, [str(ticket_id), int(account.pk)])
+            ticket = next(iter(models_from_rows(QueueTicket, cur, cur.fetchall())), None)
+    if ticket is None:
+        raise NotFound("no such queue ticket")
     if ticket.status == "left":
         raise NotFound("this queue ticket was left")
     if ticket.status == "waiting" and ticket.expires_at <= now:
-        ticket = _ticket_of(account, ticket_id, lock=True)
-        if ticket.status == "waiting":
-            ticket = _expire(ticket, now)
+        with transaction.atomic():
+            ticket = _ticket_of(account, ticket_id, lock=True)
+            if ticket.status == "waiting":
+                ticket = _expire(ticket, now)
     return ticket
+
+
+_TICKET_SQL = f"SELECT {select_list(QueueTicket)} FROM matches_queue_ticket WHERE id = %s AND account_id = %s"
 
 
 @transaction.atomic
