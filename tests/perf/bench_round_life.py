@@ -2,10 +2,12 @@
 API as a client calls it (Django's test client: no network, no other process), on a database of
 its own — so its figures do not move with the machine's load as the HTTP benchmarks' do.
 
-Two players play ``--rounds`` Quick Match rounds, ``--repeats`` times interleaved with the solo games, (36-tile deals, ``L08``) as ``bench_round_path``'s
-players do — join the queue, poll the ticket, read the round it names, pair along a winning
-plan (one completes first, the other learns of the end by a refused intent) — and one player plays
-as many single-player level-1 games (the same 36-tile layout). For each kind of request: calls,
+Two players play ``--rounds`` Quick Match rounds, ``--repeats`` times interleaved with the solo
+games, on 36-tile deals (``L08``; ``--layout`` another) as ``bench_round_path``'s players do — join
+the queue, poll the ticket, read the round it names, pair along a winning plan (one completes
+first, the other learns of the end by a refused intent) — and one player plays as many solo games:
+single-player level 1 (the same 36-tile layout), or with ``--layout`` classic games dealt on it
+(a classic intent costs less than a level's: the pair's ratio is then stricter). For each kind of request: calls,
 CPU of this process per call (the web side: the database's own CPU is apart; ``bench_round_path``
 counts the statements, with ``pg_stat_statements``) and per accepted intent. Then the two figures issue 35 compares:
 
@@ -14,7 +16,7 @@ counts the statements, with ``pg_stat_statements``) and per accepted intent. The
   request of the solo games per accepted solo intent — what ``bench_round_path``'s closed loops
   compare, the per-round work (queue, match, reads, the end) spread over the round's pairs.
 
-    .venv/bin/python tests/perf/bench_round_life.py [--rounds 10] [--repeats 5]
+    .venv/bin/python tests/perf/bench_round_life.py [--rounds 10] [--repeats 5] [--layout L08]
 """
 
 from __future__ import annotations

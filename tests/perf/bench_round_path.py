@@ -7,7 +7,8 @@ as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, one Celery 
    10 ms (``QuickPlayer``): the live socket's notices came seconds late under this machine's load
    and stalled whole runs —, the match's and the round's reads, its end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
    runs' ratios to the floor runs beside it, round / solo of each repeat (median), web and database
-   CPU per accepted intent, statements per intent (``pg_stat_statements``), the load average.
+   CPU per accepted intent, statements per intent (``pg_stat_statements``), the load average, each kind's requests by endpoint
+   per intent (the per-round requests beside the pairs).
 2. **A 4-player round** (a tournament table of 4 on a 144-tile deal, ``--layout``): one player of
    the round pairing alone as fast as answers come, against all four pairing at once on the same
    round — accepted intents/s, interleaved ``--repeats`` times; the median of four / one.
@@ -18,7 +19,7 @@ as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, one Celery 
    them), no accepted intent lost (the clients' 200s against the log's pairs), 0 answers ≥ 500,
    ``rebuild_projections --verify``.
 
-    .venv/bin/python tests/perf/bench_round_path.py [--quick] [--repeats 5] [--seconds 6]
+    .venv/bin/python tests/perf/bench_round_path.py [--quick] [--repeats 5] [--seconds 6] [--deals L08]
 
 PostgreSQL: a server of the run's own from the machine's PostgreSQL 15 binaries with
 ``pg_stat_statements`` (``tests/perf/replica.py``; ``fsync`` on, as in production), else the
