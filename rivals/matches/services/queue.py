@@ -99,10 +99,10 @@ _LIVE_SQL = (
 
 def queue_join(*, account: Account, mode: str, now: datetime | None = None) -> tuple[QueueTicket, bool]:
     """Join the queue of ``mode``; returns (ticket, created) — a ticket this join's own pass
-    matched knows its match's first round (``current_round_id``). The join that completes a group creates the match at once (its pairing pass,
-    after the ticket is committed), with the waiting tickets in the order they joined. The answer
-    is the ticket as the pass left it (issue 35: not read again); a pass of another join that
-    matches it a moment later is what the next poll tells."""
+    matched knows its match's first round (``current_round_id``). The join that completes a group
+    creates the match at once (its pairing pass, after the ticket is committed), with the waiting
+    tickets in the order they joined. The answer is the ticket as the pass left it (issue 35: not
+    read again); a pass of another join that matches it a moment later is what the next poll tells."""
     if mode not in GROUP:
         raise Invalid(f"unknown queue mode {mode!r}", details={"mode": [f"one of {sorted(GROUP)}"]})
     now = now or timezone.now()
