@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -42,16 +42,6 @@ class EventType:
     constructor: Callable[..., NewEvent]
     payload: type  # its data's TypedDict, e.g. PairRemovedData
     schema_version: int = 1
-
-    @property
-    def signature(self) -> inspect.Signature:
-        return inspect.signature(self.constructor)
-
-    def hints(self) -> dict[str, Any]:
-        """The constructor's arguments and their types, resolved (``return`` left out)."""
-        hints = typing.get_type_hints(self.constructor, include_extras=True)
-        hints.pop("return", None)
-        return hints
 
 
 _TYPES: dict[str, EventType] = {}

@@ -25,7 +25,7 @@ from django.core.exceptions import ImproperlyConfigured
 from rivals import event_types
 
 _SEQUENCES = (list, tuple, set, frozenset, abc.Sequence, abc.Iterable, abc.Collection)
-_UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``)
+_UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``): refused
 
 
 def _required_keys(typed_dict: Any) -> list[str]:
@@ -52,12 +52,7 @@ def _annotated(hint: Any) -> tuple[Any, tuple]:
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    if "anyOf" in schema:
-        return {"anyOf": [*schema["anyOf"], {"type": "null"}]} if {"type": "null"} not in schema["anyOf"] else schema
-    kind = schema.get("type")
-    if kind is None or kind == "null" or (isinstance(kind, list) and "null" in kind):
-        return schema
-    return {**schema, "type": [kind, "null"]}
+    return {**schema, "type": [schema["type"], "null"]}
 
 
 # the scalar types event data holds, as JSON schema
@@ -81,39 +76,29 @@ def hint_schema(hint: Any) -> Any:
     if event_types.DAY_MARK in extras:
         return {"type": "string", "format": "date"}
     origin = typing.get_origin(hint)
-    if hint is typing.Any:
-        return _UNTYPED
     if origin in (typing.Union, types.UnionType):
         return _union_schema(hint)
-    if origin is typing.Literal:
-        values = list(typing.get_args(hint))
-        return {"type": _json_type(values[0])["type"], "enum": values}
     if origin in _SEQUENCES or hint in (list, tuple):
         args = [a for a in typing.get_args(hint) if a is not Ellipsis]
         items = hint_schema(args[0]) if args else _UNTYPED
         return _UNTYPED if items is _UNTYPED else {"type": "array", "items": items}
     if event_types.is_typed_dict(hint):
         return _typed_dict_schema(hint)
-    if origin in (dict, abc.Mapping):
-        args = typing.get_args(hint)
-        values = hint_schema(args[1]) if len(args) == 2 else _UNTYPED
-        return _UNTYPED if values is _UNTYPED else {"type": "object", "additionalProperties": values}
+    # a scalar; anything else (``Any``, a ``Literal``, a ``dict``) is untyped, which ``data_schema``
+    # refuses: a payload that needs one adds its case here
     return next((dict(schema) for scalar, schema in _SCALARS if hint is scalar), _UNTYPED)
 
 
 def _union_schema(hint: Any) -> Any:
+    """``X | None`` (nullable) and unions of one JSON type (``UUID | str``: a string of either
+    spelling); a union of several JSON types is untyped."""
     members = [a for a in typing.get_args(hint) if a is not type(None)]
     schemas = [hint_schema(m) for m in members]
-    if _UNTYPED in schemas:
+    if _UNTYPED in schemas or len({s["type"] for s in schemas}) != 1:
         return _UNTYPED
-    kinds = {s.get("type") for s in schemas}
-    if len(kinds) == 1 and None not in kinds:  # UUID | str: a string (of either spelling)
-        first = dict(schemas[0])
-        if any(s != schemas[0] for s in schemas):
-            first.pop("format", None)
-        schema = first
-    else:
-        schema = {"anyOf": schemas}
+    schema = dict(schemas[0])
+    if any(s != schemas[0] for s in schemas):
+        schema.pop("format", None)
     return _nullable(schema) if len(members) < len(typing.get_args(hint)) else schema
 
 
@@ -132,16 +117,6 @@ def _typed_dict_schema(hint: Any) -> Any:
     if hint.__doc__ and not hint.__doc__.startswith(f"{hint.__name__}("):
         schema["description"] = " ".join(hint.__doc__.split())
     return schema
-
-
-def _json_type(value: Any) -> dict[str, Any]:
-    if isinstance(value, bool):
-        return {"type": "boolean"}
-    if isinstance(value, int):
-        return {"type": "integer"}
-    if isinstance(value, float):
-        return {"type": "number"}
-    return {"type": "string"}
 
 
 def data_schema(entry: event_types.EventType) -> dict[str, Any]:
@@ -180,8 +155,6 @@ def schema_time_paths(schema: dict[str, Any], prefix: tuple = ()) -> list[tuple]
         paths += schema_time_paths(sub, (*prefix, key))
     if isinstance(schema.get("items"), dict):
         paths += schema_time_paths(schema["items"], (*prefix, "*"))
-    for sub in schema.get("anyOf", []):
-        paths += schema_time_paths(sub, prefix)
     return paths
 
 
