@@ -13,7 +13,6 @@ import uuid
 from collections.abc import Collection
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -35,7 +34,6 @@ ARENA_BREAK = timedelta(seconds=10)  # R-20
 PRIZE_SOURCES = {"quick": "quick_match", "arena": "arena"}  # R-33; duels and tables award none here
 
 
-@transaction.atomic
 def match_create(
     *,
     mode: str,
@@ -65,7 +63,6 @@ def match_create(
     return Match.objects.get(pk=match_id)
 
 
-@transaction.atomic
 def matches_create(
     *,
     mode: str,
@@ -83,7 +80,8 @@ def matches_create(
     each round's end check is armed after commit. ``secret``: one deal every round of these
     matches plays (a wave's; R-40: secret until no match plays it), else a fresh deal per round.
     ``accounts_known``: the players are rows the caller read (the queue's tickets' accounts), not
-    ids to check."""
+    ids to check. Its one write is the event store's bulk append (a transaction of its own, or
+    part of the caller's): no savepoint of its own, and a refused input is refused before it."""
     if mode not in ROUNDS:
         raise Invalid(f"unknown match mode {mode!r}", details={"mode": [f"one of {sorted(ROUNDS)}"]})
     low, high = PLAYERS[mode]
