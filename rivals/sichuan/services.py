@@ -54,9 +54,7 @@ INTENT_TYPES = ("declare_missing", "discard", "pong", "kong", "win", "pass")
 SUITS = ("C", "D", "B")
 N_TILES = 108  # S-1
 
-OPENED = SICHUAN_TABLE_OPENED
-INTENT_ACCEPTED = SICHUAN_INTENT_ACCEPTED
-SERVICE_EVENT_TYPES = frozenset({OPENED, INTENT_ACCEPTED})
+SERVICE_EVENT_TYPES = frozenset({SICHUAN_TABLE_OPENED, SICHUAN_INTENT_ACCEPTED})
 # every event type the engine folds (``Table._on_<Type>``)
 ENGINE_EVENT_TYPES = frozenset(n[len("_on_") :] for n in dir(engine.Table) if n.startswith("_on_"))
 
@@ -214,12 +212,12 @@ class SichuanTableProjection(Projection):
         table = None
         for page in log.pages(self.event_types, by_stream=True, stream_type=STREAM_TYPE):
             for event in page:
-                if event.type == OPENED:
+                if event.type == SICHUAN_TABLE_OPENED:
                     if table is not None:
                         done.append(table)
                     table = self._opened(event)
                 elif table is None or event.stream_id != f"sichuan-{table.pk}":
-                    raise ValueError(f"{event!r}: a Sichuan stream without {OPENED}")
+                    raise ValueError(f"{event!r}: a Sichuan stream without {SICHUAN_TABLE_OPENED}")
                 else:
                     self._change(table, event)
             if len(done) >= 1000:
@@ -244,7 +242,7 @@ class SichuanTableProjection(Projection):
     def apply(self, event: Event, live: LiveRows | None = None) -> None:
         if event.stream_type != STREAM_TYPE:
             return  # generic type names (``Settled`` …) may be used by other streams
-        if event.type == OPENED:
+        if event.type == SICHUAN_TABLE_OPENED:
             self._opened(event).save(force_insert=True)
             return
         table_id = event.stream_id.removeprefix("sichuan-")
@@ -268,7 +266,7 @@ class SichuanTableProjection(Projection):
         table.version, table.updated_at = event.version, event.recorded_at
         if event.type == TABLE_DEALT:
             table.seed, table.dealer = d["seed"], d["dealer"]
-        elif event.type == INTENT_ACCEPTED:
+        elif event.type == SICHUAN_INTENT_ACCEPTED:
             table.seq = d["seq"]
         elif event.type == SETTLED:  # S-13…S-16: each record moves points from payer to payee
             scores = list(table.scores)

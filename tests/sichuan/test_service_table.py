@@ -13,6 +13,7 @@ from rivals.errors import Conflict, NotAllowed
 from rivals.models import Account, Event
 from rivals.sichuan import engine
 from rivals.sichuan import services as svc
+from rivals.sichuan.events import SICHUAN_INTENT_ACCEPTED
 from rivals.sichuan.models import SichuanTable
 from tests.sichuan.test_api_table import choose
 
@@ -139,7 +140,7 @@ def test_two_racing_intents_on_one_table_exactly_one_wins():
     assert sorted(outcomes) == ["conflict", "ok"]
     table = SichuanTable.objects.get(pk=created.table.pk)
     assert table.seq == 1
-    accepted = Event.objects.filter(stream_id=table.stream_id, type=svc.INTENT_ACCEPTED)
+    accepted = Event.objects.filter(stream_id=table.stream_id, type=SICHUAN_INTENT_ACCEPTED)
     assert accepted.count() == 1
     versions = list(
         Event.objects.filter(stream_id=table.stream_id).order_by("version").values_list("version", flat=True)
