@@ -3,6 +3,7 @@ boards' own last pairs — and the round still ends exactly once, whoever races 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import pytest
@@ -19,6 +20,37 @@ from tests.matches.helpers import round_ended_events as ended_events
 
 def _pair_body(rnd: Round, acc, k: int = 0) -> dict:
     return {"seq": board(rnd, acc).seq, "type": "remove_pair", "tiles": list(plan(rnd, acc)[k])}
+
+
+@contextlib.contextmanager
+def _held_elsewhere(rnd: Round, **boards):
+    """While the body runs, another transaction holds the round's row and its boards (those of
+    ``boards``' filter, e.g. ``account=a``; every one by default) locked, and a statement of the
+    body that waits 3 s for a lock fails."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                Round.objects.select_for_update().get(pk=rnd.pk)
+                list(Game.objects.select_for_update().filter(round_id=rnd.pk, **boards))
+                held.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with connection.cursor() as cur:
+            cur.execute("SET lock_timeout = '3s'")
+        yield
+    finally:
+        release.set()
+        holder.join(20)
+        with connection.cursor() as cur:
+            cur.execute("RESET lock_timeout")
 
 
 def _refusal(outcome):
@@ -67,32 +99,10 @@ def test_r17_a_pair_waits_for_no_other_players_lock():
     a, b = accounts(2, prefix="nolock")
     rnd = first_round(match("quick", [a, b]))
     body = _pair_body(rnd, b)
-    held, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                Round.objects.select_for_update().get(pk=rnd.pk)
-                Game.objects.select_for_update().get(round_id=rnd.pk, account=a)
-                held.set()
-                release.wait(20)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert held.wait(10)
-        with connection.cursor() as cur:
-            cur.execute("SET lock_timeout = '3s'")  # a wait for either lock fails the pair
+    with _held_elsewhere(rnd, account=a):  # a wait for either lock fails the pair
         result = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(4))
         assert result.refused is None and result.game.seq == 1
         assert result.round.ends_at == at(24)  # its answer tells the deadline its pair moved
-    finally:
-        release.set()
-        holder.join(20)
-        with connection.cursor() as cur:
-            cur.execute("RESET lock_timeout")
     assert reload(rnd).ends_at == at(24)
 
 
@@ -105,31 +115,8 @@ def test_r38_an_intent_after_the_end_is_refused_from_its_read_waiting_for_no_loc
     pair(rnd, a, 2)
     assert svc.round_end_if_due(round_id=rnd.pk, now=at(23), via="task")  # idle at 22 s
     body = _pair_body(rnd, b)
-    held, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                Round.objects.select_for_update().get(pk=rnd.pk)
-                Game.objects.select_for_update().filter(round_id=rnd.pk).count()
-                held.set()
-                release.wait(20)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    try:
-        assert held.wait(10)
-        with connection.cursor() as cur:
-            cur.execute("SET lock_timeout = '3s'")  # a wait for any lock fails the intent
-        with pytest.raises(OutsideRoundTime) as refused:
-            svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(24.5))
-    finally:
-        release.set()
-        holder.join(20)
-        with connection.cursor() as cur:
-            cur.execute("RESET lock_timeout")
+    with _held_elsewhere(rnd), pytest.raises(OutsideRoundTime) as refused:  # every board: b's too
+        svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(24.5))
     mine = board(rnd, b)
     assert refused.value.details == {
         "status": "ended",
