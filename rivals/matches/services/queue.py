@@ -215,11 +215,19 @@ def queue_pair_due(*, now: datetime | None = None) -> int:
 
 
 def _ticket_of(account: Account, ticket_id, *, lock: bool = False) -> QueueTicket:
-    qs = QueueTicket.objects.select_for_update() if lock else QueueTicket.objects
-    ticket = qs.filter(pk=ticket_id, account=account).first() if is_uuid(ticket_id) else None
+    """The account's ticket (locked if asked): one prepared statement (a waiting player polls)."""
+    ticket = None
+    if is_uuid(ticket_id):
+        with connection.cursor() as django_cursor:
+            sql = _TICKET_SQL + (" FOR UPDATE" if lock else "")
+            cur = execute_prepared(django_cursor, sql, [str(ticket_id), int(account.pk)])
+            ticket = next(iter(models_from_rows(QueueTicket, cur, cur.fetchall())), None)
     if ticket is None:
         raise NotFound("no such queue ticket")
     return ticket
+
+
+_TICKET_SQL = f"SELECT {select_list(QueueTicket)} FROM matches_queue_ticket WHERE id = %s AND account_id = %s"
 
 
 def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = None) -> QueueTicket:
@@ -231,13 +239,7 @@ def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = Non
     the left ticket (a retried leave must not look like a failure). A poll is one prepared
     statement and no transaction (issue 35: a waiting player polls); only a due expiry takes one."""
     now = now or timezone.now()
-    ticket = None
-    if is_uuid(ticket_id):
-        with connection.cursor() as django_cursor:
-            cur = execute_prepared(django_cursor, _TICKET_SQL, [str(ticket_id), int(account.pk)])
-            ticket = next(iter(models_from_rows(QueueTicket, cur, cur.fetchall())), None)
-    if ticket is None:
-        raise NotFound("no such queue ticket")
+    ticket = _ticket_of(account, ticket_id)
     if ticket.status == "left":
         raise NotFound("this queue ticket was left")
     if ticket.status == "waiting" and ticket.expires_at <= now:
@@ -246,9 +248,6 @@ def queue_ticket_read(*, account: Account, ticket_id, now: datetime | None = Non
             if ticket.status == "waiting":
                 ticket = _expire(ticket, now)
     return ticket
-
-
-_TICKET_SQL = f"SELECT {select_list(QueueTicket)} FROM matches_queue_ticket WHERE id = %s AND account_id = %s"
 
 
 @transaction.atomic
