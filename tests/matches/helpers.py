@@ -67,10 +67,20 @@ def blocked_tile(rnd: Round, acc: Account) -> int:
     return next(t for t in range(b.layout.size) if (b.present >> t) & 1 and not b.is_free(t))
 
 
+def round_clock(round_id) -> Round | None:
+    """The round with its current deadline (``ends_at``, R-17), unlocked; None if unknown."""
+    from rivals.errors import NotFound
+    from rivals.matches.services.round_reads import round_boards, round_row
+
+    try:
+        rnd = round_row(round_id)
+    except NotFound:
+        return None
+    return rnd.clock_from(round_boards(rnd))
+
+
 def reload(rnd: Round) -> Round:
     """The round as stored, with its clock (R-17: ``ends_at`` and ``last_pair_at`` from its boards)."""
-    from rivals.matches.services.round_reads import round_clock
-
     return round_clock(rnd.pk)
 
 

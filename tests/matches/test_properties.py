@@ -15,9 +15,8 @@ from rivals.games.models import Game
 from rivals.games.services import game_board
 from rivals.matches import services as svc
 from rivals.matches.models import ROUND_IDLE, Round
-from rivals.matches.services.round_reads import round_clock
 from rivals.models import Event
-from tests.matches.helpers import T0, accounts, at, intent_for, match
+from tests.matches.helpers import T0, accounts, at, intent_for, match, round_clock
 
 _names = itertools.count()
 

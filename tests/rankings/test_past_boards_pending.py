@@ -12,10 +12,9 @@ from django.utils import timezone
 
 from rivals.matches import services as rounds
 from rivals.matches.models import Round
-from rivals.matches.services.round_reads import round_clock
 from rivals.points.models import PointsLedgerEntry
 from rivals.points.selectors import awards_pending
-from tests.matches.helpers import CODE, seconds, steady
+from tests.matches.helpers import CODE, round_clock, seconds, steady
 from tests.rankings.helpers import make_accounts, utc
 from tests.tournaments.helpers import new_tournament, register_all, score_tables
 from tournaments.services.play import tournament_tick

@@ -81,15 +81,6 @@ def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tupl
     return rnd.clock_from(boards), boards
 
 
-def round_clock(round_id) -> Round | None:
-    """The round with its current deadline (``ends_at``, R-17), unlocked; None if unknown."""
-    try:
-        rnd = round_row(round_id)
-    except NotFound:
-        return None
-    return rnd.clock_from(round_boards(rnd))
-
-
 # An opponent's board in a pair's read: the clock (R-17) and the opponents' figures need none of
 # its tile lists — the faces as dealt and now, the undo stack, the plan cache — the largest columns
 # of the row, decoded for nothing on every intent (issue 35: CPU per round intent). They are read
