@@ -122,6 +122,28 @@ def stream_suffix(stream_id: str, prefix: str) -> str:
     return stream_id[len(prefix) :] if stream_id.startswith(prefix) else ""
 
 
+def logged_data(stream_id: str, where: str, params: list[Any]) -> dict[str, Any] | None:
+    """The data of the first event of ``stream_id`` that ``where`` selects (SQL over
+    ``rivals_event``, with its own ORDER BY if it needs one; ``params`` its values), read inside
+    the append's transaction, bounded to the stream's partitions; None when there is none. A
+    room's live facts read the log through this (``LogMatchFacts``, ``LogTournamentFacts``)."""
+    import json
+
+    from django.db import connection
+
+    from rivals.eventstore import STREAM_BOUND_SQL
+
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT data FROM rivals_event WHERE {STREAM_BOUND_SQL} AND {where} LIMIT 1",
+            [stream_id, stream_id, *params],
+        )
+        row = cur.fetchone()
+    if row is None:
+        return None
+    return row[0] if isinstance(row[0], dict) else json.loads(row[0])
+
+
 def to_account(kind: str, view: Callable[[Any], dict[str, Any]]) -> Told:
     """An event of an account's stream (``account-<id>``), told to its account as ``kind`` with
     ``view(data)``."""

@@ -5,14 +5,13 @@ events: a wave's seating (``WaveSeated``), the registered accounts (``PlayerRegi
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from typing import Any
 
 from rest_framework import serializers
 
 from rivals.eventstore import STREAM_BOUND_SQL
-from rivals.notices import Facts, FactSource, Notices, stream_suffix
+from rivals.notices import Facts, FactSource, Notices, logged_data, stream_suffix
 from tournaments import events as ev
 from tournaments.events import (
     PLAYER_REGISTERED,
@@ -123,19 +122,12 @@ class LogTournamentFacts(TournamentFacts):
     """Read from the tournament's stream, inside the append's transaction (live)."""
 
     def seating(self, tournament_id: str, wave: int) -> dict[int, list[int]]:
-        from django.db import connection
-
-        with connection.cursor() as cur:
-            cur.execute(
-                f"SELECT data FROM rivals_event WHERE {STREAM_BOUND_SQL} AND type = %s AND data->'wave' = %s::jsonb "
-                "ORDER BY version DESC LIMIT 1",
-                [f"tournament-{tournament_id}"] * 2 + [WAVE_SEATED, str(int(wave))],
-            )
-            row = cur.fetchone()
-        if row is None:
-            return {}
-        data = row[0] if isinstance(row[0], dict) else json.loads(row[0])
-        return {table["table"]: list(table["account_ids"]) for table in data["tables"]}
+        data = logged_data(
+            f"tournament-{tournament_id}",
+            "type = %s AND data->'wave' = %s::jsonb ORDER BY version DESC",
+            [WAVE_SEATED, str(int(wave))],
+        )
+        return {table["table"]: list(table["account_ids"]) for table in data["tables"]} if data else {}
 
     def registered(self, tournament_id: str) -> list[int]:
         from django.db import connection

@@ -17,21 +17,21 @@ from tournaments.events import tournament_starting_soon
 from tournaments.models import Registration, Tournament
 
 LEAD = timedelta(minutes=5)
-TOURNAMENT_STREAM = "tournament-"
 
 
 def _stream(tournament: Tournament) -> str:
     """The reminder's stream: ``reminder-`` and the tournament's stream."""
-    return f"reminder-{TOURNAMENT_STREAM}{tournament.pk}"
+    return f"reminder-{tournament.stream_id}"
 
 
 def tournament_reminders_append(*, now: datetime) -> int:
     """Append the reminders that are due; returns how many."""
     soon = list(Tournament.objects.filter(status="scheduled", starts_at__gt=now, starts_at__lte=now + LEAD))
-    sent_before = set(Stream.objects.filter(id__in=[_stream(t) for t in soon]).values_list("id", flat=True))
+    streams = {_stream(t): t for t in soon}
+    sent_before = set(Stream.objects.filter(id__in=list(streams)).values_list("id", flat=True))
     sent = 0
-    for tournament in soon:
-        if _stream(tournament) in sent_before:
+    for stream_id, tournament in streams.items():
+        if stream_id in sent_before:
             continue
         registered = list(
             Registration.objects.filter(tournament=tournament).order_by("id").values_list("account_id", flat=True)
@@ -39,7 +39,7 @@ def tournament_reminders_append(*, now: datetime) -> int:
         try:
             with transaction.atomic():
                 event_append(
-                    stream_id=_stream(tournament),
+                    stream_id=stream_id,
                     stream_type="reminder",
                     expected_version=0,
                     actor="system",

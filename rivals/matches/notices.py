@@ -4,12 +4,10 @@ these notices need of earlier events: a duel's two accounts, a ticket's owner.""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rest_framework import serializers
 
-from rivals.eventstore import STREAM_BOUND_SQL
 from rivals.matches import events as ev
 from rivals.matches.events import (
     DUEL_ACCEPTED,
@@ -19,7 +17,7 @@ from rivals.matches.events import (
     QUEUE_MATCHED,
     ROUND_SCHEDULED,
 )
-from rivals.notices import Facts, FactSource, Notices
+from rivals.notices import Facts, FactSource, Notices, logged_data
 
 # --- the data of each notification (rivals.notification_types) ---------------------------------------
 
@@ -105,17 +103,7 @@ class LogMatchFacts(MatchFacts):
 
     @staticmethod
     def _first(stream_id: str) -> dict[str, Any] | None:
-        from django.db import connection
-
-        with connection.cursor() as cur:
-            # bounded to the stream's partitions (a prepared read need not look in every month)
-            cur.execute(
-                f"SELECT data FROM rivals_event WHERE {STREAM_BOUND_SQL} AND version = 1", [stream_id, stream_id]
-            )
-            row = cur.fetchone()
-        if row is None:
-            return None
-        return row[0] if isinstance(row[0], dict) else json.loads(row[0])
+        return logged_data(stream_id, "version = 1", [])
 
     def duel(self, duel_id: str) -> tuple[int, int] | None:
         first = self._first(f"duel-{duel_id}")
