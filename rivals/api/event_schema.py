@@ -12,11 +12,8 @@ spelling (``rivals.api.times``).
 
 from __future__ import annotations
 
-import datetime as dt
 import types
 import typing
-import uuid
-from collections import abc
 from functools import cache
 from typing import Any
 
@@ -24,7 +21,6 @@ from django.core.exceptions import ImproperlyConfigured
 
 from rivals import event_types
 
-_SEQUENCES = (list, tuple, set, frozenset, abc.Sequence, abc.Iterable, abc.Collection)
 _UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``): refused
 
 
@@ -55,16 +51,14 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "type": [schema["type"], "null"]}
 
 
-# the scalar types event data holds, as JSON schema
+# the scalar types event data holds, as JSON schema (lists are ``list[X]``; a payload that needs
+# another container or type adds its case to ``hint_schema``)
 _SCALARS = (
     (bool, {"type": "boolean"}),
     (int, {"type": "integer"}),
     (float, {"type": "number"}),
     (str, {"type": "string"}),
-    (dt.datetime, {"type": "string", "format": "date-time"}),
-    (dt.date, {"type": "string", "format": "date"}),
-    (uuid.UUID, {"type": "string", "format": "uuid"}),
-)
+)  # instants and days are strings marked ``Instant`` / ``Day`` (rivals.event_types)
 
 
 def hint_schema(hint: Any) -> Any:
@@ -78,9 +72,8 @@ def hint_schema(hint: Any) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         return _union_schema(hint)
-    if origin in _SEQUENCES or hint in (list, tuple):
-        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
-        items = hint_schema(args[0]) if args else _UNTYPED
+    if origin is list:
+        items = hint_schema(typing.get_args(hint)[0])
         return _UNTYPED if items is _UNTYPED else {"type": "array", "items": items}
     if event_types.is_typed_dict(hint):
         return _typed_dict_schema(hint)
@@ -90,16 +83,12 @@ def hint_schema(hint: Any) -> Any:
 
 
 def _union_schema(hint: Any) -> Any:
-    """``X | None`` (nullable) and unions of one JSON type (``UUID | str``: a string of either
-    spelling); a union of several JSON types is untyped."""
+    """``X | None``: ``X``'s schema, nullable; any other union is untyped."""
     members = [a for a in typing.get_args(hint) if a is not type(None)]
-    schemas = [hint_schema(m) for m in members]
-    if _UNTYPED in schemas or len({s["type"] for s in schemas}) != 1:
+    if len(members) != 1:
         return _UNTYPED
-    schema = dict(schemas[0])
-    if any(s != schemas[0] for s in schemas):
-        schema.pop("format", None)
-    return _nullable(schema) if len(members) < len(typing.get_args(hint)) else schema
+    schema = hint_schema(members[0])
+    return _UNTYPED if schema is _UNTYPED else _nullable(schema)
 
 
 def _typed_dict_schema(hint: Any) -> Any:

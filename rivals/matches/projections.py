@@ -76,11 +76,9 @@ DRIVER = RowsDriver(
     )
 )
 
-_CLOSED = {
-    QUEUE_MATCHED: "matched",
+_CLOSED = {  # the closings that carry no more than their status (a match or acceptance: its own step)
     QUEUE_LEFT: "left",
     QUEUE_EXPIRED: "expired",
-    DUEL_ACCEPTED: "accepted",
     DUEL_DECLINED: "declined",
     DUEL_EXPIRED: "expired",
 }
