@@ -150,11 +150,26 @@ class GameProjection(Projection):
 
 
 class LevelLeaderboardProjection(Projection):
-    """R-4: each account's best completion time per level, from single-player ``GameWon``."""
+    """R-4: each account's best completion time per level, from single-player ``GameWon``.
+
+    One step, two writers: the rebuild folds the wins in memory (``_after``); a live win is the
+    same merge as one upsert (``_UPSERT``: a new row, or one completion more and the better time),
+    which rides in the winning append's round trip — no row read and locked first (issue 35)."""
 
     name = "level_leaderboard"
     event_types = frozenset({GAME_WON})
     tables = (Table("rivals_level_best"),)
+    uses_live = True  # its write rides in the append (``defer_write``); it steps no caller's row
+
+    # ``_after`` in SQL: in SET, ``rivals_level_best.*`` is the row before this win
+    _UPSERT = (
+        "INSERT INTO rivals_level_best (level, account_id, best_ms, achieved_at, completions) "
+        "VALUES (%s, %s, %s, %s, 1) ON CONFLICT (level, account_id) DO UPDATE SET "
+        "completions = rivals_level_best.completions + 1, "
+        "best_ms = LEAST(rivals_level_best.best_ms, EXCLUDED.best_ms), "
+        "achieved_at = CASE WHEN EXCLUDED.best_ms < rivals_level_best.best_ms "
+        "THEN EXCLUDED.achieved_at ELSE rivals_level_best.achieved_at END"
+    )
 
     def rebuild(self, log) -> None:
         from rivals.games.models import LevelBest
@@ -189,14 +204,18 @@ class LevelLeaderboardProjection(Projection):
 
         LevelBest.objects.all().delete()
 
-    def apply(self, event: Event) -> None:
-        from rivals.games.models import LevelBest
-
+    def apply(self, event: Event, live: LiveRows | None = None) -> None:
         d = event.data
         if d.get("level") is None:
             return
-        best = LevelBest.objects.select_for_update().filter(level=d["level"], account_id=d["account_id"]).first()
-        self._after(best, event).save(force_insert=best is None)
+        params = [d["level"], d["account_id"], d["play_ms"], event.recorded_at]
+        if live is not None:
+            defer_write(live, self._UPSERT, params)
+            return
+        from django.db import connection
+
+        with connection.cursor() as cur:
+            cur.execute(self._UPSERT, params)
 
 
 game_projection = GameProjection()
