@@ -33,11 +33,18 @@ def awards_pending(*, start: datetime, end: datetime) -> bool:
 # --- the ledger as other rooms read it ---------------------------------------------------------
 
 
-def award_keys_present(keys: Iterable[str]) -> set[str]:
-    """Which of these award keys the ledger holds (an award is paid once per key)."""
-    from rivals.points.models import PointsLedgerEntry
+_KEYS_SQL = "SELECT award_key FROM rivals_points_ledger WHERE award_key = ANY(%s::text[])"
 
-    return set(PointsLedgerEntry.objects.filter(award_key__in=list(keys)).values_list("award_key", flat=True))
+
+def award_keys_present(keys: Iterable[str]) -> set[str]:
+    """Which of these award keys the ledger holds (an award is paid once per key): one prepared
+    statement (a solo level's every win asks it)."""
+    from django.db import connection
+
+    from rivals.rawsql import execute_prepared
+
+    with connection.cursor() as cur:
+        return {row[0] for row in execute_prepared(cur, _KEYS_SQL, [list(keys)]).fetchall()}
 
 
 def points_sum(*, account_id: int, source: str, start: datetime, end: datetime, upto: datetime) -> int:

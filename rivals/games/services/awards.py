@@ -29,18 +29,22 @@ def single_player_awards(*, game: Game, account: Account, now: datetime) -> list
     level, time_ms = game.level, game.completion_ms
     awards = []
     ref = {"game_id": str(game.pk), "level": level, "time_ms": time_ms}
-    first = points_award(
-        account=account,
-        amount=FIRST_COMPLETION_POINTS,
-        source="single_player",
-        key=_award_key("first_completion", account.pk, level),
-        at=now,
-        ref=ref,
-    )
-    if first:
-        awards.append(first)
-    earned = award_keys_present([_award_key("first_place", account.pk, level), _award_key("top10", account.pk, level)])
-    if _award_key("first_place", account.pk, level) in earned:
+    keys = {kind: _award_key(kind, account.pk, level) for kind in ("first_completion", "first_place", "top10")}
+    # one read of the three keys (issue 35: a level won again pays nothing and asks once); a key
+    # the ledger holds stays held, and a missing one is checked again under ``points_award``'s lock
+    earned = award_keys_present(keys.values())
+    if keys["first_completion"] not in earned:
+        first = points_award(
+            account=account,
+            amount=FIRST_COMPLETION_POINTS,
+            source="single_player",
+            key=keys["first_completion"],
+            at=now,
+            ref=ref,
+        )
+        if first:
+            awards.append(first)
+    if keys["first_place"] in earned:
         return awards  # R-5: after the 10, no further time bonus on this level
     # Decision (R-38): suspended and closed accounts are off the leaderboard, so they take no place
     place = 1 + (
@@ -56,16 +60,16 @@ def single_player_awards(*, game: Game, account: Account, now: datetime) -> list
             account=account,
             amount=FIRST_PLACE_BONUS,
             source="single_player",
-            key=_award_key("first_place", account.pk, level),
+            key=keys["first_place"],
             at=now,
             ref={**ref, "place": 1},
         )
-    elif place <= 10 and _award_key("top10", account.pk, level) not in earned:
+    elif place <= 10 and keys["top10"] not in earned:
         bonus = points_award(
             account=account,
             amount=TOP10_BONUS,
             source="single_player",
-            key=_award_key("top10", account.pk, level),
+            key=keys["top10"],
             at=now,
             ref={**ref, "place": place},
         )
