@@ -24,16 +24,7 @@ class FairPlayFlagsProjection(Projection):
 
         d = event.data
         if event.type == FAIR_PLAY_FLAGGED:
-            FairPlayFlag.objects.create(
-                id=d["flag_id"],
-                account_id=d["account_id"],
-                kind=d["kind"],
-                subject=d["subject"],
-                game_id=d.get("game_id"),
-                round_id=d.get("round_id"),
-                details=d.get("details") or {},
-                flagged_at=event.recorded_at,
-            )
+            flag_row(event).save(force_insert=True)
         else:
             FairPlayFlag.objects.filter(pk=d["flag_id"]).update(
                 status=d["decision"],
@@ -41,6 +32,23 @@ class FairPlayFlagsProjection(Projection):
                 reviewed_at=event.recorded_at,
                 reviewed_by=(event.metadata or {}).get("actor") or "",
             )
+
+
+def flag_row(event: Event):
+    """The flag's row of one ``FairPlayFlagged`` (not saved: the projection saves it)."""
+    from rivals.fairplay.models import FairPlayFlag
+
+    d = event.data
+    return FairPlayFlag(
+        id=d["flag_id"],
+        account_id=d["account_id"],
+        kind=d["kind"],
+        subject=d["subject"],
+        game_id=d.get("game_id"),
+        round_id=d.get("round_id"),
+        details=d.get("details") or {},
+        flagged_at=event.recorded_at,
+    )
 
 
 flags_projection = FairPlayFlagsProjection()

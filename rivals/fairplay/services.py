@@ -32,6 +32,7 @@ from rivals.fairplay.events import (
     fair_play_flagged,
 )
 from rivals.fairplay.models import FairPlayFlag
+from rivals.fairplay.projections import flag_row
 from rivals.games.events import PAIR_REMOVED
 from rivals.games.models import RejectedIntent
 from rivals.models import Account
@@ -73,10 +74,10 @@ def fairplay_flag(
     )
     try:
         with transaction.atomic():
-            account_event(Account(pk=account_id), flagged, actor="system", now=now)
+            (event,) = account_event(Account(pk=account_id), flagged, actor="system", now=now)
     except IntegrityError:  # raised concurrently by another request: that one stands
         return None
-    return FairPlayFlag.objects.get(pk=flag_id)
+    return flag_row(event)  # the row as the projection wrote it (not read back: issue 35)
 
 
 # --- signals from intents ----------------------------------------------------------------------
