@@ -282,6 +282,8 @@ def main() -> int:
     ap.add_argument("--open-seconds", type=float, default=20)
     ap.add_argument("--four-only", action="store_true", help="only 2. (and 4.): more samples of the 4-player round")
     ap.add_argument("--machine-postgres", action="store_true", help="the machine's server (no statements)")
+    ap.add_argument("--web-workers", type=int, default=2, help="gunicorn's worker processes")
+    ap.add_argument("--threads", type=int, default=4, help="gunicorn's threads per worker")
     args = ap.parse_args()
     if args.quick:
         args.seconds, args.repeats, args.open_seconds = 3, 1, 8
@@ -319,6 +321,8 @@ def main() -> int:
             broker_url=broker,
             cache_url=cache,
             folder=folder,
+            web_workers=args.web_workers,
+            threads=args.threads,
             RIVALS_BENCH_FLOOR="1",
             RIVALS_ROUND_LAYOUTS=args.deals,
             DATABASE_CONN_MAX_AGE="900",
@@ -337,7 +341,7 @@ def main() -> int:
             django.setup()
             statements = load.Statements(url)
             print(
-                f"service: gunicorn 2×4 gthread, worker, beat; PostgreSQL "
+                f"service: gunicorn {args.web_workers}×{args.threads} gthread, worker, beat; PostgreSQL "
                 f"{'own 15, fsync on' if own else url.rsplit('@', 1)[-1]}; statements "
                 f"{'from pg_stat_statements' if statements.available else 'n/a'}",
                 flush=True,
