@@ -166,10 +166,11 @@ class Round(models.Model):
             candidates.insert(0, (self.cutoff_at, "cutoff"))
         return min(candidates, key=lambda c: c[0])  # on equal instants the first listed names it
 
-    def clock_from(self, boards) -> Round:
+    def clock_from(self, boards, *, also: datetime | None = None) -> Round:
         """The round's clock from its boards (R-17): ``last_pair_at`` (the latest pair of any
-        player) and, while it runs, ``ends_at`` — the current deadline — in memory, never saved."""
-        pairs = [t for t in map(board_last_pair_at, boards) if t is not None]
+        player; ``also``: the latest of boards not given, read as an instant) and, while it runs,
+        ``ends_at`` — the current deadline — in memory, never saved."""
+        pairs = [t for t in (*map(board_last_pair_at, boards), also) if t is not None]
         self.last_pair_at = max(pairs) if pairs else None
         if self.status == "running":
             self.ends_at = self.deadline()[0]

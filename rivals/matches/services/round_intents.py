@@ -36,7 +36,9 @@ class RoundIntentResult:
     round: Round
     game: Game
     events: list = field(default_factory=list)
-    boards: list[Game] = field(default_factory=list)  # every player's board, the caller's included
+    # every player's board, the caller's included; None after a pair that read its own board alone
+    # (issue 35): the whole answer reads them then (``round_view``), the compact one needs none
+    boards: list[Game] | None = field(default_factory=list)
     # the caller's board before the intent (the compact answer names what changed: rivals.api.prefer)
     present_before: int = 0
     faces_before: list = field(default_factory=list)
@@ -46,7 +48,7 @@ class RoundIntentResult:
 
     @classmethod
     def applied(
-        cls, rnd: Round, game: Game, boards: list[Game], result: IntentResult, now: datetime
+        cls, rnd: Round, game: Game, boards: list[Game] | None, result: IntentResult, now: datetime
     ) -> RoundIntentResult:
         """An accepted intent: ``result`` is the board's (``game_intent_run``)."""
         return cls(
@@ -106,8 +108,7 @@ def _over(rnd: Round, game: Game, now: datetime) -> OutsideRoundTime:
 
 
 def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent, now) -> RoundIntentResult:
-    rnd, boards = round_with_own_board(round_id, account=account)
-    game = next(g for g in boards if g.account_id == account.pk)
+    rnd, game = round_with_own_board(round_id, account=account)
     now = now or timezone.now()  # once the board is locked: after every pair that held it
     if rnd.status == "ended":  # ended and committed (final): refused from this read, no lock taken
         raise _over(rnd, game, now)
@@ -120,7 +121,8 @@ def _own_board_intent(*, account: Account, round_id, kind: str, seq: int, intent
     result = game_intent_run(game=game, account=account, kind=kind, seq=seq, intent=intent, now=now)
     if game.status == "won":  # a pair that was not the last cannot complete a board
         raise AssertionError("a round's board completed outside the end's locks")
-    return RoundIntentResult.applied(rnd.clock_from(boards), game, boards, result, now)
+    # the round's clock as this pair leaves it: its board's new last pair beside the others' as read
+    return RoundIntentResult.applied(rnd.clock_from([game], also=rnd.last_pair_at), game, None, result, now)
 
 
 @transaction.atomic

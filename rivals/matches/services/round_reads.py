@@ -81,65 +81,50 @@ def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tupl
     return rnd.clock_from(boards), boards
 
 
-# An opponent's board in a pair's read: the clock (R-17) and the opponents' figures need none of
-# its tile lists — the faces as dealt and now, the undo stack, the plan cache — the largest columns
-# of the row, decoded for nothing on every intent (issue 35: CPU per round intent). They are read
-# as NULL and left deferred on the instance: should anything ask for one, Django reads it then.
-_OPPONENT_DEFERRED = ("initial_faces", "faces", "removed", "plan")
+# The latest pair of the other boards of a pair's round (R-17's idle deadline runs from the latest
+# pair of any player): the same instant as ``board_last_pair_at`` and ``DEADLINE_SQL``'s, read in
+# the pair's statement instead of the other boards themselves (issue 35: a pair builds its own board
+# alone — the opponents' figures are the round's read and the live socket's).
+_OTHERS_LAST_PAIR_SQL = (
+    "(SELECT max(o.started_at + o.last_pair_ms * interval '1 millisecond') FROM rivals_game o "
+    "WHERE o.round_id = %s AND o.account_id <> %s) AS others_last_pair_at"
+)
 
 
 @cache
 def _own_locked_sql() -> str:
-    """One statement (issue 35: one round trip a pair): the round the account plays, and — while
-    it runs — the caller's board locked beside the other boards unlocked, each row carrying the
-    round's columns first; a round over gives every board unlocked (its players' late intents are
-    refused from it); an unknown round no row."""
+    """One statement and one row (issue 35: one round trip a pair): the round the account plays,
+    the caller's board — locked while the round runs; a round over (ended: final) gives it
+    unlocked, its players' late intents are refused from it — and the latest pair of the other
+    boards; an unknown round no row."""
     cols = select_list(Game)
-    deferred = {Game._meta.get_field(name).column for name in _OPPONENT_DEFERRED}
-    others = ", ".join(
-        f'NULL::jsonb AS "{f.column}"' if f.column in deferred else f'g."{f.column}"'
-        for f in Game._meta.concrete_fields
-    )
     running = "(SELECT status FROM r) = 'running'"
+    mine = f"SELECT {cols} FROM rivals_game WHERE round_id = %s AND account_id = %s"
     return (
         f"WITH r AS ({_round_sql(False)}), "
-        f"mine AS (SELECT {cols} FROM rivals_game WHERE round_id = %s AND account_id = %s AND {running} FOR UPDATE), "
-        f"b AS (SELECT {cols}, NULL::text AS player_name FROM mine UNION ALL "
-        f"SELECT {others}, a.display_name FROM rivals_game g JOIN rivals_account a "
-        f"ON a.id = g.account_id WHERE g.round_id = %s AND (g.account_id <> %s OR NOT {running})) "
-        f"SELECT {select_list(Round, 'r')}, b.* FROM r LEFT JOIN b ON true"
+        f"locked AS ({mine} AND {running} FOR UPDATE), "
+        f"b AS (SELECT * FROM locked UNION ALL {mine} AND NOT {running}) "
+        f"SELECT {select_list(Round, 'r')}, {_OTHERS_LAST_PAIR_SQL}, b.* FROM r LEFT JOIN b ON true"
     )
 
 
-def _defer_opponent_columns(game: Game) -> Game:
-    """An opponent's board of ``round_with_own_board``: its unread columns deferred, not None."""
-    for name in _OPPONENT_DEFERRED:
-        game.__dict__.pop(Game._meta.get_field(name).attname, None)
-    return game
-
-
-def round_with_own_board(round_id, *, account: Account) -> tuple[Round, list[Game]]:
+def round_with_own_board(round_id, *, account: Account) -> tuple[Round, Game]:
     """A pair's read (issue 35): the round unlocked, the caller's board locked — as it is once the
-    lock is held — and the other boards as they were (unlocked: they only ever move the deadline
-    later, R-17), in one prepared statement. The players of a round wait for no one's lock but
-    their own board's. 404 for a round the account does not play; a round over (ended: final)
-    comes with its boards unlocked, each without its tile lists."""
+    lock is held — and the round's clock from it and the other boards' latest pair as it was
+    (unlocked: the other boards only ever move the deadline later, R-17), in one prepared
+    statement. The players of a round wait for no one's lock but their own board's. 404 for a
+    round the account does not play; a round over (ended: final) comes with the board unlocked."""
     if not is_uuid(round_id):
         raise NotFound("no such round")
     me, rid = int(account.pk), str(round_id)
     with connection.cursor() as django_cursor:
-        cur = execute_prepared(django_cursor, _own_locked_sql(), [rid, f"[{me}]", rid, me, rid, me])
+        cur = execute_prepared(django_cursor, _own_locked_sql(), [rid, f"[{me}]", rid, me, rid, me, rid, me])
         rows = cur.fetchall()
         names = column_names(cur)
-    if not rows:
+    if not rows or rows[0][len(Round._meta.concrete_fields) + 1] is None:
         raise NotFound("no such round")
     split = len(Round._meta.concrete_fields)
-    rnd = models_from_columns(Round, names[:split], [rows[0][:split]])[0]
-    running = rnd.status == "running"
-    games = [
-        g if running and g.account_id == me else _defer_opponent_columns(g)
-        for g in models_from_columns(Game, names[split:], [row[split:] for row in rows if row[split] is not None])
-    ]
-    boards = {g.account_id: g for g in games}
-    boards = [boards[a] for a in rnd.players if a in boards]
-    return rnd.clock_from(boards), boards
+    row = rows[0]
+    rnd = models_from_columns(Round, names[:split], [row[:split]])[0]
+    (game,) = models_from_columns(Game, names[split + 1 :], [row[split + 1 :]])
+    return rnd.clock_from([game], also=row[split]), game
