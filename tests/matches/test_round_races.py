@@ -234,7 +234,8 @@ def test_queue_joins_at_once_without_a_queue_lock_make_one_match_of_every_ticket
 @pytest.mark.django_db
 def test_r17_a_round_pair_sends_its_read_and_its_append_only(monkeypatch):
     """Issue 35: a pair that cannot end the round is one read (the round, the caller's board
-    locked, the other boards) and one append (its projections ride in the append's statement)."""
+    locked, the other boards' latest pair) and one append (its projections ride in the append's
+    statement)."""
     import psycopg
 
     a, b = accounts(2, prefix="count")
@@ -254,3 +255,19 @@ def test_r17_a_round_pair_sends_its_read_and_its_append_only(monkeypatch):
     sent = [q for q in sent if "SAVEPOINT" not in q]  # the test's own transaction (BEGIN/COMMIT in a request)
     assert len(sent) == 2, sent
     assert sent[0].startswith("WITH r AS") and sent[1].startswith("WITH RECURSIVE v")
+
+
+@pytest.mark.django_db
+def test_r17_a_pair_answers_the_deadline_of_the_latest_pair_of_any_player():
+    """R-17: the idle deadline runs from the latest pair of any player. A pair reads its own board
+    alone (issue 35) and the others' latest pair as an instant: a rival's later pair still sets the
+    deadline the pair's answer tells (the rival at 10 s, this player at 8 s: 10 + 20 = 30 s)."""
+    a, b = accounts(2, prefix="latest")
+    rnd = first_round(match("quick", [a, b]))
+    first = svc.round_intent_apply(account=a, round_id=rnd.pk, intent=_pair_body(rnd, a), now=at(10))
+    assert first.refused is None and first.round.ends_at == at(30)
+    late = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=_pair_body(rnd, b), now=at(8))
+    assert late.refused is None and late.game.seq == 1
+    assert late.round.last_pair_at == at(10) and late.round.ends_at == at(30)
+    again = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=_pair_body(rnd, b, 1), now=at(12))
+    assert again.round.last_pair_at == at(12) and again.round.ends_at == at(32)  # now its own pair is the latest

@@ -2,7 +2,7 @@
 of competitive play (issue 35: ``rivals.matches.services.rounds`` tells the clock and the locks).
 
 A pair that cannot end the round locks its own board alone and reads the round and the other
-boards as they were (their later pairs only move the deadline later); one that may end it — its
+boards' latest pair as they were (their later pairs only move the deadline later); one that may end it — its
 board's last pair (a completion), an intent at or past the deadline, or before the start — takes
 the end's locks (the round, then every board) from the start.
 """
