@@ -16,11 +16,14 @@ MODES = (("quick", "Quick Match"), ("duel", "Duel"), ("arena", "Arena"), ("tourn
 ROUND_DURATION = timedelta(minutes=5)
 ROUND_IDLE = timedelta(seconds=20)
 
-# R-17's deadline in SQL, from the boards' own last pairs (a board of a round never pauses: its
-# last pair's instant is its start + ``last_pair_ms``) — the same instant as ``Round.deadline``
+# A round's board's last pair in SQL (a board of a round never pauses: its last pair's instant is
+# its start + ``last_pair_ms``) — the same instant as ``board_last_pair_at``; ``g`` names the board
+LAST_PAIR_SQL = "g.started_at + g.last_pair_ms * interval '1 millisecond'"
+
+# R-17's deadline in SQL, from the boards' own last pairs — the same instant as ``Round.deadline``
 DEADLINE_SQL = (
     "LEAST(matches_round.hard_ends_at, COALESCE(matches_round.cutoff_at, matches_round.hard_ends_at), "
-    "COALESCE((SELECT max(g.started_at + g.last_pair_ms * interval '1 millisecond') FROM rivals_game g "
+    f"COALESCE((SELECT max({LAST_PAIR_SQL}) FROM rivals_game g "
     f"WHERE g.round_id = matches_round.id), matches_round.starts_at) + interval '{ROUND_IDLE.seconds} seconds')"
 )
 

@@ -12,7 +12,7 @@ from django.db import connection
 from rivals.errors import NotFound
 from rivals.games.models import Game
 from rivals.ids import is_uuid
-from rivals.matches.models import Round
+from rivals.matches.models import LAST_PAIR_SQL, Round
 from rivals.models import Account
 from rivals.rawsql import column_names, execute_prepared, models_from_columns, models_from_rows, select_list
 
@@ -82,12 +82,12 @@ def round_with_boards(round_id, *, account: Account, lock: bool = False) -> tupl
 
 
 # The latest pair of the other boards of a pair's round (R-17's idle deadline runs from the latest
-# pair of any player): the same instant as ``board_last_pair_at`` and ``DEADLINE_SQL``'s, read in
-# the pair's statement instead of the other boards themselves (issue 35: a pair builds its own board
-# alone — the opponents' figures are the round's read and the live socket's).
+# pair of any player), read in the pair's statement instead of the other boards themselves (issue
+# 35: a pair builds its own board alone — the opponents' figures are the round's read and the live
+# socket's).
 _OTHERS_LAST_PAIR_SQL = (
-    "(SELECT max(o.started_at + o.last_pair_ms * interval '1 millisecond') FROM rivals_game o "
-    "WHERE o.round_id = %s AND o.account_id <> %s) AS others_last_pair_at"
+    f"(SELECT max({LAST_PAIR_SQL}) FROM rivals_game g WHERE g.round_id = %s AND g.account_id <> %s) "
+    "AS others_last_pair_at"
 )
 
 
@@ -121,10 +121,10 @@ def round_with_own_board(round_id, *, account: Account) -> tuple[Round, Game]:
         cur = execute_prepared(django_cursor, _own_locked_sql(), [rid, f"[{me}]", rid, me, rid, me, rid, me])
         rows = cur.fetchall()
         names = column_names(cur)
-    if not rows or rows[0][len(Round._meta.concrete_fields) + 1] is None:
+    split = len(Round._meta.concrete_fields)  # the round's columns, the others' last pair, the board's
+    row = rows[0] if rows else None
+    if row is None or row[split + 1] is None:  # no round of the account's, or no board of its own
         raise NotFound("no such round")
-    split = len(Round._meta.concrete_fields)
-    row = rows[0]
-    rnd = models_from_columns(Round, names[:split], [row[:split]])[0]
+    (rnd,) = models_from_columns(Round, names[:split], [row[:split]])
     (game,) = models_from_columns(Game, names[split + 1 :], [row[split + 1 :]])
     return rnd.clock_from([game], also=row[split]), game
