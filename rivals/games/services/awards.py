@@ -27,23 +27,19 @@ def single_player_awards(*, game: Game, account: Account, now: datetime) -> list
     (5) can each be earned once per account and level; after the 10 no time bonus at all.
     """
     level, time_ms = game.level, game.completion_ms
-    awards = []
     ref = {"game_id": str(game.pk), "level": level, "time_ms": time_ms}
     keys = {kind: _award_key(kind, account.pk, level) for kind in ("first_completion", "first_place", "top10")}
     # one read of the three keys (issue 35: a level won again pays nothing and asks once); a key
     # the ledger holds stays held, and a missing one is checked again under ``points_award``'s lock
     earned = award_keys_present(keys.values())
-    if keys["first_completion"] not in earned:
-        first = points_award(
-            account=account,
-            amount=FIRST_COMPLETION_POINTS,
-            source="single_player",
-            key=keys["first_completion"],
-            at=now,
-            ref=ref,
+
+    def award(kind: str, amount: int, extra: dict) -> list:
+        entry = points_award(
+            account=account, amount=amount, source="single_player", key=keys[kind], at=now, ref={**ref, **extra}
         )
-        if first:
-            awards.append(first)
+        return [entry] if entry else []
+
+    awards = [] if keys["first_completion"] in earned else award("first_completion", FIRST_COMPLETION_POINTS, {})
     if keys["first_place"] in earned:
         return awards  # R-5: after the 10, no further time bonus on this level
     # Decision (R-38): suspended and closed accounts are off the leaderboard, so they take no place
@@ -54,25 +50,8 @@ def single_player_awards(*, game: Game, account: Account, now: datetime) -> list
         .exclude(account=account)
         .count()
     )
-    bonus = None
     if place == 1:
-        bonus = points_award(
-            account=account,
-            amount=FIRST_PLACE_BONUS,
-            source="single_player",
-            key=keys["first_place"],
-            at=now,
-            ref={**ref, "place": 1},
-        )
-    elif place <= 10 and keys["top10"] not in earned:
-        bonus = points_award(
-            account=account,
-            amount=TOP10_BONUS,
-            source="single_player",
-            key=keys["top10"],
-            at=now,
-            ref={**ref, "place": place},
-        )
-    if bonus:
-        awards.append(bonus)
+        return awards + award("first_place", FIRST_PLACE_BONUS, {"place": 1})
+    if place <= 10 and keys["top10"] not in earned:
+        return awards + award("top10", TOP10_BONUS, {"place": place})
     return awards
