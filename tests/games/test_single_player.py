@@ -7,7 +7,7 @@ import pytest
 from rivals.games import services as svc
 from rivals.games.models import LevelBest
 from rivals.points.models import PointsLedgerEntry
-from tests.games.helpers import account, new_game, play_to_win
+from tests.games.helpers import account, at, new_game, play_to_win
 
 
 def points(acc) -> list[int]:
@@ -107,6 +107,22 @@ def test_r4_leaderboard_equal_times_share_a_place(api):
     res = api.get("/api/v1/levels/1/leaderboard")
     assert res.status_code == 200
     assert [(r["place"], r["time_ms"]) for r in res.json()] == [(1, 90000), (1, 90000), (3, 95000)]
+
+
+@pytest.mark.django_db
+def test_r4_the_leaderboard_keeps_each_accounts_best_time_and_counts_its_completions():
+    """R-4: one row per account and level — the best time, the instant it was achieved, the
+    completions — the same live (one upsert per win) as rebuilt from the log."""
+    from django.core.management import call_command
+
+    A = account("A")
+    complete(A, 100.0)
+    complete(A, 60.0, created_s=200)  # the best: won at 260 s
+    complete(A, 80.0, created_s=300)  # slower: the best stays
+    row = LevelBest.objects.values_list("best_ms", "achieved_at", "completions").get(level=1, account=A)
+    assert row == (60_000, at(260), 3)
+    call_command("rebuild_projections")
+    assert LevelBest.objects.values_list("best_ms", "achieved_at", "completions").get(level=1, account=A) == row
 
 
 @pytest.mark.django_db
