@@ -243,21 +243,31 @@ def test_a_slow_socket_is_closed_with_4408_and_resumes_by_since(live_folder, dja
         server.stop()
 
 
+def _messages_until_closed(client, act) -> tuple[int, list[dict]]:
+    """Subscribe ``client``'s socket to its account, ``act``, then read until the server closes it:
+    the close code and the messages before it."""
+    got: list[dict] = []
+    with client.socket() as ws:
+        send(ws, op="subscribe", topic="account")
+        recv(ws)
+        act()
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                got.append(recv(ws))
+    return closed.value.rcvd.code, got
+
+
 def test_r38_a_suspended_accounts_sockets_close(live):
     from rivals.fairplay.services import account_suspend
     from rivals.models import Account
 
     a = Client(live, "suspend-a")
-    with a.socket() as ws:
-        send(ws, op="subscribe", topic="account")
-        recv(ws)
-        account_suspend(account=Account.objects.get(pk=a.account_id), reason="test", actor="operator:test")
-        got = []
-        with pytest.raises(ConnectionClosed) as closed:
-            while True:
-                got.append(recv(ws))
-        assert closed.value.rcvd.code == 4403
-        assert [m["type"] for m in got] == ["account_suspended"]
+    account = Account.objects.get(pk=a.account_id)
+    code, got = _messages_until_closed(
+        a, lambda: account_suspend(account=account, reason="test", actor="operator:test")
+    )
+    assert code == 4403
+    assert [m["type"] for m in got] == ["account_suspended"]
     assert a.post("/live/ticket").status_code == 403
 
 
@@ -267,14 +277,9 @@ def test_r38_a_closed_accounts_sockets_close(live):
     from rivals.models import Account
 
     a = Client(live, "close-a")
-    with a.socket() as ws:
-        send(ws, op="subscribe", topic="account")
-        recv(ws)
-        account_close(account=Account.objects.get(pk=a.account_id), reason="test", actor="operator:test")
-        with pytest.raises(ConnectionClosed) as closed:
-            while True:
-                recv(ws)
-        assert closed.value.rcvd.code == 4403
+    account = Account.objects.get(pk=a.account_id)
+    code, _ = _messages_until_closed(a, lambda: account_close(account=account, reason="test", actor="operator:test"))
+    assert code == 4403
 
 
 def test_the_socket_says_a_match_before_its_round_with_typed_data_and_one_time_spelling(live):
