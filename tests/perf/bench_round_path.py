@@ -3,12 +3,16 @@ as in production (``tests/perf/stack.py``: gunicorn 2 × 4 gthreads, one Celery 
 2 cores are shared:
 
 1. **Interleaved closed loops**, ``--repeats`` (5) times: floor, solo ``remove_pair``, floor, Quick
-   Match round ``remove_pair`` (2 players a round, the whole round's life: the queue — polled every
-   10 ms (``QuickPlayer``): the live socket's notices came seconds late under this machine's load
-   and stalled whole runs —, the match's and the round's reads, its end), floor — compact answers (``Prefer: return=minimal``). Each kind: the **median** of its
-   runs' ratios to the floor runs beside it, round / solo of each repeat (median), web and database
-   CPU per accepted intent, statements per intent (``pg_stat_statements``), the load average, each kind's requests by endpoint
-   per intent (the per-round requests beside the pairs).
+   Match round ``remove_pair`` (2 players a round, the whole round's life: the queue — its match
+   heard of on the live socket, as the reference client does, with a poll of the ticket after
+   0.5 s of silence as a client's safety net; ``--poll``: polled every 10 ms instead
+   (``QuickPlayer``) —, the round's read, its end), floor — compact answers (``Prefer:
+   return=minimal``). Each kind: the **median** of its runs' ratios to the floor runs beside it,
+   round / solo of each repeat (median), web and database CPU per accepted intent, the rest of the
+   service's (Celery worker and beat, the live socket's process and its database connections),
+   round / solo by the whole service's CPU per intent (a figure the machine's other load moves
+   far less than throughput), statements per intent (``pg_stat_statements``), the load average,
+   each kind's requests by endpoint per intent (the per-round requests beside the pairs).
 2. **A 4-player round** (a tournament table of 4 on a 144-tile deal, ``--layout``): one player of
    the round pairing alone as fast as answers come, against all four pairing at once on the same
    round — accepted intents/s, interleaved ``--repeats`` times; the median of four / one.
@@ -68,11 +72,32 @@ class Counting:
 
 
 class QuickPlayer(rounds.RoundPlayer):
-    """``bench_rounds.RoundPlayer`` polling its waiting ticket every 10 ms (not 50): of the two
-    players of a round one joins first and waits for the other, and a 50-ms poll left its closed
-    loop idle for a quarter of a 36-tile round's play — the queue's protocol, not the round path."""
+    """``bench_rounds.RoundPlayer``, which (with ``--poll``) polls its waiting ticket every 10 ms
+    (not 50): of the two players of a round one joins first and waits for the other, and a 50-ms
+    poll left its closed loop idle for a quarter of a 36-tile round's play."""
 
     POLL = 0.01
+
+
+def service_cpu(absolute: dict[str, list[tuple[float, float, float]]]) -> float:
+    """1c. The whole service's CPU per accepted intent, each kind's median over its runs: web
+    workers + database backends + the rest (worker, beat, live socket); round / solo by it —
+    solo's total over the round's, as a throughput ratio would be on cores that did nothing else."""
+    totals = {}
+    for kind in ("floor", "solo", "round"):
+        runs = absolute[kind]
+        web, db, rest = (statistics.median(run[i] for run in runs) for i in range(3))
+        totals[kind] = statistics.median(sum(run) for run in runs)
+        print(
+            f"1c. {kind}: service CPU per intent {totals[kind]:.2f} ms (web {web:.2f} + database {db:.2f} "
+            f"+ the rest {rest:.2f}; medians of {len(runs)} runs)"
+        )
+    by_cpu = totals["solo"] / totals["round"]
+    print(
+        f"1c. round / solo by the service's CPU per intent: {by_cpu:.2f}; solo / the floor: "
+        f"{totals['floor'] / totals['solo']:.2f}"
+    )
+    return by_cpu
 
 
 def endpoints_report(recorder, counting, phases) -> None:
@@ -284,6 +309,9 @@ def main() -> int:
     ap.add_argument("--machine-postgres", action="store_true", help="the machine's server (no statements)")
     ap.add_argument("--web-workers", type=int, default=2, help="gunicorn's worker processes")
     ap.add_argument("--threads", type=int, default=4, help="gunicorn's threads per worker")
+    ap.add_argument(
+        "--poll", action="store_true", help="Quick Match players poll their ticket (every 10 ms), no live socket"
+    )
     args = ap.parse_args()
     if args.quick:
         args.seconds, args.repeats, args.open_seconds = 3, 1, 8
@@ -335,13 +363,16 @@ def main() -> int:
         try:
             stack.prepare()
             stack.start()
+            if not args.poll:
+                stack.start_live()
             time.sleep(3)
             import django
 
             django.setup()
             statements = load.Statements(url)
             print(
-                f"service: gunicorn {args.web_workers}×{args.threads} gthread, worker, beat; PostgreSQL "
+                f"service: gunicorn {args.web_workers}×{args.threads} gthread, worker, beat"
+                f"{'' if args.poll else ', live socket'}; PostgreSQL "
                 f"{'own 15, fsync on' if own else url.rsplit('@', 1)[-1]}; statements "
                 f"{'from pg_stat_statements' if statements.available else 'n/a'}",
                 flush=True,
@@ -353,7 +384,10 @@ def main() -> int:
                 load.Guarded(solo.Player(f"single-m{i}", solo_kind, url, MINIMAL, layout=solo_layout), errors)
                 for i in range(c)
             ]
-            quick = [load.Guarded(QuickPlayer(f"quick-m{i}", prefer=MINIMAL), errors) for i in range(c - c % 2)]
+            quick = [
+                load.Guarded(QuickPlayer(f"quick-m{i}", prefer=MINIMAL, live=not args.poll), errors)
+                for i in range(c - c % 2)
+            ]
             load.parallel(lambda p: p.step(), floor + singles + quick)
             pids = stack.web_worker_pids()
 
@@ -363,7 +397,7 @@ def main() -> int:
                 facts = after_load(url, counting.accepted)
                 print(f"4. after the load: {facts}")
                 return 0 if statistics.median(four_one) >= 3 else 1
-            ratios, rates, cpu, stmts = load.interleaved(
+            ratios, rates, cpu, stmts, absolute = load.interleaved(
                 recorder,
                 floor,
                 {"solo": singles, "round": quick},
@@ -372,6 +406,7 @@ def main() -> int:
                 pids,
                 url,
                 statements,  # no tables: their figures wait 10 s after each run
+                rest=stack.rest_pids,
             )
             load.statements_report(stmts, top=16)
             endpoints_report(recorder, counting, ("closed solo", "closed round"))
@@ -397,6 +432,7 @@ def main() -> int:
                     f"   {kind}: web CPU ×{web:.2f} the floor's, database CPU ×{db:.2f}; statements per intent "
                     f"{st:.2f} (the floor {statistics.median(floor_st) if floor_st else float('nan'):.2f})"
                 )
+            service_cpu(absolute)
             verdict = statistics.median(per_repeat) >= 0.9 and summary["solo"][0] >= 0.65
             print(f"{'PASS' if verdict else 'FAIL'} round ≥ 0.9 of solo, solo ≥ 0.65 of the floor")
             failed += [] if verdict else ["ratios"]

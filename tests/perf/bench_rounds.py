@@ -123,6 +123,7 @@ class RoundPlayer:
 
     PATIENCE = 3.0  # seconds in the queue before leaving it
     POLL = 0.05  # a client's poll of its waiting ticket (not every 5 ms: the polls would outnumber the intents)
+    SAFETY_NET = 0.5  # on the socket: a poll of the ticket after this long without a notice
 
     def __init__(self, name: str, mode: str = "quick", prefer: str | None = None, live: bool = False):
         from rivals import engine
@@ -138,6 +139,7 @@ class RoundPlayer:
         # notifications) instead of polling the queue and reading the match (a Quick Match)
         self.ws = self._socket() if live else None
         self.started: list[dict] = []  # round_started notifications not yet played
+        self.found: set[str] = set()  # rounds the safety-net poll found before their notice came
 
     def _socket(self):
         import json
@@ -161,7 +163,11 @@ class RoundPlayer:
             msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
             data = msg.get("data") or {}
             if msg.get("op") == "event" and "round_started" in (msg.get("type"), data.get("type")):
-                self.started.append(data.get("data", data) if "round_id" not in data else data)
+                started = data.get("data", data) if "round_id" not in data else data
+                if started.get("round_id") in self.found:  # already joined through the poll
+                    self.found.discard(started["round_id"])
+                else:
+                    self.started.append(started)
         return self.started.pop(0)
 
     def queue(self) -> None:
@@ -172,16 +178,27 @@ class RoundPlayer:
         assert status in (200, 201), ticket
         deadline = time.monotonic() + self.PATIENCE
         if self.ws is not None and self.mode == "quick":  # one round: the socket tells which
-            while True:
+            round_id = ticket.get("round")  # the join that paired answers it at once (its notice follows)
+            if round_id is not None:
+                self.found.add(round_id)
+            while round_id is None:
                 try:
-                    started = self._round_started(timeout=max(0.05, deadline - time.monotonic()))
-                    break
+                    round_id = self._round_started(
+                        timeout=min(self.SAFETY_NET, max(0.05, deadline - time.monotonic()))
+                    )["round_id"]
                 except TimeoutError:
-                    if self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")[0] == 200:
-                        return  # left: nobody came
-                    deadline = time.monotonic() + 30  # matched meanwhile: its round is on its way
+                    # the socket said nothing for a while: the ticket, once (a late notice must not
+                    # stall the client; each such poll is counted with the ticket's reads)
+                    status, ticket = self.api.call("GET", f"/api/v1/queue/{ticket['id']}")
+                    if status == 200 and ticket.get("round"):
+                        round_id = ticket["round"]
+                        self.found.add(round_id)
+                    elif time.monotonic() > deadline:
+                        if self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")[0] == 200:
+                            return  # left: nobody came
+                        deadline = time.monotonic() + 30  # matched meanwhile: its round is on its way
             self.match_id = None  # a Quick Match has one round: the next is a new match
-            return self.join(started["round_id"])
+            return self.join(round_id)
         while ticket["status"] == "waiting":
             if time.monotonic() > deadline:
                 status, left = self.api.call("DELETE", f"/api/v1/queue/{ticket['id']}")

@@ -48,6 +48,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,13 +236,19 @@ def measured(
     url: str | None = None,
     statements: Statements | None = None,
     tables: Tables | None = None,
+    rest: Callable[[], list[int]] | None = None,
 ):
     """A closed loop: accepted/s, latencies, the CPU ms per accepted intent of the web workers
     and of the database's backends — figures the other load on the machine moves far less than
-    throughput —, what the database ran per accepted intent (``Statements``) and the rows it
-    wrote per table (``Tables``, appended to ``tables.runs``)."""
+    throughput —, what the database ran per accepted intent (``Statements``), the rows it
+    wrote per table (``Tables``, appended to ``tables.runs``), and the CPU ms per intent of the
+    rest of the service (``rest``: its other processes — Celery worker and beat, the live
+    socket — with the live room's database backends; 0 without ``rest``)."""
     rows0 = tables.begin() if tables else None
     backends = {pid: cpu_seconds([pid]) for pid in (database_backends(url) if url else [])}
+    others = {pid: cpu_seconds([pid]) for pid in (rest() if rest else [])}
+    if rest and url:
+        others.update({pid: cpu_seconds([pid]) for pid in database_backends(url, live=True)})
     snap = statements.snapshot() if statements else None
     web0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
     rate, lat = rounds.closed_loop(players, seconds)
@@ -251,10 +258,12 @@ def measured(
     alive = {pid: t for pid, t in backends.items() if os.path.exists(f"/proc/{pid}/stat")}
     db_ms = (cpu_seconds(list(alive)) - sum(alive.values())) * 1000 / done
     web_ms = (cpu_seconds(pids) - web0) * 1000 / done
+    lived = {pid: t for pid, t in others.items() if os.path.exists(f"/proc/{pid}/stat")}
+    rest_ms = (cpu_seconds(list(lived)) - sum(lived.values())) * 1000 / done
     stmts = Statements.per_intent(snap, statements.snapshot() if statements else None, done)
     if tables:
         tables.runs.append(Tables.per_intent(rows0, tables.end(), done))
-    return rate, lat, web_ms, db_ms, stmts
+    return rate, lat, web_ms, db_ms, stmts, rest_ms
 
 
 def interleaved(
@@ -267,10 +276,13 @@ def interleaved(
     url: str,
     statements,
     tables: Tables | None = None,
+    rest: Callable[[], list[int]] | None = None,
 ):
     """F, then (real run, F) for each kind, ``repeats`` times: ratio of each real run to the mean of
     the floor runs on either side of it, in throughput and in CPU per intent (web, database); the
-    rows written per table of each run by kind (``tables.by_kind``; without ``tables``, none)."""
+    rows written per table of each run by kind (``tables.by_kind``; without ``tables``, none); each
+    run's CPU ms per intent as measured (web, database, the rest of the service: ``measured``'s
+    ``rest``), by kind, the floor's too."""
 
     def kept(kind: str) -> None:
         if tables:
@@ -279,20 +291,28 @@ def interleaved(
     ratios: dict[str, list[float]] = defaultdict(list)
     rates: dict[str, list[float]] = defaultdict(list)
     cpu: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    absolute: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
     stmts: dict[str, list[dict]] = defaultdict(list)
     recorder.phase = "closed floor"
-    before, _, before_web, before_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
+    before, _, before_web, before_db, floor_stmts, floor_rest = measured(
+        floor, seconds, pids, url, statements, tables, rest
+    )
+    absolute["floor"].append((before_web, before_db, floor_rest))
     stmts["floor"].append(floor_stmts)
     kept("floor")
     print(f"1. floor {before:.0f}/s; CPU per intent: web {before_web:.2f} ms, database {before_db:.2f} ms", flush=True)
     for r in range(repeats):
         for kind, players in real.items():
             recorder.phase = f"closed {kind}"
-            rate, lat, web, db, run_stmts = measured(players, seconds, pids, url, statements, tables)
+            rate, lat, web, db, run_stmts, run_rest = measured(players, seconds, pids, url, statements, tables, rest)
+            absolute[kind].append((web, db, run_rest))
             stmts[kind].append(run_stmts)
             kept(kind)
             recorder.phase = "closed floor"
-            after, _, after_web, after_db, floor_stmts = measured(floor, seconds, pids, url, statements, tables)
+            after, _, after_web, after_db, floor_stmts, floor_rest = measured(
+                floor, seconds, pids, url, statements, tables, rest
+            )
+            absolute["floor"].append((after_web, after_db, floor_rest))
             stmts["floor"].append(floor_stmts)
             kept("floor")
             ratio = rate / ((before + after) / 2)
@@ -303,13 +323,14 @@ def interleaved(
             print(
                 f"1.{r + 1} {kind}: {rate:.0f} accepted/s (median {ms(statistics.median(lat)) if lat else '-'}, "
                 f"p99 {ms(solo.pct(lat, 0.99))}) = {ratio:.2f} of the floor; CPU per intent: web {web:.2f} ms "
-                f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f}); "
+                f"(×{cpu[kind][-1][0]:.2f} the floor's), database {db:.2f} ms (×{cpu[kind][-1][1]:.2f})"
+                f"{f', the rest of the service {run_rest:.2f} ms' if rest else ''}; "
                 f"floor {after:.0f}/s, web {after_web:.2f} ms, database {after_db:.2f} ms; "
                 f"load average {os.getloadavg()[0]:.2f}",
                 flush=True,
             )
             before, before_web, before_db = after, after_web, after_db
-    return ratios, rates, cpu, stmts
+    return ratios, rates, cpu, stmts, absolute
 
 
 def statements_report(stmts: dict[str, list[dict]], top: int = 12) -> None:
@@ -482,7 +503,7 @@ def main() -> int:
             # warm-up; pairs form in the queue
             parallel(lambda p: p.step(), floor + singles + singles_min + classics + quick + quick_min)
             tables = Tables(url, args.stats_settle)
-            ratios, rates, cpu, stmts = interleaved(
+            ratios, rates, cpu, stmts, _absolute = interleaved(
                 recorder,
                 floor,
                 {

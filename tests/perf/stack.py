@@ -239,6 +239,18 @@ class Stack:
         out = subprocess.run(["pgrep", "-P", str(self.web.pid)], capture_output=True, text=True).stdout
         return [int(p) for p in out.split()]
 
+    def rest_pids(self) -> list[int]:
+        """Every process of the service but the web workers: gunicorn's master, the Celery worker
+        (its pool too), beat and the live socket's uvicorn — each started in a process group of its
+        own (``spawn``), so a group is read whole, children started since included."""
+        web = set(self.web_worker_pids())
+        pids: list[int] = []
+        for proc in (self.web, self.worker, self.beat, self.live):
+            if proc is not None and proc.poll() is None:
+                out = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True).stdout
+                pids += [int(p) for p in out.split() if int(p) not in web]
+        return pids
+
     def stop(self) -> None:
         for proc in (self.web, self.live, self.worker, self.beat):
             stop(proc)
