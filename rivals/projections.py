@@ -36,9 +36,12 @@ class LiveRows:
     game_dirty: str | None = None  # the board's row to write: "insert" or "update"
     game_faces: bool = False  # its faces changed (a shuffle, a restart): written too
     game_plan_changed: bool = False  # the intent set its cached plan (games' ``set_plan``): written too
-    round_dirty: frozenset[str] = frozenset()  # the round's changed columns
+    # the caller's locked rows a step changed (the round, the match, its players, a ticket), by
+    # identity: each row's changed columns, written once at the append's flush (``defer_update``)
+    dirty: dict[int, tuple[Any, frozenset[str]]] = field(default_factory=dict)
     sichuan_table_dirty: bool = False
     statistics_games: set = field(default_factory=set)  # (account, layout) played, written once
+    statistics_counts: dict = field(default_factory=dict)  # a round's end: counters by account, written once
     deferred: list[tuple[str, list]] = field(default_factory=list)  # ``defer_write``
 
 

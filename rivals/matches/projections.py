@@ -9,8 +9,9 @@ One implementation: ``step(rows, event)`` is the pure effect of one event on the
 loads the rows an event touches and the platform's driver (``rivals.projection_rows``) steps and
 writes what changed; the rebuild folds the whole log into one ``MatchRows`` in memory and the
 driver writes it with COPY, and a bulk append of new matches and
-rounds (a tournament wave) folds them the same way. A round's end steps the locked ``Round`` the
-caller hands over in ``live`` — no query — and its changed columns are written once (``flush``).
+rounds (a tournament wave) folds them the same way. A round's end steps the locked rows the caller
+hands over in ``live`` (the ``Round``, the ``Match``, its players; a pairing pass, the ticket) — no
+query — and their changed columns are written once (``flush``), with the append's statement.
 
 A pair on a round's board is not this projection's (issue 35): it changes the board alone, and
 the round's idle deadline (R-17) is derived from the boards (``Round.clock_from``), so the players
@@ -268,15 +269,20 @@ def _load(event: Event, live: LiveRows | None) -> MatchRows:
 
 
 def _kept_by_caller(live: LiveRows | None) -> Callable[[Any, tuple[str, ...]], bool] | None:
-    """The caller's locked round is written by ``flush`` (once per append, with the append's own
-    statement): its changed fields are kept for it, not written here."""
-    if live is None or live.round is None:
+    """The rows the caller locked and handed over (``live``: the round, the match, its players, a
+    ticket) are the ones every later event of the append steps again (``_load`` takes them, not a
+    read): their changed columns are kept for ``flush``, which writes each row once, with the
+    append's own statement (issue 35: a round's end wrote its players and its match in statements
+    of their own)."""
+    if live is None:
         return None
 
     def keep(row: Any, fields: tuple[str, ...]) -> bool:
-        if row is not live.round:
+        handed = (live.round, live.match, live.ticket, *(live.match_players or {}).values())
+        if not any(row is mine for mine in handed):
             return False
-        live.round_dirty |= frozenset(fields)
+        _, before = live.dirty.get(id(row), (row, frozenset()))
+        live.dirty[id(row)] = (row, before | frozenset(fields))
         return True
 
     return keep
@@ -295,9 +301,9 @@ class MatchesProjection(Projection):
             live.ticket = rows.tickets[event.data["ticket_id"]]
 
     def flush(self, live: LiveRows) -> None:
-        fields, live.round_dirty = live.round_dirty, frozenset()
-        if fields:  # a round's end: sent with the append's own statements
-            defer_update(live, live.round, fields)
+        dirty, live.dirty = live.dirty, {}
+        for row, fields in dirty.values():  # one UPDATE a row, sent with the append's own statement
+            defer_update(live, row, fields)
 
     def apply_many(self, events: list[Event]) -> None:
         """New matches and rounds in bulk (a tournament wave): folded like the rebuild, then

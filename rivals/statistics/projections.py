@@ -19,7 +19,9 @@ closed unplayed counts nothing):
 
 Live, the projection takes the caller's board (``uses_live``): a round's pair costs nothing here
 (its events name the round) and a solo pair's writes ride in the append's own statement
-(``defer_write``), so a pair's append keeps to the hot path (``projections.only_live``).
+(``defer_write``), so a pair's append keeps to the hot path (``projections.only_live``); a round's
+end (``RoundEnded``) adds its players' counters in one upsert that rides in the end's append too
+(issue 35), written at the append's flush.
 """
 
 from __future__ import annotations
@@ -274,6 +276,14 @@ class StatisticsProjection(Projection):
         if event.type in PAIRS and "round_id" in event.data:
             return  # the hot path of a round: nothing here, no query
         out = effect(event, _live_game_of(live))
+        if live is not None and event.type == ROUND_ENDED:
+            # the round's players' counters, added up for the append's flush: one upsert, riding
+            # in the append's statement (no other write of this append touches these rows)
+            for account_id, counters in out.counts.items():
+                mine = live.statistics_counts.setdefault(account_id, {})
+                for counter, n in counters.items():
+                    mine[counter] = mine.get(counter, 0) + n
+            return
         if live is not None and out.games and not (out.counts or out.best or out.tournaments):
             # a solo pair on the caller's board: its writes ride in the append's statement, once
             # per game and append (one statement must not write a row twice)
@@ -286,6 +296,13 @@ class StatisticsProjection(Projection):
             return
         with connection.cursor() as cur:
             _write_live(cur, out)
+
+    def flush(self, live: LiveRows) -> None:
+        counts, live.statistics_counts = live.statistics_counts, {}
+        accounts = sorted(counts)  # the order every writer upserts in (no deadlock between upserts)
+        if accounts:
+            params = [x for a in accounts for x in (a, *(counts[a].get(c, 0) for c in COUNTERS))]
+            defer_write(live, _upsert(len(accounts)), params)
 
     def rebuild(self, log: Any) -> None:
         store = FoldStore()

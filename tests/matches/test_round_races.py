@@ -271,3 +271,48 @@ def test_r17_a_pair_answers_the_deadline_of_the_latest_pair_of_any_player():
     assert late.round.last_pair_at == at(10) and late.round.ends_at == at(30)
     again = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=_pair_body(rnd, b, 1), now=at(12))
     assert again.round.last_pair_at == at(12) and again.round.ends_at == at(32)  # now its own pair is the latest
+
+
+@pytest.mark.django_db
+def test_r17_a_round_end_writes_its_match_players_and_statistics_with_its_appends(monkeypatch):
+    """Issue 35: the pair that ends a Quick Match (R-17: the first completion) writes the players'
+    totals and places, the match's standings and the round counters (R-37) inside the appends'
+    own statements — none is a statement of its own — and they are what R-12 and R-18 say."""
+    import psycopg
+
+    from rivals.matches.models import Match, MatchPlayer
+    from rivals.statistics.models import PlayerStats
+
+    a, b = accounts(2, prefix="endw")
+    rnd = first_round(match("quick", [a, b]))
+    pair(rnd, b, 1)  # b played: not idle (R-18a)
+    steps = plan(rnd, a)
+    for k, p in enumerate(steps[:-1]):
+        play(rnd, a, "remove_pair", 2 + k, tiles=list(p))
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        sent.append(" ".join(str(query).split())[:80])
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    last = play(rnd, a, "remove_pair", 2 + len(steps) - 1, tiles=list(steps[-1]))
+    monkeypatch.undo()
+    assert last.refused is None and reload(rnd).status == "ended"
+    alone = [
+        q for q in sent if q.startswith(("UPDATE matches_player", 'UPDATE "matches_match"', "INSERT INTO statistics"))
+    ]
+    assert alone == [], alone
+    finished = Match.objects.get(pk=rnd.match_id)
+    assert finished.status == "finished"
+    players = {p.account_id: p for p in MatchPlayer.objects.filter(match_id=rnd.match_id)}
+    scores = {r["account_id"]: r["score"] for r in reload(rnd).result["results"]}
+    assert scores[a.pk] >= 100 * len(steps) and scores[b.pk] >= 100  # R-13: 100 a pair, at least
+    # R-12: the winner who completed the board earns 20, the loser 0; the totals are the round's
+    assert (players[a.pk].place, players[a.pk].prize, players[a.pk].total_score) == (1, 20, scores[a.pk])
+    assert (players[b.pk].place, players[b.pk].prize, players[b.pk].total_score) == (2, 0, scores[b.pk])
+    assert [s["account_id"] for s in finished.standings] == [a.pk, b.pk]
+    stats = {s.account_id: s for s in PlayerStats.objects.filter(account_id__in=[a.pk, b.pk])}
+    assert (stats[a.pk].rounds_played, stats[a.pk].rounds_won) == (1, 1)
+    assert (stats[b.pk].rounds_played, stats[b.pk].rounds_won) == (1, 0)
