@@ -53,6 +53,27 @@ def _held_elsewhere(rnd: Round, **boards):
             cur.execute("RESET lock_timeout")
 
 
+@contextlib.contextmanager
+def _statements_sent():
+    """The statements the body sends through psycopg (each one's text, whitespace collapsed, quotes
+    left out: ``UPDATE "matches_match"`` and ``UPDATE matches_match`` read alike), the test's own
+    savepoints left out (a request's BEGIN and COMMIT)."""
+    import psycopg
+
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        text = " ".join(str(query).replace('"', "").split())
+        if "SAVEPOINT" not in text:
+            sent.append(text[:80])
+        return execute(self, query, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(psycopg.Cursor, "execute", counted)
+        yield sent
+
+
 def _refusal(outcome):
     """None for an accepted intent; else the refusal — the end it applied itself (``refused``), or
     the one another path had recorded (raised)."""
@@ -232,27 +253,16 @@ def test_queue_joins_at_once_without_a_queue_lock_make_one_match_of_every_ticket
 
 
 @pytest.mark.django_db
-def test_r17_a_round_pair_sends_its_read_and_its_append_only(monkeypatch):
+def test_r17_a_round_pair_sends_its_read_and_its_append_only():
     """Issue 35: a pair that cannot end the round is one read (the round, the caller's board
     locked, the other boards' latest pair) and one append (its projections ride in the append's
     statement)."""
-    import psycopg
-
     a, b = accounts(2, prefix="count")
     rnd = first_round(match("quick", [a, b]))
     body = _pair_body(rnd, b)
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(str(query)[:60])
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    result = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(4))
-    monkeypatch.undo()
+    with _statements_sent() as sent:
+        result = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(4))
     assert result.refused is None and result.game.seq == 1
-    sent = [q for q in sent if "SAVEPOINT" not in q]  # the test's own transaction (BEGIN/COMMIT in a request)
     assert len(sent) == 2, sent
     assert sent[0].startswith("WITH r AS") and sent[1].startswith("WITH RECURSIVE v")
 
@@ -274,12 +284,10 @@ def test_r17_a_pair_answers_the_deadline_of_the_latest_pair_of_any_player():
 
 
 @pytest.mark.django_db
-def test_r17_a_round_end_writes_its_match_players_and_statistics_with_its_appends(monkeypatch):
+def test_r17_a_round_end_writes_its_match_players_and_statistics_with_its_appends():
     """Issue 35: the pair that ends a Quick Match (R-17: the first completion) writes the players'
     totals and places, the match's standings and the round counters (R-37) inside the appends'
     own statements — none is a statement of its own — and they are what R-12 and R-18 say."""
-    import psycopg
-
     from rivals.matches.models import Match, MatchPlayer
     from rivals.statistics.models import PlayerStats
 
@@ -289,19 +297,11 @@ def test_r17_a_round_end_writes_its_match_players_and_statistics_with_its_append
     steps = plan(rnd, a)
     for k, p in enumerate(steps[:-1]):
         play(rnd, a, "remove_pair", 2 + k, tiles=list(p))
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(" ".join(str(query).split())[:80])
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    last = play(rnd, a, "remove_pair", 2 + len(steps) - 1, tiles=list(steps[-1]))
-    monkeypatch.undo()
+    with _statements_sent() as sent:
+        last = play(rnd, a, "remove_pair", 2 + len(steps) - 1, tiles=list(steps[-1]))
     assert last.refused is None and reload(rnd).status == "ended"
     alone = [
-        q for q in sent if q.startswith(("UPDATE matches_player", 'UPDATE "matches_match"', "INSERT INTO statistics"))
+        q for q in sent if q.startswith(("UPDATE matches_player", "UPDATE matches_match", "INSERT INTO statistics"))
     ]
     assert alone == [], alone
     finished = Match.objects.get(pk=rnd.match_id)
