@@ -79,7 +79,7 @@ class QuickPlayer(rounds.RoundPlayer):
     POLL = 0.01
 
 
-def service_cpu(absolute: dict[str, list[tuple[float, float, float]]]) -> float:
+def service_cpu(absolute: dict[str, list[tuple[float, float, float]]]) -> None:
     """1c. The whole service's CPU per accepted intent, each kind's median over its runs: web
     workers + database backends + the rest (worker, beat, live socket); round / solo by it —
     solo's total over the round's, as a throughput ratio would be on cores that did nothing else."""
@@ -92,12 +92,10 @@ def service_cpu(absolute: dict[str, list[tuple[float, float, float]]]) -> float:
             f"1c. {kind}: service CPU per intent {totals[kind]:.2f} ms (web {web:.2f} + database {db:.2f} "
             f"+ the rest {rest:.2f}; medians of {len(runs)} runs)"
         )
-    by_cpu = totals["solo"] / totals["round"]
     print(
-        f"1c. round / solo by the service's CPU per intent: {by_cpu:.2f}; solo / the floor: "
-        f"{totals['floor'] / totals['solo']:.2f}"
+        f"1c. round / solo by the service's CPU per intent: {totals['solo'] / totals['round']:.2f}; "
+        f"solo / the floor: {totals['floor'] / totals['solo']:.2f}"
     )
-    return by_cpu
 
 
 def endpoints_report(recorder, counting, phases) -> None:
@@ -169,7 +167,7 @@ def four_players(seats: list[Seat], layout: str, seconds: float, playing: int, e
     accepted/s over the play only (dealing and joining are left out), web and database CPU per intent."""
     played, accepted = 0.0, 0
     web0 = load.cpu_seconds(pids)
-    backends = {pid: load.cpu_seconds([pid]) for pid in load.database_backends(url)}
+    backends = load.cpu_by_pid(load.database_backends(url))
     while played < seconds:
         round_id = new_table(seats, layout)
         plan = seats[0].join(round_id, None)
@@ -188,9 +186,8 @@ def four_players(seats: list[Seat], layout: str, seconds: float, playing: int, e
             t.join()
         played += time.perf_counter() - t0
         accepted += sum(counts)
-    alive = {pid: t for pid, t in backends.items() if os.path.exists(f"/proc/{pid}/stat")}
     done = max(accepted, 1)
-    db_ms = (load.cpu_seconds(list(alive)) - sum(alive.values())) * 1000 / done
+    db_ms = load.cpu_spent(backends) * 1000 / done
     web_ms = (load.cpu_seconds(pids) - web0) * 1000 / done
     return accepted / played, web_ms, db_ms
 

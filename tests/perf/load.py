@@ -152,6 +152,18 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """Each process's CPU seconds so far (``cpu_spent`` takes the difference later)."""
+    return {pid: cpu_seconds([pid]) for pid in pids}
+
+
+def cpu_spent(before: dict[int, float]) -> float:
+    """CPU seconds these processes spent since ``before`` (``cpu_by_pid``), over those that lived
+    through it (a task's connection that closed meanwhile is left out)."""
+    alive = {pid: t for pid, t in before.items() if os.path.exists(f"/proc/{pid}/stat")}
+    return cpu_seconds(list(alive)) - sum(alive.values())
+
+
 def database_backends(url: str, live: bool = False) -> list[int]:
     """The PostgreSQL backends serving this run's database (the web workers' persistent
     connections among them), when the server runs on this machine — without (or, ``live``, only)
@@ -245,21 +257,15 @@ def measured(
     rest of the service (``rest``: its other processes — Celery worker and beat, the live
     socket — with the live room's database backends; 0 without ``rest``)."""
     rows0 = tables.begin() if tables else None
-    backends = {pid: cpu_seconds([pid]) for pid in (database_backends(url) if url else [])}
-    others = {pid: cpu_seconds([pid]) for pid in (rest() if rest else [])}
-    if rest and url:
-        others.update({pid: cpu_seconds([pid]) for pid in database_backends(url, live=True)})
+    backends = cpu_by_pid(database_backends(url) if url else [])
+    others = cpu_by_pid([*rest(), *(database_backends(url, live=True) if url else [])] if rest else [])
     snap = statements.snapshot() if statements else None
     web0, accepted0 = cpu_seconds(pids), sum(p.accepted for p in players)
     rate, lat = rounds.closed_loop(players, seconds)
     done = max(sum(p.accepted for p in players) - accepted0, 1)
-    # the backends that lived through the run (the web workers' persistent connections; a task's
-    # connection that closed meanwhile is left out)
-    alive = {pid: t for pid, t in backends.items() if os.path.exists(f"/proc/{pid}/stat")}
-    db_ms = (cpu_seconds(list(alive)) - sum(alive.values())) * 1000 / done
+    db_ms = cpu_spent(backends) * 1000 / done
     web_ms = (cpu_seconds(pids) - web0) * 1000 / done
-    lived = {pid: t for pid, t in others.items() if os.path.exists(f"/proc/{pid}/stat")}
-    rest_ms = (cpu_seconds(list(lived)) - sum(lived.values())) * 1000 / done
+    rest_ms = cpu_spent(others) * 1000 / done
     stmts = Statements.per_intent(snap, statements.snapshot() if statements else None, done)
     if tables:
         tables.runs.append(Tables.per_intent(rows0, tables.end(), done))
