@@ -19,7 +19,7 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -60,6 +60,18 @@ def payload_name(type_name: str) -> str:
 def is_typed_dict(value: object) -> TypeGuard[type]:
     """Whether ``value`` is a ``TypedDict`` class (a payload, or a row of one)."""
     return isinstance(value, type) and issubclass(value, dict) and hasattr(value, "__required_keys__")
+
+
+def required_keys(typed_dict: Any) -> list[str]:
+    """A ``TypedDict``'s required keys, read from its hints (``__required_keys__`` misses a
+    ``NotRequired`` written under ``from __future__ import annotations`` before Python 3.12)."""
+    hints = typing.get_type_hints(typed_dict, include_extras=True)
+    out = []
+    for key, hint in hints.items():
+        origin = typing.get_origin(hint)
+        if origin is typing.Required or (typed_dict.__total__ and origin is not typing.NotRequired):
+            out.append(key)
+    return out
 
 
 def register(

@@ -24,18 +24,6 @@ from rivals import event_types
 _UNTYPED = object()  # a type that says nothing of its values (``Any``, ``dict[str, Any]``): refused
 
 
-def _required_keys(typed_dict: Any) -> list[str]:
-    """A ``TypedDict``'s required keys, read from its hints (``__required_keys__`` misses a
-    ``NotRequired`` written under ``from __future__ import annotations`` before Python 3.12)."""
-    hints = typing.get_type_hints(typed_dict, include_extras=True)
-    out = []
-    for key, hint in hints.items():
-        origin = typing.get_origin(hint)
-        if origin is typing.Required or (typed_dict.__total__ and origin is not typing.NotRequired):
-            out.append(key)
-    return out
-
-
 def _annotated(hint: Any) -> tuple[Any, tuple]:
     """``hint`` without ``Annotated``'s extras (returned beside it) nor a ``TypedDict`` key's
     ``Required`` / ``NotRequired``."""
@@ -100,7 +88,7 @@ def _typed_dict_schema(hint: Any) -> Any:
             return _UNTYPED
         properties[key] = schema
     schema = {"type": "object", "properties": properties}
-    required = _required_keys(hint)
+    required = event_types.required_keys(hint)
     if required:
         schema["required"] = required
     if hint.__doc__ and not hint.__doc__.startswith(f"{hint.__name__}("):

@@ -26,7 +26,7 @@ from django.utils import timezone
 from rivals import event_types, projections
 from rivals.accounts import credentials
 from rivals.accounts.services import account_close, account_guest_signin, account_rename
-from rivals.api.event_schema import _required_keys, data_schema
+from rivals.api.event_schema import data_schema
 from rivals.clubs.services import club_found, club_join, club_leave
 from rivals.daily_bonus.services import daily_bonus_claim, daily_bonus_double
 from rivals.errors import Unauthenticated
@@ -203,7 +203,7 @@ def _placeholder(hint: Any, full: bool) -> Any:
         return [_placeholder(typing.get_args(hint)[0], full)] if full else []
     if event_types.is_typed_dict(hint):
         keys = typing.get_type_hints(hint, include_extras=True)
-        required = set(_required_keys(hint))
+        required = set(event_types.required_keys(hint))
         return {k: _placeholder(h, full) for k, h in keys.items() if full or k in required}
     assert hint in _PLACEHOLDERS, hint
     return _PLACEHOLDERS[hint]
