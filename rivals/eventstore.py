@@ -187,14 +187,16 @@ def event_append(
 
     # The hot path (an intent on a locked board): its versions are known before the INSERT, so
     # the live projections are applied first and their row writes ride in the INSERT's round
-    # trip. Should the head claim fail, the StreamConflict below rolls the writes back with the
-    # caller's transaction.
+    # trip (those that need the events' positions, e.g. notifications, read them from the
+    # INSERT's RETURNING: ``after``). Should the head claim fail, the StreamConflict below rolls
+    # the writes back with the caller's transaction.
     ahead = live is not None and expected_version is not None and projections.only_live(rows)
     writes: list[tuple[str, list]] = []
+    after: list[tuple[str, list]] = []  # writes that read the appended rows' positions
     if ahead and live is not None and expected_version is not None:  # (ahead says both)
         for n, r in enumerate(rows, start=1):
             r.version = expected_version + n
-        writes = projections.apply_live_ahead(rows, live)
+        writes, after = projections.apply_live_ahead(rows, live)
     chain_cte, chain_join, chain_col = _events_chain_sql(count)
     with connection.cursor() as django_cursor:
         # one statement (the row writes as data-modifying CTEs), so that the server prepares it
@@ -209,12 +211,15 @@ def event_append(
             + "appended AS (INSERT INTO rivals_event (stream_id, stream_type, version, type, schema_version, data, "
             "metadata, recorded_at, chain) SELECT %s, v.stream_type, head.version - %s + v.n, v.type, v.schema_version, "
             f"v.data, v.metadata, v.recorded_at, {chain_col} FROM head CROSS JOIN v{chain_join} ORDER BY v.n "
-            "RETURNING position, version) SELECT position, version FROM appended",
+            "RETURNING position, version)"
+            + "".join(f", a{i} AS ({sql})" for i, (sql, _) in enumerate(after))
+            + " SELECT position, version FROM appended",
             value_params
             + [ki, ko, eventchain.genesis(stream_id)]
             + head_params
             + [p for _, write_params in writes for p in write_params]
-            + [stream_id, count],
+            + [stream_id, count]
+            + [p for _, write_params in after for p in write_params],
         )
         inserted = sorted(cur.fetchall(), key=lambda row: row[1])
     if not inserted:

@@ -43,6 +43,8 @@ class LiveRows:
     statistics_games: set = field(default_factory=set)  # (account, layout) played, written once
     statistics_counts: dict = field(default_factory=dict)  # a round's end: counters by account, written once
     deferred: list[tuple[str, list]] = field(default_factory=list)  # ``defer_write``
+    # ahead of the INSERT, a ``joins_append`` projection's writes that read ``appended``
+    after: list[tuple[str, list]] = field(default_factory=list)
 
 
 class Projection:
@@ -55,6 +57,15 @@ class Projection:
     # A projection that sets ``uses_live`` receives the caller's instances (``live``) and is
     # flushed once after all events of one append (``flush(live)``).
     uses_live: bool = False
+    # A projection that sets ``joins_append`` writes rows that name the events' positions, which
+    # only the INSERT gives. An append of one event whose projections are all live or joining
+    # runs them ahead of the INSERT (``apply_live_ahead``), the event without its position: such
+    # a projection then writes through SQL that reads the position from the append's own
+    # ``appended (position, version)``, in the append's one statement — ``ahead(event)`` for a
+    # projection that is not live; a live one's ``apply`` sees ``event.position is None`` and
+    # queues those writes in ``live.after``. Of several events, a later one's rows could depend
+    # on an earlier one's, which the log would not hold yet: they are applied after the INSERT.
+    joins_append: bool = False
 
     def reset(self) -> None:  # pragma: no cover - interface
         raise NotImplementedError
@@ -65,6 +76,11 @@ class Projection:
 
     def flush(self, live: LiveRows) -> None:
         """Write what ``apply`` changed on live instances (only for ``uses_live`` projections)."""
+
+    def ahead(self, event: Event) -> list[tuple[str, list]]:  # pragma: no cover - interface
+        """``apply``'s writes for one event that has its version but not yet its position, as SQL
+        statements that read it from ``appended`` (only for ``joins_append`` projections)."""
+        raise NotImplementedError
 
     @property
     def rebuild_types(self) -> frozenset[str]:
@@ -134,22 +150,32 @@ def apply_live(events: Iterable[Event], live: LiveRows | None = None) -> None:
         _run_deferred(live)
 
 
-def only_live(events: Iterable[Event]) -> bool:
-    """True when every projection of these events takes the caller's live instances."""
-    return all(p.uses_live for event in events for p in _BY_TYPE.get(event.type, ()))
+def only_live(events: list[Event]) -> bool:
+    """True when every projection of these events takes the caller's live instances and needs
+    no position — or, for an append of one event, takes them or joins the append
+    (``joins_append``)."""
+    if len(events) == 1:
+        return all(p.uses_live or p.joins_append for p in _BY_TYPE.get(events[0].type, ()))
+    return all(p.uses_live and not p.joins_append for event in events for p in _BY_TYPE.get(event.type, ()))
 
 
-def apply_live_ahead(events: list[Event], live: LiveRows) -> list[tuple[str, list]]:
+def apply_live_ahead(events: list[Event], live: LiveRows) -> tuple[list[tuple[str, list]], list[tuple[str, list]]]:
     """``apply_live`` for an append whose projections are all live (``only_live``), before its
     events are stored (they have their versions, not yet their positions): returns the deferred
-    row writes instead of sending them, for the event store to send with its INSERT."""
+    row writes instead of sending them, for the event store to send with its INSERT — those that
+    need nothing of the INSERT, and those that read ``appended`` (``joins_append``)."""
+    joined: list[tuple[str, list]] = []
     for event in events:
         for projection in _BY_TYPE.get(event.type, ()):
-            projection.apply(event, live=live)
-    for projection in dict.fromkeys(p for e in events for p in _BY_TYPE.get(e.type, ())):
+            if projection.uses_live:
+                projection.apply(event, live=live)
+            else:
+                joined += projection.ahead(event)
+    for projection in dict.fromkeys(p for e in events for p in _BY_TYPE.get(e.type, ()) if p.uses_live):
         projection.flush(live)
     writes, live.deferred = live.deferred, []
-    return writes
+    after, live.after = live.after + joined, []
+    return writes, after
 
 
 def apply_batch(events: list[Event]) -> None:

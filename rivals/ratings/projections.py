@@ -136,44 +136,73 @@ _RATING_COLUMNS = tuple(f for f in Rating._meta.concrete_fields)
 
 def _write(rows: list[Rating], changes: list[RatingChange], deltas: Deltas) -> None:
     """Upsert the rows, add the history, move the histogram: one round trip."""
-    sql, params = [], []
+    writes = _writes(rows, changes, deltas)
+    if writes:
+        with connection.cursor() as cur:
+            cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
+
+
+# ahead of its append's INSERT (``Projection.joins_append``): a change's position, read from it
+_APPENDED_POSITION = "(SELECT position FROM appended WHERE version = %s::int)"
+
+
+def _writes(
+    rows: list[Rating], changes: list[RatingChange], deltas: Deltas, version: int | None = None
+) -> list[tuple[str, list]]:
+    """The statements that upsert the rows, add the history and move the histogram. ``version``:
+    the changes' event has no position yet — each reads it from its append (``appended``)."""
+    out: list[tuple[str, list]] = []
     if rows:
+        params: list = []
         cols = [f.column for f in _RATING_COLUMNS]
         one = (
             "("
             + ", ".join("%s::jsonb" if f.get_internal_type() == "JSONField" else "%s" for f in _RATING_COLUMNS)
             + ")"
         )
-        sql.append(
-            f"INSERT INTO ratings_rating ({', '.join(cols)}) VALUES {', '.join([one] * len(rows))} "
-            "ON CONFLICT (account_id) DO UPDATE SET "
-            + ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c != "account_id")
-        )
         for row in rows:
             params += [
                 json.dumps(getattr(row, f.attname)) if f.get_internal_type() == "JSONField" else getattr(row, f.attname)
                 for f in _RATING_COLUMNS
             ]
+        out.append(
+            (
+                f"INSERT INTO ratings_rating ({', '.join(cols)}) VALUES {', '.join([one] * len(rows))} "
+                "ON CONFLICT (account_id) DO UPDATE SET "
+                + ", ".join(f"{c} = EXCLUDED.{c}" for c in cols if c != "account_id"),
+                params,
+            )
+        )
     if changes:
         fields = [f for f in RatingChange._meta.concrete_fields if not f.primary_key]
-        one = "(" + ", ".join(["%s"] * len(fields)) + ")"
-        sql.append(
-            f"INSERT INTO ratings_change ({', '.join(f.column for f in fields)}) VALUES "
-            + ", ".join([one] * len(changes))
+        one = (
+            "("
+            + ", ".join(_APPENDED_POSITION if version is not None and f.name == "position" else "%s" for f in fields)
+            + ")"
         )
+        params = []
         for change in changes:
-            params += [getattr(change, f.attname) for f in fields]
+            params += [
+                version if version is not None and f.name == "position" else getattr(change, f.attname) for f in fields
+            ]
+        out.append(
+            (
+                f"INSERT INTO ratings_change ({', '.join(f.column for f in fields)}) VALUES "
+                + ", ".join([one] * len(changes)),
+                params,
+            )
+        )
     moves = sorted((level, value, n) for (level, value), n in deltas.items() if n)
     if moves:  # sorted: every writer takes the histogram's row locks in the same order
-        sql.append(
-            "INSERT INTO ratings_histogram (level, value, n) VALUES "
-            + ", ".join(["(%s, %s, %s)"] * len(moves))
-            + " ON CONFLICT (level, value) DO UPDATE SET n = ratings_histogram.n + EXCLUDED.n"
+        out.append(
+            (
+                "INSERT INTO ratings_histogram (level, value, n) VALUES "
+                + ", ".join(["(%s, %s, %s)"] * len(moves))
+                + " ON CONFLICT (level, value) DO UPDATE SET n = ratings_histogram.n + EXCLUDED.n",
+                [x for move in moves for x in move],
+            )
         )
-        params += [x for move in moves for x in move]
-    if sql:
-        with connection.cursor() as cur:
-            cur.execute("; ".join(sql), params)
+    return out
 
 
 def _changed(before: dict[int, tuple], rows: dict[int, Rating]) -> list[Rating]:
@@ -188,6 +217,7 @@ class RatingsProjection(Projection):
     name = "ratings"
     event_types = EVENT_TYPES
     uses_live = True
+    joins_append = True  # a change's history row names its event's position
     tables = (Table("ratings_rating"), Table("ratings_change"), Table("ratings_histogram", where="n <> 0"))
 
     def apply(self, event, live: LiveRows | None = None) -> None:
@@ -200,7 +230,10 @@ class RatingsProjection(Projection):
         changes: list[RatingChange] = []
         deltas: Deltas = defaultdict(int)
         step(rows, event, changes, deltas)
-        _write(_changed(before, rows), changes, deltas)
+        if event.position is None and live is not None:  # ahead of the INSERT: in the append's statement
+            live.after += _writes(_changed(before, rows), changes, deltas, version=event.version)
+        else:
+            _write(_changed(before, rows), changes, deltas)
         for row in rows.values():
             row._state.adding = False
 

@@ -136,6 +136,41 @@ def test_queue_the_join_that_completes_a_pair_matches_at_once_first_come_first_s
     assert m.mode == "quick" and m.rounds.count() == 1
 
 
+def test_queue_a_match_found_rides_in_its_queue_matched_append(monkeypatch):
+    """Issue 35: a ``match_found`` names its ``QueueMatched``'s position, which only the INSERT
+    gives: the pairing join writes it in that append's own statement (the position read from the
+    INSERT's rows), with the ticket's row — one statement per ticket, no round trip after it."""
+    import psycopg
+
+    from rivals.live.models import Notification
+
+    a, b = accounts(2)
+    svc.queue_join(account=a, mode="quick", now=at(0))
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        sent.append(" ".join(str(query).replace('"', "").split()))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    tb, _ = svc.queue_join(account=b, mode="quick", now=at(1))
+    monkeypatch.undo()
+    assert tb.status == "matched"
+    appends = [q for q in sent if q.startswith("WITH RECURSIVE v")]
+    told = [q for q in appends if "INSERT INTO live_notification" in q and "UPDATE matches_queue_ticket" in q]
+    assert len(told) == 2  # the two tickets' appends, each with its notification and its row
+    assert not [q for q in sent if q.startswith("UPDATE matches_queue_ticket")]
+    # the one notification statement of its own: the new match's (its round_started), in bulk
+    assert len([q for q in sent if q.startswith("INSERT INTO live_notification")]) == 1
+    events = Event.objects.filter(type="QueueMatched", data__match_id=str(tb.match_id))
+    assert events.count() == 2
+    for event in events:
+        row = Notification.objects.get(position=event.position, type="match_found")
+        assert row.account_id == event.data["account_id"] and row.at == event.recorded_at
+        assert row.data == {"ticket_id": event.data["ticket_id"], "match_id": str(tb.match_id)}
+
+
 def test_queue_joining_twice_returns_the_live_ticket():
     a, b = accounts(2)
     t1, created1 = svc.queue_join(account=a, mode="quick", now=at(0))
