@@ -197,6 +197,8 @@ def event_append(
         for n, r in enumerate(rows, start=1):
             r.version = expected_version + n
         writes, after = projections.apply_live_ahead(rows, live)
+    elif count == 1:  # the projections that join the append ride in it, the others follow it
+        after = projections.joined_ahead(rows[0])
     chain_cte, chain_join, chain_col = _events_chain_sql(count)
     with connection.cursor() as django_cursor:
         # one statement (the row writes as data-modifying CTEs), so that the server prepares it
@@ -228,7 +230,7 @@ def event_append(
         r.position, r.version = position, version
         r._state.adding = False
     if not ahead:
-        projections.apply_live(rows, live)
+        projections.apply_live(rows, live, joined=count == 1)
     return rows
 
 

@@ -62,9 +62,10 @@ class Projection:
     # runs them ahead of the INSERT (``apply_live_ahead``), the event without its position: such
     # a projection then writes through SQL that reads the position from the append's own
     # ``appended (position, version)``, in the append's one statement — ``ahead(event)`` for a
-    # projection that is not live; a live one's ``apply`` sees ``event.position is None`` and
-    # queues those writes in ``live.after``. Of several events, a later one's rows could depend
-    # on an earlier one's, which the log would not hold yet: they are applied after the INSERT.
+    # projection that is not live (in every append of one event, whatever its other projections:
+    # ``joined_ahead``); a live one's ``apply`` sees ``event.position is None`` and queues those
+    # writes in ``live.after``. Of several events, a later one's rows could depend on an earlier
+    # one's, which the log would not hold yet: they are applied after the INSERT.
     joins_append: bool = False
 
     def reset(self) -> None:  # pragma: no cover - interface
@@ -132,10 +133,14 @@ def by_type(event_type: str) -> list[Projection]:
     return _BY_TYPE.get(event_type, [])
 
 
-def apply_live(events: Iterable[Event], live: LiveRows | None = None) -> None:
+def apply_live(events: Iterable[Event], live: LiveRows | None = None, *, joined: bool = False) -> None:
+    """Apply events just stored (their positions known). ``joined``: the projections that join the
+    append and are not live wrote theirs in its statement (``joined_ahead``)."""
     touched: list[Projection] = []
     for event in events:
         for projection in _BY_TYPE.get(event.type, ()):
+            if joined and projection.joins_append and not projection.uses_live:
+                continue
             if projection.uses_live and live is not None:
                 projection.apply(event, live=live)
                 if projection not in touched:
@@ -176,6 +181,13 @@ def apply_live_ahead(events: list[Event], live: LiveRows) -> tuple[list[tuple[st
     writes, live.deferred = live.deferred, []
     after, live.after = live.after + joined, []
     return writes, after
+
+
+def joined_ahead(event: Event) -> list[tuple[str, list]]:
+    """An append of one event whose projections are not all live or joining (``only_live``): the
+    writes of those that join the append and are not live, for its statement; the others are
+    applied after it (``apply_live(joined=True)``)."""
+    return [w for p in _BY_TYPE.get(event.type, ()) if p.joins_append and not p.uses_live for w in p.ahead(event)]
 
 
 def apply_batch(events: list[Event]) -> None:
@@ -245,6 +257,28 @@ def defer_update(live: LiveRows, obj: Any, fields: frozenset[str]) -> None:
     sql, columns = _update_one(obj.__class__, fields)
     values = [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
     defer_write(live, sql, [*values, obj.pk])
+
+
+@cache
+def _insert_joined(model: Any, position: str) -> tuple[str, tuple]:
+    from django.db import connection
+
+    from rivals.rawsql import _preparer
+
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    select = ", ".join("appended.position" if f.attname == position else f"%s::{f.db_type(connection)}" for f in fields)
+    return (
+        f"INSERT INTO {model._meta.db_table} ({', '.join(f.column for f in fields)}) SELECT {select} FROM appended",
+        tuple((f.attname, _preparer(f)) for f in fields if f.attname != position),
+    )
+
+
+def insert_joined(obj: Any, position: str) -> tuple[str, list]:
+    """A ``joins_append`` projection's INSERT of one new row (an instance, its primary key left to
+    the table) whose ``position`` field is its event's, read from ``appended`` — an append of one
+    event, so ``appended`` is one row."""
+    sql, columns = _insert_joined(obj.__class__, position)
+    return sql, [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
 
 
 def update_rows(model: Any, objs: list, fields: list[str]) -> None:

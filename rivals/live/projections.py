@@ -47,7 +47,7 @@ class NotificationsProjection(Projection):
 
     def ahead(self, event) -> list[tuple[str, list]]:
         """``apply``'s rows as one INSERT that reads the event's position from ``appended`` (the
-        append's own statement: ``rivals.eventstore``), when the event has its version only."""
+        statement of an append of this one event: ``rivals.eventstore``)."""
         found = notices(event, log_facts())
         if not found:
             return []
@@ -55,11 +55,10 @@ class NotificationsProjection(Projection):
         sql = (
             "INSERT INTO live_notification (account_id, position, type, data, at) "
             "SELECT n.account_id, appended.position, n.type, n.data, %s::timestamptz "
-            f"FROM appended CROSS JOIN (VALUES {values}) AS n(account_id, type, data) "
-            "WHERE appended.version = %s::int ON CONFLICT DO NOTHING"
+            f"FROM appended CROSS JOIN (VALUES {values}) AS n(account_id, type, data) ON CONFLICT DO NOTHING"
         )
         rows = [v for account, kind, data in found for v in (account, kind, Jsonb(data))]
-        return [(sql, [event.recorded_at, *rows, event.version])]
+        return [(sql, [event.recorded_at, *rows])]
 
     def apply_many(self, events) -> None:
         from rivals.live.models import Notification

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from rivals.models import Event
 from rivals.points.events import POINTS_AWARDED
-from rivals.projections import Projection
+from rivals.projections import Projection, insert_joined
 from rivals.rebuild.copies import Table
 
 if TYPE_CHECKING:
@@ -19,6 +19,10 @@ class PointsLedgerProjection(Projection):
     name = "points_ledger"
     event_types = frozenset({POINTS_AWARDED})
     tables = (Table("rivals_points_ledger"),)
+    joins_append = True  # a row names its event's position: written by the award's append itself
+
+    def ahead(self, event: Event) -> list[tuple[str, list]]:
+        return [insert_joined(ledger_entry(event), "event_position")]
 
     def reset(self) -> None:
         from rivals.points.models import PointsLedgerEntry

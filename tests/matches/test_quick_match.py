@@ -110,6 +110,38 @@ def test_r12_points_are_awarded_exactly_once():
     assert Event.objects.filter(type="PointsAwarded").count() == 1
 
 
+def test_r12_the_winner_s_award_writes_its_ledger_row_and_notification_in_its_append(monkeypatch):
+    """Issue 35: R-12's 20 points to the winner. The ledger's row and the ``prize_awarded``
+    notification name the award's position, which only the INSERT gives: the award's append writes
+    both in its own statement (the position read from the INSERT's rows), no round trip after it;
+    the ranking boards, which read their own rows first, follow it."""
+    import psycopg
+
+    from rivals.live.models import Notification
+
+    a, b = accounts(2)
+    rnd = first_round(match("quick", [a, b]))
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        sent.append(" ".join(str(query).replace('"', "").split()))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    complete(rnd, a, start_s=1)
+    monkeypatch.undo()
+    assert _points(a, b) == [20, 0]
+    award = [q for q in sent if q.startswith("WITH RECURSIVE v") and "INSERT INTO rivals_points_ledger" in q]
+    assert len(award) == 1 and "INSERT INTO live_notification" in award[0]
+    assert not [q for q in sent if q.startswith(("INSERT INTO rivals_points_ledger", "INSERT INTO live_notification"))]
+    (event,) = Event.objects.filter(type="PointsAwarded")
+    entry = PointsLedgerEntry.objects.get(award_key=event.data["key"])
+    assert entry.event_position == event.position and entry.account_id == a.pk and entry.amount == 20
+    told = Notification.objects.get(position=event.position)
+    assert told.account_id == a.pk and told.type == "prize_awarded" and told.data["amount"] == 20
+
+
 def test_r9_no_jokers_in_quick_match():
     a, b = accounts(2, jokers=3)
     rnd = first_round(match("quick", [a, b]))
