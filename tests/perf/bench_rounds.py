@@ -156,19 +156,35 @@ class RoundPlayer:
 
     def _round_started(self, timeout: float = 60.0) -> dict:
         """The next round_started notification of the socket (those already read first)."""
-        import json
-
         deadline = time.monotonic() + timeout
         while not self.started:
-            msg = json.loads(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
-            data = msg.get("data") or {}
-            if msg.get("op") == "event" and "round_started" in (msg.get("type"), data.get("type")):
-                started = data.get("data", data) if "round_id" not in data else data
-                if started.get("round_id") in self.found:  # already joined through the poll
-                    self.found.discard(started["round_id"])
-                else:
-                    self.started.append(started)
+            self._heard(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
         return self.started.pop(0)
+
+    def _heard(self, message) -> None:
+        """One message of the socket: a round_started is kept (unless the round was joined already,
+        from the join's answer or the poll); the rest is read and dropped."""
+        import json
+
+        msg = json.loads(message)
+        data = msg.get("data") or {}
+        if msg.get("op") == "event" and "round_started" in (msg.get("type"), data.get("type")):
+            started = data.get("data", data) if "round_id" not in data else data
+            if started.get("round_id") in self.found:  # already joined through the answer or the poll
+                self.found.discard(started["round_id"])
+            else:
+                self.started.append(started)
+
+    def _drain(self) -> None:
+        """Read what the socket holds already, as a client does all along: a player whose joins
+        pair at once (the answer names the round) reads nothing else, and websockets stops
+        reading a socket whose 16 received frames are not taken — its keepalive's pong with them
+        (the connection closed as 1011 "keepalive ping timeout" after 20 s)."""
+        while True:
+            try:
+                self._heard(self.ws.recv(timeout=0))
+            except TimeoutError:
+                return
 
     def queue(self) -> None:
         """Join the queue and wait for the match; a player nobody joins within ``PATIENCE`` s
@@ -181,6 +197,7 @@ class RoundPlayer:
             round_id = ticket.get("round")  # the join that paired answers it at once (its notice follows)
             if round_id is not None:
                 self.found.add(round_id)
+            self._drain()
             while round_id is None:
                 try:
                     round_id = self._round_started(
