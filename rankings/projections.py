@@ -27,7 +27,7 @@ from datetime import date, datetime
 from django.db import connection
 
 from rankings.rules import EVENT_TYPES, Cells, Deltas, Exclusion, first_window_start, step
-from rivals.locks import advisory_lock_pair
+from rivals.locks import pair_lock_sql
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -87,8 +87,12 @@ class LiveStore:
 
     def window_start(self, day: date) -> date:
         cur = self.cur
-        advisory_lock_pair(ROLL_LOCK, shared=True)
-        cur.execute("SELECT window_start FROM rankings_rankingclock WHERE id = 1")
+        # the roll's lock, shared, and the clock: one round trip (``rivals.locks``)
+        cur.execute(
+            f"{pair_lock_sql(shared=True)}; SELECT window_start FROM rankings_rankingclock WHERE id = 1",
+            list(ROLL_LOCK),
+        )
+        cur.nextset()
         row = cur.fetchone()
         if row:
             return row[0]

@@ -5,15 +5,24 @@ from __future__ import annotations
 
 from django.db import connection
 
+# The statements, for a caller that sends the lock and its read in one round trip ("lock; read":
+# in READ COMMITTED each statement takes its snapshot when it starts, so the read's follows the
+# lock); their parameters: the name, or the key's two ints.
+NAMED_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext(%s))"
+
+
+def pair_lock_sql(*, shared: bool = False) -> str:
+    return f"SELECT pg_advisory_xact_lock{'_shared' if shared else ''}(%s, %s)"
+
 
 def advisory_lock(name: str) -> None:
     """Exclusive, for ``name`` (``hashtext``): another transaction taking it waits for this one."""
     with connection.cursor() as cur:
-        cur.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [name])
+        cur.execute(NAMED_LOCK_SQL, [name])
 
 
 def advisory_lock_pair(key: tuple[int, int], *, shared: bool = False) -> None:
     """For a two-int key (its own key space, apart from the hashed names): exclusive, or shared
     (many holders at once, none with an exclusive holder)."""
     with connection.cursor() as cur:
-        cur.execute(f"SELECT pg_advisory_xact_lock{'_shared' if shared else ''}(%s, %s)", list(key))
+        cur.execute(pair_lock_sql(shared=shared), list(key))

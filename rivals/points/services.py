@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.eventstore import ANY_VERSION, event_append
-from rivals.locks import advisory_lock
+from rivals.locks import NAMED_LOCK_SQL
 from rivals.models import Account
 from rivals.points.events import AwardRef, points_awarded
 from rivals.points.models import SOURCES, PointsLedgerEntry
@@ -46,12 +46,16 @@ def points_award(
         raise ValueError(f"unknown points source {source!r}")
     account_id = account if isinstance(account, int) else account.pk
     at = at or timezone.now()
-    # Serialise awards of one account on its ledger stream head, then check the key: a second
-    # award with the same key (even a concurrent one) finds the first and does nothing.
+    # Serialise awards of one key on its advisory lock, then check the key: a second award with
+    # the same key (even a concurrent one) finds the first and does nothing.
     stream = ledger_stream(account_id)
-    advisory_lock(key)
-    if PointsLedgerEntry.objects.filter(award_key=key).exists():
-        return None
+    with connection.cursor() as cur:  # the lock and the key's read: one round trip (``rivals.locks``)
+        cur.execute(
+            f"{NAMED_LOCK_SQL}; SELECT EXISTS (SELECT 1 FROM rivals_points_ledger WHERE award_key = %s)", [key, key]
+        )
+        cur.nextset()
+        if cur.fetchone()[0]:
+            return None
     (event,) = event_append(
         stream_id=stream,
         stream_type="points",

@@ -114,7 +114,8 @@ def test_r12_the_winner_s_award_writes_its_ledger_row_and_notification_in_its_ap
     """Issue 35: R-12's 20 points to the winner. The ledger's row and the ``prize_awarded``
     notification name the award's position, which only the INSERT gives: the award's append writes
     both in its own statement (the position read from the INSERT's rows), no round trip after it;
-    the ranking boards, which read their own rows first, follow it."""
+    the ranking boards, which read their own rows first, follow it. The award key's lock and its
+    read are one round trip, as are the ranking clock's lock and its read."""
     import psycopg
 
     from rivals.live.models import Notification
@@ -135,6 +136,10 @@ def test_r12_the_winner_s_award_writes_its_ledger_row_and_notification_in_its_ap
     award = [q for q in sent if q.startswith("WITH RECURSIVE v") and "INSERT INTO rivals_points_ledger" in q]
     assert len(award) == 1 and "INSERT INTO live_notification" in award[0]
     assert not [q for q in sent if q.startswith(("INSERT INTO rivals_points_ledger", "INSERT INTO live_notification"))]
+    locks = [q for q in sent if q.startswith("SELECT pg_advisory_xact_lock")]
+    assert any("FROM rivals_points_ledger WHERE award_key" in q for q in locks)
+    assert any("FROM rankings_rankingclock" in q for q in locks)
+    assert all(";" in q for q in locks if "hashtext" in q or "_shared" in q)
     (event,) = Event.objects.filter(type="PointsAwarded")
     entry = PointsLedgerEntry.objects.get(award_key=event.data["key"])
     assert entry.event_position == event.position and entry.account_id == a.pk and entry.amount == 20
