@@ -42,8 +42,8 @@ class Rows:
 
 
 # the caller writes these changed fields of this row itself (a locked row, written with the
-# append's own statement): ``keep(row, fields) -> True``
-Keep = Callable[[Any, tuple[str, ...]], bool]
+# append's own statement): ``keep(row, fields) -> True``; and a new row, whole: ``keep(row, None)``
+Keep = Callable[[Any, tuple[str, ...] | None], bool]
 
 
 class RowsDriver:
@@ -71,7 +71,7 @@ class RowsDriver:
             if c.link is not None:
                 for key, row in now.items():
                     c.link(rows, key, row)
-            new = [o for k, o in now.items() if k not in old]
+            new = [o for k, o in now.items() if k not in old and not (keep is not None and keep(o, None))]
             if new:
                 c.model.objects.bulk_create(new, batch_size=self.batch_size)
             changed: dict[tuple[str, ...], list] = {}

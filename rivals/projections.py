@@ -39,6 +39,7 @@ class LiveRows:
     # the caller's locked rows a step changed (the round, the match, its players, a ticket), by
     # identity: each row's changed columns, written once at the append's flush (``defer_update``)
     dirty: dict[int, tuple[Any, frozenset[str]]] = field(default_factory=dict)
+    inserted: list = field(default_factory=list)  # new rows a step made, inserted at the flush (``defer_insert``)
     sichuan_table_dirty: bool = False
     statistics_games: set = field(default_factory=set)  # (account, layout) played, written once
     statistics_counts: dict = field(default_factory=dict)  # a round's end: counters by account, written once
@@ -260,25 +261,42 @@ def defer_update(live: LiveRows, obj: Any, fields: frozenset[str]) -> None:
 
 
 @cache
-def _insert_joined(model: Any, position: str) -> tuple[str, tuple]:
+def _insert_one(model: Any, position: str | None) -> tuple[str, tuple]:
+    """One row's INSERT (its columns cast, as a prepared statement needs): its values, or with
+    ``position`` its event's position read from ``appended``. A serial primary key is left to the
+    table."""
     from django.db import connection
 
     from rivals.rawsql import _preparer
 
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-    select = ", ".join("appended.position" if f.attname == position else f"%s::{f.db_type(connection)}" for f in fields)
+    fields = [
+        f for f in model._meta.concrete_fields if not (f.primary_key and f.get_internal_type().endswith("AutoField"))
+    ]
+    values = ", ".join("appended.position" if f.attname == position else f"%s::{f.db_type(connection)}" for f in fields)
+    source = f"SELECT {values} FROM appended" if position else f"VALUES ({values})"
     return (
-        f"INSERT INTO {model._meta.db_table} ({', '.join(f.column for f in fields)}) SELECT {select} FROM appended",
+        f"INSERT INTO {model._meta.db_table} ({', '.join(f.column for f in fields)}) {source}",
         tuple((f.attname, _preparer(f)) for f in fields if f.attname != position),
     )
 
 
+def _insert_params(obj: Any, columns: tuple) -> list:
+    return [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
+
+
 def insert_joined(obj: Any, position: str) -> tuple[str, list]:
-    """A ``joins_append`` projection's INSERT of one new row (an instance, its primary key left to
-    the table) whose ``position`` field is its event's, read from ``appended`` — an append of one
-    event, so ``appended`` is one row."""
-    sql, columns = _insert_joined(obj.__class__, position)
-    return sql, [prepare(getattr(obj, name)) if prepare else getattr(obj, name) for name, prepare in columns]
+    """A ``joins_append`` projection's INSERT of one new row (an instance) whose ``position`` field
+    is its event's, read from ``appended`` — an append of one event, so ``appended`` is one row."""
+    sql, columns = _insert_one(obj.__class__, position)
+    return sql, _insert_params(obj, columns)
+
+
+def defer_insert(live: LiveRows, obj: Any) -> None:
+    """``defer_write`` the INSERT of one new row (a step's instance, its key set), which is then
+    as the ORM leaves a saved one."""
+    sql, columns = _insert_one(obj.__class__, None)
+    defer_write(live, sql, _insert_params(obj, columns))
+    obj._state.adding, obj._state.db = False, "default"
 
 
 def update_rows(model: Any, objs: list, fields: list[str]) -> None:

@@ -46,7 +46,7 @@ from rivals.matches.events import (
 from rivals.matches.models import Duel, Match, MatchPlayer, QueueTicket, Round
 from rivals.models import Event
 from rivals.projection_rows import Rows, RowsDriver
-from rivals.projections import LiveRows, Projection, defer_update
+from rivals.projections import LiveRows, Projection, defer_insert, defer_update
 from rivals.rebuild import Table
 from rivals.romanian_time import instant
 
@@ -268,16 +268,21 @@ def _load(event: Event, live: LiveRows | None) -> MatchRows:
     return rows
 
 
-def _kept_by_caller(live: LiveRows | None) -> Callable[[Any, tuple[str, ...]], bool] | None:
+def _kept_by_caller(live: LiveRows | None) -> Callable[[Any, tuple[str, ...] | None], bool] | None:
     """The rows the caller locked and handed over (``live``: the round, the match, its players, a
     ticket) are the ones every later event of the append steps again (``_load`` takes them, not a
     read): their changed columns are kept for ``flush``, which writes each row once, with the
     append's own statement (issue 35: a round's end wrote its players and its match in statements
-    of their own)."""
+    of their own). A join's new ticket is inserted there too (it was a statement of its own)."""
     if live is None:
         return None
 
-    def keep(row: Any, fields: tuple[str, ...]) -> bool:
+    def keep(row: Any, fields: tuple[str, ...] | None) -> bool:
+        if fields is None:  # a new row: a join's ticket is inserted with its QueueJoined's statement
+            if not isinstance(row, QueueTicket):
+                return False
+            live.inserted.append(row)
+            return True
         handed = (live.round, live.match, live.ticket, *(live.match_players or {}).values())
         if not any(row is mine for mine in handed):
             return False
@@ -301,6 +306,9 @@ class MatchesProjection(Projection):
             live.ticket = rows.tickets[event.data["ticket_id"]]
 
     def flush(self, live: LiveRows) -> None:
+        inserted, live.inserted = live.inserted, []
+        for row in inserted:  # one INSERT a new row, sent with the append's own statement
+            defer_insert(live, row)
         dirty, live.dirty = live.dirty, {}
         for row, fields in dirty.values():  # one UPDATE a row, sent with the append's own statement
             defer_update(live, row, fields)

@@ -208,6 +208,32 @@ def test_queue_a_match_found_rides_in_its_queue_matched_append(monkeypatch):
         assert row.data == {"ticket_id": event.data["ticket_id"], "match_id": str(tb.match_id)}
 
 
+def test_queue_a_join_s_ticket_is_written_by_its_queue_joined_append(monkeypatch):
+    """Issue 35: the new ticket's row is inserted by its ``QueueJoined``'s own statement, not by a
+    statement of its own before it; the join answers the ticket as written, and it reads back the
+    same."""
+    import psycopg
+
+    (a,) = accounts(1)
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def counted(self, query, *args, **kwargs):
+        sent.append(" ".join(str(query).replace('"', "").split()))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
+    ticket, created = svc.queue_join(account=a, mode="quick", now=at(0))
+    monkeypatch.undo()
+    assert created and ticket.status == "waiting" and not ticket._state.adding
+    assert not [q for q in sent if q.startswith("INSERT INTO matches_queue_ticket")]
+    (append,) = [q for q in sent if q.startswith("WITH RECURSIVE v")]
+    assert "INSERT INTO matches_queue_ticket" in append
+    stored = QueueTicket.objects.get(pk=ticket.pk)
+    assert (stored.account_id, stored.mode, stored.status, stored.version) == (a.pk, "quick", "waiting", 1)
+    assert stored.created_at == at(0) and stored.expires_at == ticket.expires_at and stored.match_id is None
+
+
 def test_queue_joining_twice_returns_the_live_ticket():
     a, b = accounts(2)
     t1, created1 = svc.queue_join(account=a, mode="quick", now=at(0))
