@@ -26,6 +26,7 @@ from tests.matches.helpers import (
     reload,
     steady,
 )
+from tests.statements import statements_sent
 
 pytestmark = pytest.mark.django_db
 
@@ -110,28 +111,18 @@ def test_r12_points_are_awarded_exactly_once():
     assert Event.objects.filter(type="PointsAwarded").count() == 1
 
 
-def test_r12_the_winner_s_award_writes_its_ledger_row_and_notification_in_its_append(monkeypatch):
+def test_r12_the_winner_s_award_writes_its_ledger_row_and_notification_in_its_append():
     """Issue 35: R-12's 20 points to the winner. The ledger's row and the ``prize_awarded``
     notification name the award's position, which only the INSERT gives: the award's append writes
     both in its own statement (the position read from the INSERT's rows), no round trip after it;
     the ranking boards, which read their own rows first, follow it. The award key's lock and its
     read are one round trip, as are the ranking clock's lock and its read."""
-    import psycopg
-
     from rivals.live.models import Notification
 
     a, b = accounts(2)
     rnd = first_round(match("quick", [a, b]))
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(" ".join(str(query).replace('"', "").split()))
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    complete(rnd, a, start_s=1)
-    monkeypatch.undo()
+    with statements_sent() as sent:
+        complete(rnd, a, start_s=1)
     assert _points(a, b) == [20, 0]
     award = [q for q in sent if q.startswith("WITH RECURSIVE v") and "INSERT INTO rivals_points_ledger" in q]
     assert len(award) == 1 and "INSERT INTO live_notification" in award[0]
@@ -173,26 +164,16 @@ def test_queue_the_join_that_completes_a_pair_matches_at_once_first_come_first_s
     assert m.mode == "quick" and m.rounds.count() == 1
 
 
-def test_queue_a_match_found_rides_in_its_queue_matched_append(monkeypatch):
+def test_queue_a_match_found_rides_in_its_queue_matched_append():
     """Issue 35: a ``match_found`` names its ``QueueMatched``'s position, which only the INSERT
     gives: the pairing join writes it in that append's own statement (the position read from the
     INSERT's rows), with the ticket's row — one statement per ticket, no round trip after it."""
-    import psycopg
-
     from rivals.live.models import Notification
 
     a, b = accounts(2)
     svc.queue_join(account=a, mode="quick", now=at(0))
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(" ".join(str(query).replace('"', "").split()))
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    tb, _ = svc.queue_join(account=b, mode="quick", now=at(1))
-    monkeypatch.undo()
+    with statements_sent() as sent:
+        tb, _ = svc.queue_join(account=b, mode="quick", now=at(1))
     assert tb.status == "matched"
     appends = [q for q in sent if q.startswith("WITH RECURSIVE v")]
     told = [q for q in appends if "INSERT INTO live_notification" in q and "UPDATE matches_queue_ticket" in q]
@@ -208,23 +189,13 @@ def test_queue_a_match_found_rides_in_its_queue_matched_append(monkeypatch):
         assert row.data == {"ticket_id": event.data["ticket_id"], "match_id": str(tb.match_id)}
 
 
-def test_queue_a_join_s_ticket_is_written_by_its_queue_joined_append(monkeypatch):
+def test_queue_a_join_s_ticket_is_written_by_its_queue_joined_append():
     """Issue 35: the new ticket's row is inserted by its ``QueueJoined``'s own statement, not by a
     statement of its own before it; the join answers the ticket as written, and it reads back the
     same."""
-    import psycopg
-
     (a,) = accounts(1)
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(" ".join(str(query).replace('"', "").split()))
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    ticket, created = svc.queue_join(account=a, mode="quick", now=at(0))
-    monkeypatch.undo()
+    with statements_sent() as sent:
+        ticket, created = svc.queue_join(account=a, mode="quick", now=at(0))
     assert created and ticket.status == "waiting" and not ticket._state.adding
     assert not [q for q in sent if q.startswith("INSERT INTO matches_queue_ticket")]
     (append,) = [q for q in sent if q.startswith("WITH RECURSIVE v")]

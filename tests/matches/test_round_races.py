@@ -16,6 +16,7 @@ from rivals.matches.models import Round
 from rivals.romanian_time import iso_z
 from tests.matches.helpers import accounts, at, board, first_round, match, pair, plan, play, race, reload
 from tests.matches.helpers import round_ended_events as ended_events
+from tests.statements import statements_sent
 
 
 def _pair_body(rnd: Round, acc, k: int = 0) -> dict:
@@ -51,27 +52,6 @@ def _held_elsewhere(rnd: Round, **boards):
         holder.join(20)
         with connection.cursor() as cur:
             cur.execute("RESET lock_timeout")
-
-
-@contextlib.contextmanager
-def _statements_sent():
-    """The statements the body sends through psycopg (each one's text, whitespace collapsed, quotes
-    left out: ``UPDATE "matches_match"`` and ``UPDATE matches_match`` read alike), the test's own
-    savepoints left out (a request's BEGIN and COMMIT)."""
-    import psycopg
-
-    sent: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        text = " ".join(str(query).replace('"', "").split())
-        if "SAVEPOINT" not in text:
-            sent.append(text[:80])
-        return execute(self, query, *args, **kwargs)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(psycopg.Cursor, "execute", counted)
-        yield sent
 
 
 def _refusal(outcome):
@@ -260,7 +240,7 @@ def test_r17_a_round_pair_sends_its_read_and_its_append_only():
     a, b = accounts(2, prefix="count")
     rnd = first_round(match("quick", [a, b]))
     body = _pair_body(rnd, b)
-    with _statements_sent() as sent:
+    with statements_sent() as sent:
         result = svc.round_intent_apply(account=b, round_id=rnd.pk, intent=body, now=at(4))
     assert result.refused is None and result.game.seq == 1
     assert len(sent) == 2, sent
@@ -297,7 +277,7 @@ def test_r17_a_round_end_writes_its_match_players_and_statistics_with_its_append
     steps = plan(rnd, a)
     for k, p in enumerate(steps[:-1]):
         play(rnd, a, "remove_pair", 2 + k, tiles=list(p))
-    with _statements_sent() as sent:
+    with statements_sent() as sent:
         last = play(rnd, a, "remove_pair", 2 + len(steps) - 1, tiles=list(steps[-1]))
     assert last.refused is None and reload(rnd).status == "ended"
     alone = [

@@ -244,24 +244,18 @@ def test_r41_a_tournament_table_is_rated_by_its_places():
     assert [_after(x) for x in (a, b, c)] == _expected([1, 2, 3])
 
 
-def test_r41_rating_a_result_costs_its_append_and_its_projections(monkeypatch):
+def test_r41_rating_a_result_costs_its_append_and_its_projections():
     """The round end's statements grow by the rating's: the players' ratings read under their
     locks, and the append, whose one statement carries the ratings' writes and the notifications
     (their rows read the event's position from the INSERT) — two round trips to the server,
     whatever the number of players (every statement sent is counted, the prepared ones too)."""
-    import psycopg
-
-    sent = []
-    execute = psycopg.Cursor.execute
-
-    def counted(self, query, *args, **kwargs):
-        sent.append(str(query))
-        return execute(self, query, *args, **kwargs)
+    from tests.statements import statements_sent
 
     players = accounts(4)
-    monkeypatch.setattr(psycopg.Cursor, "execute", counted)
-    ratings_update(result="cost", mode="arena", players=[(p.pk, i + 1, False) for i, p in enumerate(players)], at=at(0))
-    monkeypatch.undo()
+    with statements_sent() as sent:
+        ratings_update(
+            result="cost", mode="arena", players=[(p.pk, i + 1, False) for i, p in enumerate(players)], at=at(0)
+        )
     assert len(sent) == 2, [q[:60] for q in sent]
     assert "INSERT INTO ratings_change" in sent[1] and "INSERT INTO live_notification" in sent[1]
     assert_live_equals_rebuild()
