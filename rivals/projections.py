@@ -207,11 +207,17 @@ def defer_write(live: LiveRows, sql: str, params: list) -> None:
 
 
 def _run_deferred(live: LiveRows) -> None:
+    writes, live.deferred = live.deferred, []
+    send_writes(writes)
+
+
+def send_writes(writes: list[tuple[str, list]]) -> None:
+    """Send row writes (``(sql, params)``) as one multi-statement round trip."""
     from django.db import connection
 
-    writes, live.deferred = live.deferred, []
-    with connection.cursor() as cur:
-        cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
+    if writes:
+        with connection.cursor() as cur:
+            cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
 
 
 # --- writing what a step changed (live projections that load rows, step them, write them back) ---

@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 
 from rivals.accounts.events import ACCOUNT_CLOSED
 from rivals.fairplay.events import ACCOUNT_SUSPENDED, ACCOUNT_SUSPENSION_LIFTED
-from rivals.projections import LiveRows, Projection
+from rivals.projections import LiveRows, Projection, send_writes
 from rivals.ratings.events import RATINGS_UPDATED
 from rivals.ratings.models import HISTOGRAM_BLOCK, Rating, RatingChange, RatingHistogram
 from rivals.ratings.skill import Skill, figure, provisional
@@ -134,14 +134,6 @@ def ratings_locked(account_ids: list[int], *, stream: str | None = None) -> tupl
 _RATING_COLUMNS = tuple(f for f in Rating._meta.concrete_fields)
 
 
-def _write(rows: list[Rating], changes: list[RatingChange], deltas: Deltas) -> None:
-    """Upsert the rows, add the history, move the histogram: one round trip."""
-    writes = _writes(rows, changes, deltas)
-    if writes:
-        with connection.cursor() as cur:
-            cur.execute("; ".join(sql for sql, _ in writes), [p for _, params in writes for p in params])
-
-
 # ahead of its append's INSERT (``Projection.joins_append``): a change's position, read from it
 _APPENDED_POSITION = "(SELECT position FROM appended WHERE version = %s::int)"
 
@@ -233,7 +225,7 @@ class RatingsProjection(Projection):
         if event.position is None and live is not None:  # ahead of the INSERT: in the append's statement
             live.after += _writes(_changed(before, rows), changes, deltas, version=event.version)
         else:
-            _write(_changed(before, rows), changes, deltas)
+            send_writes(_writes(_changed(before, rows), changes, deltas))  # one round trip
         for row in rows.values():
             row._state.adding = False
 
