@@ -20,6 +20,7 @@ from config.celery import app as _celery_app
 
 _celery_app.conf.broker_url = "memory://"
 
+from tests import quiet  # noqa: E402
 from tests.browser import browser  # noqa: E402, F401 - the real browser's fixture (a proof: PROOF_FIXTURES)
 
 # --- issue 32: the two lanes ---------------------------------------------------------------------
@@ -96,6 +97,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(_group(name, proof)))
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Each test (its setup, call and teardown) runs holding the running lock shared, so that a
+    wall-clock measure can pause the other workers (tests/quiet.py)."""
+    with quiet.running():
+        yield
+
+
 def pytest_collection_finish(session):
     """The groups must hold (a proof beside another of its group, a module's fixtures made twice):
     pytest-xdist marks a grouped test by its node id's ``@<group>``; fail loudly if it did not."""
@@ -135,12 +144,17 @@ def django_db_setup(django_test_environment, django_db_blocker):
         testdb.drop(name)
 
 
+def pytest_configure(config):
+    quiet.name_the_run(config)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
     """``make test`` stops what it started: the embedded PostgreSQL, unless another process
-    (``make run``, a second test run) still uses it."""
+    (``make run``, a second test run) still uses it; and removes the run's lock files."""
     from config.embedded import release_embedded_database
 
+    quiet.remove(config)
     connections.close_all()
     release_embedded_database()
 

@@ -12,7 +12,8 @@ and the live socket) on the test's database. Every test plays by clicking what a
 - the Sichuan table through one deal, pressing the legal actions the server lists.
 
 Every context refuses any request that does not go to the server under test (the client needs
-nothing from elsewhere: it works offline), and the page load is measured (issue 37: under 1 s).
+nothing from elsewhere: it works offline), and the page load is measured (issue 37: under 1 s), with
+the suite's other workers paused meanwhile (``tests/quiet.py``).
 Screenshots are kept in ``.artifacts/browser/play/`` (git-ignored; ``RIVALS_ARTIFACTS`` to put
 them elsewhere)."""
 
@@ -33,6 +34,7 @@ from rivals.games.services import game_board
 from rivals.matches.models import Match, Round
 from tests.browser import artifacts, skip_without_chromium
 from tests.live.server import LiveServer
+from tests.quiet import quiet
 
 skip_without_chromium()
 
@@ -175,25 +177,27 @@ def measure_load(p: Player) -> dict[str, float]:
 def test_the_landing_page_links_to_play_and_the_page_loads_under_a_second_offline(players, server, shots):
     """Three loads: the server's first page (a cold server: its template, its static files), a new
     browser on a warm server (a guest sign-in on the way), and a return visit (the token kept)."""
-    cold = players("cold")
-    cold.page.goto(f"{server.url}/")
-    cold.page.click("a[href='/play/']")
-    cold.page.wait_for_selector("body[data-ready='1']")
-    TIMINGS["cold"] = measure_load(cold)
-    p = players("first")
-    p.open()
-    TIMINGS["new_guest"] = measure_load(p)
-    if TIMINGS["new_guest"]["ready_ms"] >= 1000:
-        # the suite's other lane shares this machine's two cores: a load over the budget is measured
-        # once more, with another new browser (a guest sign-in again), and that one must keep it
-        p = players("first-again")
+    with quiet() as waited:  # the other workers paused: the measure is of the page, not of them
+        cold = players("cold")
+        cold.page.goto(f"{server.url}/")
+        cold.page.click("a[href='/play/']")
+        cold.page.wait_for_selector("body[data-ready='1']")
+        TIMINGS["cold"] = measure_load(cold)
+        p = players("first")
         p.open()
         TIMINGS["new_guest"] = measure_load(p)
-    p.page.screenshot(path=shots / "01-home.png")
-    p.page.reload()
-    p.page.wait_for_selector("body[data-ready='1']")
-    TIMINGS["return_visit"] = measure_load(p)
-    print("page load:", json.dumps(TIMINGS))
+        if TIMINGS["new_guest"]["ready_ms"] >= 1000:
+            # a load over the budget is measured once more, with another new browser (a guest sign-in
+            # again), and that one must keep it: the machine's own pauses are not the page's
+            p = players("first-again")
+            p.open()
+            TIMINGS["new_guest"] = measure_load(p)
+        p.page.screenshot(path=shots / "01-home.png")
+        p.page.reload()
+        p.page.wait_for_selector("body[data-ready='1']")
+        TIMINGS["return_visit"] = measure_load(p)
+    print(f"page load (after {waited:.1f} s waiting for the other workers' tests):", json.dumps(TIMINGS))
+    (shots / "page-load.json").write_text(json.dumps({"waited_s": round(waited, 2), **TIMINGS}, indent=1))
     assert all(t["ready_ms"] < 1000 for t in TIMINGS.values()), TIMINGS  # issue 37: under 1 s
     sign_ins = [r for r in p.requests if r == "POST /api/v1/auth/guest"]
     assert len(sign_ins) == 1  # the device id and the token are kept in localStorage
