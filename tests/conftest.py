@@ -101,7 +101,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_runtest_protocol(item, nextitem):
     """Each test (its setup, call and teardown) runs holding the running lock shared, so that a
     wall-clock measure can pause the other workers (tests/quiet.py)."""
-    with quiet.running():
+    with quiet.running(worker=hasattr(item.config, "workerinput")):
         yield
 
 

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 NAMES = ("gate", "running")
 _held: dict[str, int] = {}  # this worker's open lock files, by name
+_in_test = False  # this process holds the running lock (running() is entered)
 
 
 def path(run: str, name: str) -> str:
@@ -59,10 +60,12 @@ def _fd(name: str) -> int | None:
 
 
 @contextlib.contextmanager
-def running() -> Iterator[None]:
-    """Held around each test: passes the gate (waits while a measure runs), then holds the running
-    lock shared until the test's teardown has ended."""
-    gate, run = _fd("gate"), _fd("running")
+def running(worker: bool = True) -> Iterator[None]:
+    """Held around each test of an xdist ``worker``: passes the gate (waits while a measure runs),
+    then holds the running lock shared until the test's teardown has ended. A pytest that is no
+    worker takes no lock, though it inherits a worker's environment (a pytest a test would start)."""
+    global _in_test
+    gate, run = (_fd("gate"), _fd("running")) if worker else (None, None)
     if gate is None or run is None:
         yield
         return
@@ -71,16 +74,18 @@ def running() -> Iterator[None]:
         fcntl.flock(run, fcntl.LOCK_SH)
     finally:
         fcntl.flock(gate, fcntl.LOCK_UN)
+    _in_test = True
     try:
         yield
     finally:
+        _in_test = False
         fcntl.flock(run, fcntl.LOCK_UN)
 
 
 @contextlib.contextmanager
 def quiet() -> Iterator[float]:
     """The other workers paused for the block; yields the seconds waited for their current tests."""
-    gate, run = _fd("gate"), _fd("running")
+    gate, run = (_fd("gate"), _fd("running")) if _in_test else (None, None)
     if gate is None or run is None:
         yield 0.0
         return

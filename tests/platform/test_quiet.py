@@ -22,7 +22,7 @@ if role == "test":
         time.sleep(hold)
     print("out", time.monotonic(), flush=True)
 else:
-    with quiet.quiet() as waited:
+    with quiet.running(), quiet.quiet() as waited:  # a measure is taken within its own test
         print("in", time.monotonic(), waited, flush=True)
         time.sleep(hold)
     print("out", time.monotonic(), flush=True)
@@ -76,13 +76,12 @@ def test_a_measure_waits_for_the_other_workers_tests_and_holds_their_next_ones(r
     assert neighbour_in < measure_in
 
 
-def test_without_xdist_a_measure_takes_no_lock():
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_TESTRUNUID"}
-    out = subprocess.run(
-        [sys.executable, "-c", "from tests import quiet\nwith quiet.quiet() as w: print(w)"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert float(out.stdout) == 0.0
+def test_a_pytest_that_is_no_worker_takes_no_lock():
+    """Without xdist, or in a pytest a worker's test would start (its environment inherited)."""
+    script = "from tests import quiet\nwith quiet.running(worker=False), quiet.quiet() as w: print(w)"
+    without = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_TESTRUNUID"}
+    inherited = {**os.environ, "PYTEST_XDIST_TESTRUNUID": uuid.uuid4().hex}
+    for env in (without, inherited):
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        assert float(out.stdout) == 0.0
+    assert not any(os.path.exists(quiet.path(inherited["PYTEST_XDIST_TESTRUNUID"], n)) for n in quiet.NAMES)
