@@ -27,7 +27,7 @@ from datetime import date, datetime
 from django.db import connection
 
 from rankings.rules import EVENT_TYPES, Cells, Deltas, Exclusion, first_window_start, step
-from rivals.locks import pair_lock_sql
+from rivals.locks import pair_lock_sql, read_after_lock
 from rivals.models import Event
 from rivals.projections import Projection
 from rivals.rebuild import Table
@@ -87,12 +87,14 @@ class LiveStore:
 
     def window_start(self, day: date) -> date:
         cur = self.cur
-        # the roll's lock, shared, and the clock: one round trip (``rivals.locks``)
-        cur.execute(
-            f"{pair_lock_sql(shared=True)}; SELECT window_start FROM rankings_rankingclock WHERE id = 1",
+        # the roll's lock, shared, and the clock: one round trip
+        read_after_lock(
+            cur,
+            pair_lock_sql(shared=True),
             list(ROLL_LOCK),
+            "SELECT window_start FROM rankings_rankingclock WHERE id = 1",
+            [],
         )
-        cur.nextset()
         row = cur.fetchone()
         if row:
             return row[0]

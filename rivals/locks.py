@@ -5,14 +5,20 @@ from __future__ import annotations
 
 from django.db import connection
 
-# The statements, for a caller that sends the lock and its read in one round trip ("lock; read":
-# in READ COMMITTED each statement takes its snapshot when it starts, so the read's follows the
-# lock); their parameters: the name, or the key's two ints.
+# The lock statements (for ``read_after_lock``); their parameters: the name, or the key's two ints.
 NAMED_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtext(%s))"
 
 
 def pair_lock_sql(*, shared: bool = False) -> str:
     return f"SELECT pg_advisory_xact_lock{'_shared' if shared else ''}(%s, %s)"
+
+
+def read_after_lock(cur, lock: str, lock_params: list, sql: str, params: list) -> None:
+    """Take a lock (``NAMED_LOCK_SQL``, ``pair_lock_sql``) and run the read it guards, in one round
+    trip; ``cur`` is left on the read's rows. In READ COMMITTED each statement takes its snapshot
+    when it starts, so the read's follows the lock."""
+    cur.execute(f"{lock}; {sql}", [*lock_params, *params])
+    cur.nextset()
 
 
 def advisory_lock(name: str) -> None:

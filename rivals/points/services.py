@@ -9,7 +9,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from rivals.eventstore import ANY_VERSION, event_append
-from rivals.locks import NAMED_LOCK_SQL
+from rivals.locks import NAMED_LOCK_SQL, read_after_lock
 from rivals.models import Account
 from rivals.points.events import AwardRef, points_awarded
 from rivals.points.models import SOURCES, PointsLedgerEntry
@@ -49,11 +49,10 @@ def points_award(
     # Serialise awards of one key on its advisory lock, then check the key: a second award with
     # the same key (even a concurrent one) finds the first and does nothing.
     stream = ledger_stream(account_id)
-    with connection.cursor() as cur:  # the lock and the key's read: one round trip (``rivals.locks``)
-        cur.execute(
-            f"{NAMED_LOCK_SQL}; SELECT EXISTS (SELECT 1 FROM rivals_points_ledger WHERE award_key = %s)", [key, key]
+    with connection.cursor() as cur:  # the lock and the key's read: one round trip
+        read_after_lock(
+            cur, NAMED_LOCK_SQL, [key], "SELECT EXISTS (SELECT 1 FROM rivals_points_ledger WHERE award_key = %s)", [key]
         )
-        cur.nextset()
         if cur.fetchone()[0]:
             return None
     (event,) = event_append(
