@@ -175,8 +175,7 @@ def apply_live_ahead(events: list[Event], live: LiveRows) -> tuple[list[tuple[st
         for projection in _BY_TYPE.get(event.type, ()):
             if projection.uses_live:
                 projection.apply(event, live=live)
-            else:
-                joined += projection.ahead(event)
+        joined += joined_ahead(event)  # the others join the append (``only_live``)
     for projection in dict.fromkeys(p for e in events for p in _BY_TYPE.get(e.type, ()) if p.uses_live):
         projection.flush(live)
     writes, live.deferred = live.deferred, []
