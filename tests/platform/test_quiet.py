@@ -77,11 +77,12 @@ def test_a_measure_waits_for_the_other_workers_tests_and_holds_their_next_ones(r
 
 
 def test_a_pytest_that_is_no_worker_takes_no_lock():
-    """Without xdist, or in a pytest a worker's test would start (its environment inherited)."""
-    script = "from tests import quiet\nwith quiet.running(worker=False), quiet.quiet() as w: print(w)"
+    """Without xdist (no run id), or in a pytest a worker's test would start (its environment
+    inherited, but it is no worker)."""
+    script = "import sys\nfrom tests import quiet\nwith quiet.running(worker=sys.argv[1] == 'worker'), quiet.quiet() as w: print(w)"
     without = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_TESTRUNUID"}
     inherited = {**os.environ, "PYTEST_XDIST_TESTRUNUID": uuid.uuid4().hex}
-    for env in (without, inherited):
-        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    for env, role in ((without, "worker"), (inherited, "no worker")):
+        out = subprocess.run([sys.executable, "-c", script, role], env=env, capture_output=True, text=True, check=True)
         assert float(out.stdout) == 0.0
     assert not any(os.path.exists(quiet.path(inherited["PYTEST_XDIST_TESTRUNUID"], n)) for n in quiet.NAMES)
